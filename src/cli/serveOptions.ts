@@ -1,0 +1,44 @@
+import type { ServiceOptions } from "../server/startService.js";
+
+/** Flags of `shardkit serve`, their defaults and help text: one table drives parsing and --help. */
+export const serveFlags = {
+  host: { default: "127.0.0.1", help: "interface to bind every listener to" },
+  "rpc-port": { default: "3030", help: "regular JSON-RPC listener (recent blocks only)" },
+  "archival-port": { default: "3031", help: "archival JSON-RPC listener (every block)" },
+  "api-port": { default: "3040", help: "REST /v1 listener (reserved: the REST API is not served yet)" },
+  "block-time": { default: "1000", help: "milliseconds between blocks; 0 = produce blocks only on demand" },
+  shards: { default: "4", help: "number of shards of the dev chain" },
+  genesis: { default: undefined, help: "nearcore genesis JSON file to start from (default: the dev genesis)" },
+  keys: { default: undefined, help: 'API keys file: {"keys":[{"key":"...","name":"..."}]}' },
+  retention: { default: "1000", help: "blocks whose state the regular listener keeps serving" },
+} as const;
+
+export type ServeFlagName = keyof typeof serveFlags;
+
+/** Turns parsed flag strings into service options, rejecting values that make no sense. */
+export function serveOptionsFrom(values: Partial<Record<ServeFlagName, string>>): ServiceOptions & { apiPort: number } {
+  const get = (name: ServeFlagName): string | undefined => values[name] ?? serveFlags[name].default;
+  const integer = (name: ServeFlagName, min: number, max: number): number => {
+    const text = get(name) ?? "";
+    const value = Number(text);
+    if (!/^\d+$/.test(text) || value < min || value > max) {
+      throw new Error(`--${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(text)}`);
+    }
+    return value;
+  };
+  const genesisFile = get("genesis");
+  const keysFile = get("keys");
+  return {
+    host: get("host") ?? "127.0.0.1",
+    rpcPort: integer("rpc-port", 0, 65535),
+    archivalPort: integer("archival-port", 0, 65535),
+    apiPort: integer("api-port", 0, 65535),
+    retention: integer("retention", 1, Number.MAX_SAFE_INTEGER),
+    chain: {
+      blockTimeMs: integer("block-time", 0, 3_600_000),
+      shards: integer("shards", 1, 64),
+      ...(genesisFile !== undefined && { genesisFile }),
+    },
+    ...(keysFile !== undefined && { keysFile }),
+  };
+}

@@ -1,0 +1,116 @@
+import { rpcErrorCauses, type RpcErrorCauseName } from "../../generated/rpc/errors.js";
+
+/** The legacy `message` nearcore pairs with each JSON-RPC code. */
+const legacyMessages: Record<number, string> = {
+  [-32700]: "Parse error",
+  [-32601]: "Method not found",
+  [-32000]: "Server error",
+};
+
+/** The error object as nearcore puts it on the wire. */
+export interface RpcErrorBody {
+  name: string;
+  cause: { name: string; info: unknown };
+  code: number;
+  message: string;
+  data: unknown;
+}
+
+/**
+ * Base of every error a handler can answer with. It carries the wire cause (`name` + `info`),
+ * the legacy `data` (nearcore's Display string, or a structured value for a few causes) and
+ * derives the top-level name, JSON-RPC code and HTTP status from the generated cause catalogue.
+ */
+export class RpcError extends Error {
+  readonly causeName: RpcErrorCauseName;
+  readonly info: unknown;
+  readonly data: unknown;
+
+  constructor(causeName: RpcErrorCauseName, info: unknown, data: unknown) {
+    super(typeof data === "string" ? data : causeName);
+    this.name = "RpcError";
+    this.causeName = causeName;
+    this.info = info;
+    this.data = data;
+  }
+
+  get httpStatus(): number {
+    return rpcErrorCauses[this.causeName].httpStatus;
+  }
+
+  toBody(): RpcErrorBody {
+    const entry = rpcErrorCauses[this.causeName];
+    return {
+      name: entry.error,
+      cause: { name: this.causeName, info: this.info },
+      code: entry.code,
+      message: legacyMessages[entry.code] ?? "Server error",
+      data: this.data,
+    };
+  }
+}
+
+/** Malformed request, unparsable or invalid params: REQUEST_VALIDATION_ERROR, -32700, HTTP 400. */
+export class ParseError extends RpcError {
+  constructor(message: string) {
+    super("PARSE_ERROR", { error_message: message }, message);
+  }
+}
+
+export class MethodNotFoundError extends RpcError {
+  constructor(method: string) {
+    super("METHOD_NOT_FOUND", { method_name: method }, method);
+  }
+}
+
+/** Unexpected failure inside the server; HTTP 500. */
+export class InternalError extends RpcError {
+  constructor(message: string) {
+    super("INTERNAL_ERROR", { error_message: message }, message);
+  }
+}
+
+/** Where a failing lookup happened, as nearcore reports it in most query causes. */
+export interface BlockPoint {
+  block_height: number;
+  block_hash: string;
+}
+
+export class UnknownBlockError extends RpcError {
+  /** `info` is the block reference for `query`, `{}` for `block` (nearcore skips the message). */
+  constructor(info: object, data: string) {
+    super("UNKNOWN_BLOCK", info, data);
+  }
+}
+
+export class GarbageCollectedBlockError extends RpcError {
+  constructor(at: BlockPoint) {
+    super(
+      "GARBAGE_COLLECTED_BLOCK",
+      at,
+      `The data for block #${at.block_height} is garbage collected on this node, use an archival node to fetch historical data`,
+    );
+  }
+}
+
+export class InvalidAccountError extends RpcError {
+  constructor(accountId: string, at: BlockPoint) {
+    super("INVALID_ACCOUNT", { requested_account_id: accountId, ...at }, `Account ID ${accountId} is invalid`);
+  }
+}
+
+export class UnknownAccountError extends RpcError {
+  constructor(accountId: string, at: BlockPoint) {
+    super("UNKNOWN_ACCOUNT", { requested_account_id: accountId, ...at }, `account ${accountId} does not exist while viewing`);
+  }
+}
+
+export class TooLargeContractStateError extends RpcError {
+  constructor(accountId: string, at: BlockPoint) {
+    super(
+      "TOO_LARGE_CONTRACT_STATE",
+      { contract_account_id: accountId, ...at },
+      `State of contract ${accountId} is too large to be viewed`,
+    );
+  }
+}

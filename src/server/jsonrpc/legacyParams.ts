@@ -1,0 +1,31 @@
+import { ParseError } from "../errors.js";
+
+/**
+ * nearcore still accepts positional params for a few methods (near-api-js sends some of them).
+ * Each adapter turns a positional array into the by-name object the spec describes, so the
+ * generated validators and handlers only ever see one form.
+ */
+const positional: Record<string, (args: unknown[]) => unknown> = {
+  block: (args) => {
+    if (args.length !== 1) throw tooMany(args.length, 1);
+    return { block_id: args[0] };
+  },
+  gas_price: (args) => {
+    if (args.length > 1) throw tooMany(args.length, 1);
+    return args.length === 0 ? {} : { block_id: args[0] };
+  },
+};
+
+function tooMany(got: number, max: number): ParseError {
+  return new ParseError(`Failed parsing args: expected ${max} positional param(s), got ${got}`);
+}
+
+/** Returns the by-name params object for `method`, converting legacy forms. */
+export function normaliseParams(method: string, params: unknown): unknown {
+  if (params === undefined || params === null) return {};
+  if (!Array.isArray(params)) return params;
+  const adapter = positional[method];
+  if (adapter) return adapter(params);
+  if (params.length === 0) return {};
+  throw new ParseError(`Failed parsing args: ${method} takes named params (an object), not a positional array`);
+}

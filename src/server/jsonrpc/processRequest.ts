@@ -1,0 +1,84 @@
+import { rpcMethodNames, type RpcHandlers, type RpcMethodName } from "../../../generated/rpc/methods.js";
+import { validateParams } from "../../../generated/rpc/validators.js";
+import { InternalError, MethodNotFoundError, ParseError, RpcError } from "../errors.js";
+import { exceedsJsonDepth } from "./jsonDepth.js";
+import { normaliseParams } from "./legacyParams.js";
+import { validationMessage } from "./validationMessage.js";
+
+/** What goes back over HTTP: a status and a serialized JSON-RPC response. */
+export interface RpcReply {
+  status: number;
+  body: string;
+}
+
+export interface RpcProcessorOptions<Ctx> {
+  handlers: RpcHandlers<Ctx>;
+  context: Ctx;
+  /** Deepest array/object nesting accepted in a request body. */
+  maxJsonDepth: number;
+  /** Called with unexpected (non-RpcError) failures; never with request bodies or keys. */
+  onInternalError?: (method: string, error: unknown) => void;
+}
+
+const knownMethods = new Set<string>(rpcMethodNames);
+const envelopeKeys = new Set(["jsonrpc", "id", "method", "params"]);
+const REQUEST_EXPECTED = "JSON RPC Request format was expected";
+
+/**
+ * The JSON-RPC 2.0 core shared by every listener: parse, check the envelope the way nearcore
+ * does (no batches, no notifications, no unknown envelope fields), normalise and validate
+ * params with the generated validators, call the handler, and serialize result or error.
+ */
+export function createRpcProcessor<Ctx>(options: RpcProcessorOptions<Ctx>) {
+  const { handlers, context, maxJsonDepth } = options;
+
+  return async function process(body: Buffer): Promise<RpcReply> {
+    if (exceedsJsonDepth(body, maxJsonDepth)) {
+      return errorReply(null, new ParseError(`JSON nesting deeper than ${maxJsonDepth} levels is not accepted`));
+    }
+    let request: unknown;
+    try {
+      request = JSON.parse(body.toString("utf8"));
+    } catch (error) {
+      return errorReply(null, new ParseError(`Invalid JSON: ${(error as Error).message}`));
+    }
+    if (!isRequestEnvelope(request)) return errorReply(null, new ParseError(REQUEST_EXPECTED));
+
+    const { id, method } = request;
+    if (!knownMethods.has(method)) return errorReply(id, new MethodNotFoundError(method));
+    const name = method as RpcMethodName;
+    try {
+      const params = normaliseParams(name, request.params);
+      const validate = validateParams[name];
+      if (!validate(params)) throw new ParseError(`Failed parsing args: ${validationMessage(validate.errors)}`);
+      const handler = handlers[name] as (params: unknown, ctx: Ctx) => unknown;
+      const result = await handler(params, context);
+      return { status: 200, body: `{"jsonrpc":"2.0","result":${JSON.stringify(result)},"id":${JSON.stringify(id)}}` };
+    } catch (error) {
+      if (error instanceof RpcError) return errorReply(id, error);
+      options.onInternalError?.(name, error);
+      return errorReply(id, new InternalError(error instanceof Error ? error.message : String(error)));
+    }
+  };
+}
+
+interface RequestEnvelope {
+  jsonrpc: "2.0";
+  id: unknown;
+  method: string;
+  params?: unknown;
+}
+
+function isRequestEnvelope(value: unknown): value is RequestEnvelope {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const record = value as Record<string, unknown>;
+  for (const key in record) if (!envelopeKeys.has(key)) return false;
+  return record.jsonrpc === "2.0" && typeof record.method === "string" && "id" in record;
+}
+
+export function errorReply(id: unknown, error: RpcError): RpcReply {
+  return {
+    status: error.httpStatus,
+    body: `{"jsonrpc":"2.0","error":${JSON.stringify(error.toBody())},"id":${JSON.stringify(id ?? null)}}`,
+  };
+}

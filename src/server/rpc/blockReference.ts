@@ -1,0 +1,63 @@
+import type { BlockId, BlockReference } from "../../../generated/rpc/types.js";
+import { GarbageCollectedBlockError, UnknownBlockError } from "../errors.js";
+import type { Block, RpcContext } from "./context.js";
+
+/** Lowest height whose state and body this listener still serves. */
+export function earliestAvailableHeight(ctx: RpcContext): number {
+  const genesis = ctx.chain.genesisBlock.height;
+  if (ctx.archival) return genesis;
+  return Math.max(genesis, ctx.chain.head().height - ctx.retention + 1);
+}
+
+/** Finds the block a reference names, among every block the chain has seen (headers are kept forever). */
+function lookup(ctx: RpcContext, reference: BlockReference): Block | undefined {
+  if ("finality" in reference) return ctx.chain.blockByFinality(reference.finality);
+  if ("sync_checkpoint" in reference) {
+    return reference.sync_checkpoint === "genesis"
+      ? ctx.chain.genesisBlock
+      : ctx.chain.blockByHeight(earliestAvailableHeight(ctx));
+  }
+  return byId(ctx, reference.block_id);
+}
+
+function byId(ctx: RpcContext, id: BlockId): Block | undefined {
+  return typeof id === "number" ? ctx.chain.blockByHeight(id) : ctx.chain.blockByHash(id);
+}
+
+function notFoundMessage(id: BlockId, what: "BLOCK" | "BLOCK HEADER"): string {
+  return typeof id === "number"
+    ? `DB Not Found Error: BLOCK HEIGHT: ${id} \n Cause: Unknown`
+    : `DB Not Found Error: ${what}: ${id} \n Cause: Unknown`;
+}
+
+/**
+ * Resolves the block a `query` reads state at. Unknown blocks answer UNKNOWN_BLOCK with the
+ * reference as info; a known block outside this listener's retention window answers
+ * GARBAGE_COLLECTED_BLOCK, as a non-archival nearcore node does.
+ */
+export function resolveStateBlock(ctx: RpcContext, reference: BlockReference): Block {
+  const block = lookup(ctx, reference);
+  if (block === undefined) {
+    const id = "block_id" in reference ? reference.block_id : undefined;
+    const message = id === undefined ? "DB Not Found Error: block not available" : notFoundMessage(id, "BLOCK HEADER");
+    throw new UnknownBlockError({ block_reference: reference }, message);
+  }
+  if (block.height < earliestAvailableHeight(ctx)) {
+    throw new GarbageCollectedBlockError({ block_height: block.height, block_hash: block.hash });
+  }
+  return block;
+}
+
+/**
+ * Resolves the block the `block` method returns. Bodies of blocks outside the retention window
+ * are gone on a regular node, so those answer UNKNOWN_BLOCK like never-seen blocks (info `{}`,
+ * nearcore skips the message field).
+ */
+export function resolveBlockBody(ctx: RpcContext, reference: BlockReference): Block {
+  const block = lookup(ctx, reference);
+  if (block === undefined || block.height < earliestAvailableHeight(ctx)) {
+    const id = "block_id" in reference ? reference.block_id : block?.height;
+    throw new UnknownBlockError({}, id === undefined ? "DB Not Found Error: block not available" : notFoundMessage(id, "BLOCK"));
+  }
+  return block;
+}

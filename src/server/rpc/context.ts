@@ -1,0 +1,16 @@
+import type { Chain } from "../../chain/node.js";
+
+/** A block as the chain hands it out. */
+export type Block = ReturnType<Chain["head"]>;
+
+/** What every handler sees: the chain and the serving policy of the listener it runs on. */
+export interface RpcContext {
+  chain: Chain;
+  /** Archival listeners serve every block; regular ones only the last `retention` blocks. */
+  archival: boolean;
+  retention: number;
+  /** Address this listener is bound to (host:port), reported by `status`. */
+  rpcAddr: string;
+  /** Process start, for `status.uptime_sec`. */
+  startedAtMs: number;
+}

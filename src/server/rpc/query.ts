@@ -1,0 +1,22 @@
+import type { QueryParams, QueryResult } from "../../../generated/rpc/types.js";
+import { resolveStateBlock } from "./blockReference.js";
+import type { RpcContext } from "./context.js";
+import { viewAccessKey } from "./query/viewAccessKey.js";
+import { viewAccessKeyList } from "./query/viewAccessKeyList.js";
+import { viewAccount } from "./query/viewAccount.js";
+import { viewState } from "./query/viewState.js";
+
+/** `query`: resolve the block once, then answer the request variant chosen by `request_type`. */
+export function query(params: QueryParams, ctx: RpcContext): QueryResult {
+  const block = resolveStateBlock(ctx, params);
+  switch (params.request_type) {
+    case "view_account":
+      return viewAccount(ctx, block, params);
+    case "view_access_key":
+      return viewAccessKey(ctx, block, params);
+    case "view_access_key_list":
+      return viewAccessKeyList(ctx, block, params);
+    case "view_state":
+      return viewState(ctx, block, params);
+  }
+}

@@ -1,0 +1,19 @@
+import type { ViewAccessKeyListRequest, ViewAccessKeyListResult } from "../../../../generated/rpc/types.js";
+import type { Block, RpcContext } from "../context.js";
+import { accessKeyView } from "./accessKeyView.js";
+import { blockPoint } from "./blockPoint.js";
+import { existingAccount } from "./existingAccount.js";
+
+/** `query` / `view_access_key_list`: every key of the account, in key byte order. */
+export function viewAccessKeyList(
+  ctx: RpcContext,
+  block: Block,
+  params: ViewAccessKeyListRequest,
+): ViewAccessKeyListResult {
+  existingAccount(ctx, block, params.account_id);
+  const keys = ctx.chain.viewAccessKeys(block, params.account_id).map(({ publicKey, accessKey }) => ({
+    public_key: publicKey,
+    access_key: accessKeyView(accessKey),
+  }));
+  return { keys, ...blockPoint(block) };
+}

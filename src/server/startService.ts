@@ -1,0 +1,101 @@
+import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
+import { Chain, type ChainOptions } from "../chain/node.js";
+import { ApiKeys } from "./http/apiKeys.js";
+import { createRpcListener } from "./http/createRpcListener.js";
+import { createRpcProcessor } from "./jsonrpc/processRequest.js";
+import type { RpcContext } from "./rpc/context.js";
+import { rpcHandlers } from "./rpc/handlers.js";
+
+export interface ServiceOptions {
+  host: string;
+  /** Regular listener port (0 = any free port). */
+  rpcPort: number;
+  /** Archival listener port (0 = any free port). */
+  archivalPort: number;
+  /** Blocks whose state and bodies the regular listener serves. */
+  retention: number;
+  chain: ChainOptions;
+  /** JSON keys file; without one, requests that present a key are refused. */
+  keysFile?: string;
+  maxBodyBytes?: number;
+  maxJsonDepth?: number;
+  /** Receives unexpected handler failures (a bug, never bad input). */
+  onInternalError?: (method: string, error: unknown) => void;
+}
+
+export interface Service {
+  chain: Chain;
+  rpcUrl: string;
+  archivalUrl: string;
+  close(): Promise<void>;
+}
+
+/** nearcore's default `json_payload_max_size`. */
+export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
+export const DEFAULT_MAX_JSON_DEPTH = 64;
+
+/** Opens the chain and serves it on a regular and an archival JSON-RPC listener. */
+export async function startService(options: ServiceOptions): Promise<Service> {
+  const chain = await Chain.open(options.chain);
+  const apiKeys = options.keysFile === undefined ? ApiKeys.empty() : await ApiKeys.load(options.keysFile);
+  const startedAtMs = Date.now();
+  const servers: Server[] = [];
+
+  const listen = async (port: number, archival: boolean): Promise<string> => {
+    // The address is known only after listen(); the context reads it lazily.
+    const context: RpcContext = { chain, archival, retention: options.retention, rpcAddr: "", startedAtMs };
+    const process = createRpcProcessor({
+      handlers: rpcHandlers,
+      context,
+      maxJsonDepth: options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH,
+      ...(options.onInternalError && { onInternalError: options.onInternalError }),
+    });
+    const server = createRpcListener({
+      process,
+      // nearcore's GET /status and /health answer the bare result, not a JSON-RPC envelope.
+      get: async (path) => {
+        const result = path === "/status" ? await rpcHandlers.status({}, context) : await rpcHandlers.health({}, context);
+        return { status: 200, body: JSON.stringify(result) };
+      },
+      apiKeys,
+      maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    });
+    servers.push(server);
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(port, options.host, () => resolve());
+    });
+    const address = server.address() as AddressInfo;
+    context.rpcAddr = `${address.address}:${address.port}`;
+    const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+    return `http://${host}:${address.port}`;
+  };
+
+  try {
+    const rpcUrl = await listen(options.rpcPort, false);
+    const archivalUrl = await listen(options.archivalPort, true);
+    chain.start();
+    return {
+      chain,
+      rpcUrl,
+      archivalUrl,
+      async close() {
+        chain.stop();
+        await Promise.all(servers.map((server) => closeServer(server)));
+      },
+    };
+  } catch (error) {
+    chain.stop();
+    await Promise.all(servers.map((server) => closeServer(server)));
+    throw error;
+  }
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    if (!server.listening) return resolve();
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}

@@ -1,0 +1,66 @@
+import { expect } from "vitest";
+import type { RpcMethodName } from "../../generated/rpc/methods.js";
+import { validateResult } from "../../generated/rpc/validators.js";
+import { startService, type Service, type ServiceOptions } from "../../src/server/startService.js";
+
+/** Starts the service on free loopback ports with on-demand blocks (deterministic tests). */
+export async function startTestService(overrides: Partial<ServiceOptions> = {}): Promise<Service> {
+  return startService({
+    host: "127.0.0.1",
+    rpcPort: 0,
+    archivalPort: 0,
+    retention: 1000,
+    ...overrides,
+    chain: { blockTimeMs: 0, ...overrides.chain },
+    onInternalError: (method, error) => {
+      throw new Error(`unexpected internal error in ${method}: ${String(error)}`);
+    },
+  });
+}
+
+export interface HttpReply {
+  status: number;
+  contentType: string | null;
+  text: string;
+}
+
+/** POSTs a raw body and returns status, content type and text. */
+export async function post(url: string, body: string, headers: Record<string, string> = {}): Promise<HttpReply> {
+  const response = await fetch(url, { method: "POST", body, headers: { "content-type": "application/json", ...headers } });
+  return { status: response.status, contentType: response.headers.get("content-type"), text: await response.text() };
+}
+
+export interface RpcReply {
+  status: number;
+  body: { jsonrpc: string; id: unknown; result?: any; error?: any };
+}
+
+/** One JSON-RPC call; successful results are checked against the spec's result schema. */
+export async function rpc(url: string, method: string, params: unknown, id: unknown = "dontcare"): Promise<RpcReply> {
+  const reply = await post(url, JSON.stringify({ jsonrpc: "2.0", id, method, params }));
+  expect(reply.contentType).toBe("application/json");
+  const body = JSON.parse(reply.text) as RpcReply["body"];
+  expect(body.jsonrpc).toBe("2.0");
+  if ("result" in body) {
+    const validate = validateResult[method as RpcMethodName];
+    if (!validate(body.result)) {
+      throw new Error(`${method} result does not match the spec: ${JSON.stringify(validate.errors)}`);
+    }
+  }
+  return { status: reply.status, body };
+}
+
+/** The result of a call that must succeed with HTTP 200. */
+export async function rpcResult(url: string, method: string, params: unknown): Promise<any> {
+  const reply = await rpc(url, method, params);
+  if (reply.body.error !== undefined) throw new Error(`${method} failed: ${JSON.stringify(reply.body.error)}`);
+  expect(reply.status).toBe(200);
+  return reply.body.result;
+}
+
+/** The error of a call that must fail, with its HTTP status. */
+export async function rpcError(url: string, method: string, params: unknown): Promise<{ status: number; error: any }> {
+  const reply = await rpc(url, method, params);
+  if (reply.body.error === undefined) throw new Error(`${method} unexpectedly succeeded: ${JSON.stringify(reply.body.result)}`);
+  return { status: reply.status, error: reply.body.error };
+}
