@@ -30,6 +30,13 @@ function notFoundMessage(id: BlockId, what: "BLOCK" | "BLOCK HEADER"): string {
     : `DB Not Found Error: ${what}: ${id} \n Cause: Unknown`;
 }
 
+/** Just the block reference part of params that carry other fields too. */
+function referenceOnly(params: BlockReference): BlockReference {
+  if ("finality" in params) return { finality: params.finality };
+  if ("sync_checkpoint" in params) return { sync_checkpoint: params.sync_checkpoint };
+  return { block_id: params.block_id };
+}
+
 /**
  * Resolves the block a `query` reads state at. Unknown blocks answer UNKNOWN_BLOCK with the
  * reference as info; a known block outside this listener's retention window answers
@@ -40,7 +47,7 @@ export function resolveStateBlock(ctx: RpcContext, reference: BlockReference): B
   if (block === undefined) {
     const id = "block_id" in reference ? reference.block_id : undefined;
     const message = id === undefined ? "DB Not Found Error: block not available" : notFoundMessage(id, "BLOCK HEADER");
-    throw new UnknownBlockError({ block_reference: reference }, message);
+    throw new UnknownBlockError({ block_reference: referenceOnly(reference) }, message);
   }
   if (block.height < earliestAvailableHeight(ctx)) {
     throw new GarbageCollectedBlockError({ block_height: block.height, block_hash: block.hash });

@@ -1,0 +1,125 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { devKeyPair } from "../../src/chain/genesis/devKey.js";
+import type { Service } from "../../src/server/startService.js";
+import { rpc, rpcError, rpcResult, startTestService } from "./harness.js";
+
+let service: Service;
+let url: string;
+beforeAll(async () => {
+  service = await startTestService();
+  for (let i = 0; i < 3; i++) service.chain.produceBlock();
+  url = service.rpcUrl;
+});
+afterAll(() => service.close());
+
+const NEAR = 10n ** 24n;
+const alicePk = devKeyPair("alice.test.near").publicKeyString;
+
+describe("query view_account", () => {
+  it("returns the account at the final block with nearcore's fields", async () => {
+    const final = service.chain.blockByFinality("final");
+    const result = await rpcResult(url, "query", { request_type: "view_account", finality: "final", account_id: "alice.test.near" });
+    expect(result).toEqual({
+      amount: (10_000n * NEAR).toString(),
+      locked: "0",
+      code_hash: "11111111111111111111111111111111",
+      // 100 bytes of account record + one ed25519 full-access key (33 + 9 + 40)
+      storage_usage: 182,
+      storage_paid_at: 0,
+      block_height: final.height,
+      block_hash: final.hash,
+    });
+  });
+
+  it("reads at a block height, a block hash and a sync checkpoint", async () => {
+    const genesis = service.chain.genesisBlock;
+    const byHeight = await rpcResult(url, "query", { request_type: "view_account", block_id: genesis.height, account_id: "bob.test.near" });
+    expect(byHeight).toMatchObject({ block_height: genesis.height, block_hash: genesis.hash, amount: (10_000n * NEAR).toString() });
+    const byHash = await rpcResult(url, "query", { request_type: "view_account", block_id: genesis.hash, account_id: "bob.test.near" });
+    expect(byHash).toEqual(byHeight);
+    const checkpoint = await rpcResult(url, "query", { request_type: "view_account", sync_checkpoint: "genesis", account_id: "bob.test.near" });
+    expect(checkpoint).toEqual(byHeight);
+  });
+
+  it("answers UNKNOWN_ACCOUNT for an account that does not exist", async () => {
+    const head = service.chain.head();
+    const { status, error } = await rpcError(url, "query", { request_type: "view_account", finality: "optimistic", account_id: "nobody.test.near" });
+    expect(status).toBe(200);
+    expect(error).toEqual({
+      name: "HANDLER_ERROR",
+      cause: { name: "UNKNOWN_ACCOUNT", info: { requested_account_id: "nobody.test.near", block_height: head.height, block_hash: head.hash } },
+      code: -32000,
+      message: "Server error",
+      data: "account nobody.test.near does not exist while viewing",
+    });
+  });
+
+  it("answers UNKNOWN_BLOCK for a height or hash the chain never had", async () => {
+    const byHeight = await rpcError(url, "query", { request_type: "view_account", block_id: 999_999, account_id: "alice.test.near" });
+    expect(byHeight.status).toBe(200);
+    expect(byHeight.error).toEqual({
+      name: "HANDLER_ERROR",
+      cause: { name: "UNKNOWN_BLOCK", info: { block_reference: { block_id: 999_999 } } },
+      code: -32000,
+      message: "Server error",
+      data: "DB Not Found Error: BLOCK HEIGHT: 999999 \n Cause: Unknown",
+    });
+    const hash = "9".repeat(43);
+    const byHash = await rpcError(url, "query", { request_type: "view_account", block_id: hash, account_id: "alice.test.near" });
+    expect(byHash.error.cause).toEqual({ name: "UNKNOWN_BLOCK", info: { block_reference: { block_id: hash } } });
+  });
+});
+
+describe("query view_access_key", () => {
+  it("returns a full-access key", async () => {
+    const final = service.chain.blockByFinality("final");
+    const result = await rpcResult(url, "query", { request_type: "view_access_key", finality: "final", account_id: "alice.test.near", public_key: alicePk });
+    expect(result).toEqual({ nonce: 0, permission: "FullAccess", block_height: final.height, block_hash: final.hash });
+  });
+
+  it("answers a missing key with nearcore's legacy result.error and HTTP 200", async () => {
+    const other = devKeyPair("bob.test.near").publicKeyString;
+    const final = service.chain.blockByFinality("final");
+    const reply = await rpc(url, "query", { request_type: "view_access_key", finality: "final", account_id: "alice.test.near", public_key: other });
+    expect(reply.status).toBe(200);
+    expect(reply.body.result).toEqual({
+      error: `access key ${other} does not exist while viewing`,
+      logs: [],
+      block_height: final.height,
+      block_hash: final.hash,
+    });
+  });
+
+  it.each([
+    ["a bad key type", "ed448:3pnJmd1E9p6GZ2Mqd6rXU1iWSCaVHTBquq6Jp5H5RkAR"],
+    ["a short key", "ed25519:3pnJmd1E9p6GZ2Mqd6rXU1iWSC"],
+    ["invalid base58", "ed25519:0OIl0OIl0OIl0OIl0OIl0OIl0OIl0OIl0OIl0OIl0OI"],
+  ])("rejects %s with PARSE_ERROR", async (_name, public_key) => {
+    const { status, error } = await rpcError(url, "query", { request_type: "view_access_key", finality: "final", account_id: "alice.test.near", public_key });
+    expect(status).toBe(400);
+    expect(error.cause.name).toBe("PARSE_ERROR");
+  });
+
+  it("answers UNKNOWN_ACCOUNT for a missing account", async () => {
+    const { error } = await rpcError(url, "query", { request_type: "view_access_key", finality: "final", account_id: "nobody.test.near", public_key: alicePk });
+    expect(error.cause.name).toBe("UNKNOWN_ACCOUNT");
+  });
+});
+
+describe("query view_access_key_list", () => {
+  it("lists the account's keys", async () => {
+    const final = service.chain.blockByFinality("final");
+    const result = await rpcResult(url, "query", { request_type: "view_access_key_list", finality: "final", account_id: "carol.test.near" });
+    expect(result).toEqual({
+      keys: [{ public_key: devKeyPair("carol.test.near").publicKeyString, access_key: { nonce: 0, permission: "FullAccess" } }],
+      block_height: final.height,
+      block_hash: final.hash,
+    });
+  });
+
+  it("rejects fields of another request type", async () => {
+    const { error } = await rpcError(url, "query", { request_type: "view_access_key_list", finality: "final", account_id: "carol.test.near", public_key: alicePk });
+    expect(error.cause.name).toBe("PARSE_ERROR");
+    expect(error.data).toBe("Failed parsing args: unknown field `public_key` in params");
+  });
+});
