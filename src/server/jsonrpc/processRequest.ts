@@ -32,7 +32,8 @@ const REQUEST_EXPECTED = "JSON RPC Request format was expected";
 export function createRpcProcessor<Ctx>(options: RpcProcessorOptions<Ctx>) {
   const { handlers, context, maxJsonDepth } = options;
 
-  return async function process(body: Buffer): Promise<RpcReply> {
+  /** Synchronous when the handler is; a promise only for asynchronous handlers. */
+  return function process(body: Buffer): RpcReply | Promise<RpcReply> {
     if (exceedsJsonDepth(body, maxJsonDepth)) {
       return errorReply(null, new ParseError(`JSON nesting deeper than ${maxJsonDepth} levels is not accepted`));
     }
@@ -52,14 +53,23 @@ export function createRpcProcessor<Ctx>(options: RpcProcessorOptions<Ctx>) {
       const validate = validateParams[name];
       if (!validate(params)) throw new ParseError(`Failed parsing args: ${validationMessage(validate.errors)}`);
       const handler = handlers[name] as (params: unknown, ctx: Ctx) => unknown;
-      const result = await handler(params, context);
-      return { status: 200, body: `{"jsonrpc":"2.0","result":${JSON.stringify(result)},"id":${JSON.stringify(id)}}` };
+      const result = handler(params, context);
+      if (result instanceof Promise) return result.then((value) => resultReply(id, value), (error: unknown) => failure(name, id, error));
+      return resultReply(id, result);
     } catch (error) {
-      if (error instanceof RpcError) return errorReply(id, error);
-      options.onInternalError?.(name, error);
-      return errorReply(id, new InternalError(error instanceof Error ? error.message : String(error)));
+      return failure(name, id, error);
     }
   };
+
+  function failure(method: string, id: unknown, error: unknown): RpcReply {
+    if (error instanceof RpcError) return errorReply(id, error);
+    options.onInternalError?.(method, error);
+    return errorReply(id, new InternalError(error instanceof Error ? error.message : String(error)));
+  }
+}
+
+function resultReply(id: unknown, result: unknown): RpcReply {
+  return { status: 200, body: `{"jsonrpc":"2.0","result":${JSON.stringify(result)},"id":${JSON.stringify(id)}}` };
 }
 
 interface RequestEnvelope {

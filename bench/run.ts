@@ -1,0 +1,203 @@
+/**
+ * `npm run bench`: throughput, paging latency, memory and start-up, each reported as a ratio
+ * against a baseline measured in the same run (these machines are noisy; absolute numbers
+ * from different runs are not comparable). Servers are pinned to core 0, the load generator
+ * to core 1. Uses the built server in dist/ (npm run bench builds first).
+ */
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { join } from "node:path";
+import autocannon from "autocannon";
+import { writeSyntheticGenesis } from "../src/chain/genesis/writeSyntheticGenesis.js";
+
+const root = join(import.meta.dirname, "..");
+const work = join(root, ".bench");
+const cli = join(root, "dist", "src", "cli", "main.js");
+const quick = process.argv.includes("--quick");
+const seconds = quick ? 2 : 5;
+const rounds = quick ? 1 : 3;
+const latencySamples = quick ? 300 : 2000;
+/** `--only=throughput` or `--only=paging` runs one part. */
+const only = process.argv.find((arg) => arg.startsWith("--only="))?.slice("--only=".length);
+
+const hasTaskset = (() => {
+  try {
+    execFileSync("taskset", ["-V"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+const pinned = (core: number, command: string, args: string[]): [string, string[]] =>
+  hasTaskset ? ["taskset", ["-c", String(core), command, ...args]] : [command, args];
+
+interface Running {
+  child: ChildProcess;
+  url: string;
+  startupMs: number;
+}
+
+/** Spawns a process on core 0 and waits for the line announcing its URL. */
+function startProcess(command: string, args: string[], urlPattern: RegExp): Promise<Running> {
+  const started = performance.now();
+  const [cmd, cmdArgs] = pinned(0, command, args);
+  const child = spawn(cmd, cmdArgs, { stdio: ["ignore", "pipe", "inherit"] });
+  return new Promise((resolve, reject) => {
+    let output = "";
+    child.stdout!.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = urlPattern.exec(output);
+      if (match) resolve({ child, url: match[1]!, startupMs: performance.now() - started });
+    });
+    child.once("exit", (code) => reject(new Error(`${command} exited with ${code} before listening:\n${output}`)));
+  });
+}
+
+const startShardkit = (genesis?: string) =>
+  startProcess(
+    process.execPath,
+    [cli, "serve", "--rpc-port", "0", "--archival-port", "0", "--block-time", "0", ...(genesis ? ["--genesis", genesis] : [])],
+    /regular RPC\s+(http:\/\/\S+)/,
+  );
+
+function rssMiB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) / 1024;
+}
+
+async function post(url: string, body: string): Promise<string> {
+  const response = await fetch(url, { method: "POST", body, headers: { "content-type": "application/json" } });
+  return response.text();
+}
+
+/** CPU time (user + system) a process has used so far, in microseconds. */
+function cpuMicros(pid: number): number {
+  // Fields after the ")" of the command name: state is field 3, utime 14 and stime 15.
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  const ticksPerSecond = 100; // USER_HZ on Linux
+  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / ticksPerSecond;
+}
+
+interface LoadResult {
+  /** Requests per second seen by the load generator. */
+  rate: number;
+  /** Server CPU time per request (µs): robust to other load on the machine. */
+  cpuPerRequest: number;
+}
+
+async function load(url: string, body: string, pid: number): Promise<LoadResult> {
+  const cpuBefore = cpuMicros(pid);
+  const result = await autocannon({
+    url,
+    method: "POST",
+    body,
+    headers: { "content-type": "application/json" },
+    connections: 50,
+    pipelining: 1,
+    duration: seconds,
+  });
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`load run had ${result.non2xx} non-2xx and ${result.errors} errors`);
+  return { rate: result.requests.average, cpuPerRequest: (cpuMicros(pid) - cpuBefore) / result.requests.total };
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+async function throughput(): Promise<void> {
+  const server = await startShardkit();
+  const request = JSON.stringify({
+    jsonrpc: "2.0",
+    id: "dontcare",
+    method: "query",
+    params: { request_type: "view_state", finality: "final", account_id: "kv.test.near", prefix_base64: "", limit: 5 },
+  });
+  const reply = await post(server.url, request);
+  if (!reply.includes('"values"')) throw new Error(`unexpected reply ${reply}`);
+  const bodyFile = join(work, "bare-body.json");
+  writeFileSync(bodyFile, reply);
+  const bare = await startProcess(process.execPath, [join(import.meta.dirname, "bareServer.mjs"), bodyFile], /listening (\d+)/);
+  const bareUrl = `http://127.0.0.1:${bare.url}/`;
+  try {
+    await load(server.url, request, server.child.pid!); // warm-up both
+    await load(bareUrl, request, bare.child.pid!);
+    const ours: LoadResult[] = [];
+    const base: LoadResult[] = [];
+    for (let i = 0; i < rounds; i++) {
+      base.push(await load(bareUrl, request, bare.child.pid!));
+      ours.push(await load(server.url, request, server.child.pid!));
+    }
+    const rate = (runs: LoadResult[]) => median(runs.map((r) => r.rate));
+    const cpu = (runs: LoadResult[]) => median(runs.map((r) => r.cpuPerRequest));
+    console.log(`(a) view_state page of 5 entries (${Buffer.byteLength(reply)} B reply), 50 connections, ${rounds}x${seconds}s interleaved`);
+    console.log(`    shardkit ${Math.round(rate(ours))} req/s, bare node:http ${Math.round(rate(base))} req/s, ratio ${(rate(ours) / rate(base)).toFixed(2)} (target >= 0.7)`);
+    console.log(`    server CPU per request: shardkit ${cpu(ours).toFixed(1)} µs, bare ${cpu(base).toFixed(1)} µs, capacity ratio ${(cpu(base) / cpu(ours)).toFixed(2)}`);
+  } finally {
+    server.child.kill();
+    bare.child.kill();
+  }
+}
+
+async function pagingAndMemory(): Promise<void> {
+  const small = join(work, "genesis-1k.json");
+  const large = join(work, "genesis-1m.json");
+  if (!existsSync(small)) await writeSyntheticGenesis(small, { keys: 1_000 });
+  if (!existsSync(large)) {
+    console.log("    writing a 1,000,000-key genesis (once, cached in .bench/)...");
+    await writeSyntheticGenesis(large, { keys: 1_000_000 });
+  }
+  const smallServer = await startShardkit(small);
+  const largeServer = await startShardkit(large);
+  try {
+    const page = (url: string) => {
+      const after = randomBytes(32).toString("base64");
+      return post(
+        url,
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "query",
+          params: { request_type: "view_state", finality: "final", account_id: "bench.test.near", prefix_base64: "", after_key_base64: after, limit: 100 },
+        }),
+      );
+    };
+    const timings = { small: [] as number[], large: [] as number[] };
+    for (let i = 0; i < latencySamples + 200; i++) {
+      for (const [name, url] of [["small", smallServer.url], ["large", largeServer.url]] as const) {
+        const started = performance.now();
+        const reply = await page(url);
+        const elapsed = performance.now() - started;
+        if (!reply.includes('"values"')) throw new Error(`unexpected reply ${reply.slice(0, 200)}`);
+        if (i >= 200) timings[name].push(elapsed); // the first 200 rounds warm up
+      }
+    }
+    const ratio = median(timings.large) / median(timings.small);
+    console.log(`(b) median latency of a 100-entry page at a random cursor, ${latencySamples} samples each, interleaved`);
+    console.log(`    1,000,000 keys ${median(timings.large).toFixed(3)} ms, 1,000 keys ${median(timings.small).toFixed(3)} ms, ratio ${ratio.toFixed(2)} (target <= 1.5)`);
+    const largeRss = rssMiB(largeServer.child.pid!);
+    const smallRss = rssMiB(smallServer.child.pid!);
+    console.log(`(c) 1,000,000-key contract loaded: RSS ${largeRss.toFixed(0)} MiB (target <= 1024), start-up ${(largeServer.startupMs / 1000).toFixed(2)} s`);
+    console.log(`    baseline 1,000-key contract: RSS ${smallRss.toFixed(0)} MiB, start-up ${(smallServer.startupMs / 1000).toFixed(2)} s (start-up ratio ${(largeServer.startupMs / smallServer.startupMs).toFixed(1)})`);
+  } finally {
+    smallServer.child.kill();
+    largeServer.child.kill();
+  }
+}
+
+async function main(): Promise<void> {
+  mkdirSync(work, { recursive: true });
+  if (!existsSync(cli)) throw new Error("dist/ is missing: run npm run build first");
+  if (hasTaskset) execFileSync("taskset", ["-a", "-cp", "1", String(process.pid)], { stdio: "ignore" });
+  else console.log("taskset not found: running unpinned (noisier)");
+  console.log(`shardkit benchmarks, node ${process.version}${quick ? " (quick)" : ""}`);
+  if (only === undefined || only === "throughput") await throughput();
+  if (only === undefined || only === "paging") await pagingAndMemory();
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
