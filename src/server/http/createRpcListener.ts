@@ -60,9 +60,13 @@ function handle(req: IncomingMessage, res: ServerResponse, options: RpcListenerO
         const error = new ParseError(`Request body exceeds the ${options.maxBodyBytes}-byte limit`);
         return sendReply(res, errorReply(null, error), 413);
       }
-      const reply = options.process(body);
-      if (reply instanceof Promise) reply.then((r) => sendReply(res, r), (error: unknown) => fail(res, error));
-      else sendReply(res, reply);
+      try {
+        const reply = options.process(body);
+        if (reply instanceof Promise) reply.then((r) => sendReply(res, r), (error: unknown) => fail(res, error));
+        else sendReply(res, reply);
+      } catch (error) {
+        fail(res, error);
+      }
     });
   }
   req.resume();

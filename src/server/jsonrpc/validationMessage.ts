@@ -20,6 +20,11 @@ export function validationMessage(errors: readonly ErrorObject[] | null | undefi
       return `${where} must be one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`;
     case "const":
       return `${where} must be ${JSON.stringify(p.allowedValue)}`;
+    case "not": {
+      // The spec describes each prohibition; the generator keeps that text for us.
+      const description = (error.parentSchema as { description?: unknown } | undefined)?.description;
+      return typeof description === "string" ? description : `${where} ${error.message ?? "is invalid"}`;
+    }
     case "discriminator":
       return p.tagValue === undefined
         ? `missing field \`${String(p.tag)}\` in ${where}`

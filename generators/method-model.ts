@@ -1,0 +1,134 @@
+// Per-method facts every emitter needs: names, the exact params schema, the result schema,
+// the request variants of a discriminated params union, and the error causes.
+
+import type {
+  ContentDescriptor,
+  MethodObject,
+  OpenRpcDocument,
+  Schema,
+  SchemaObject,
+} from "./openrpc-model.js";
+import { camelCase, pascalCase } from "./names.js";
+import { deref, isSchemaObject } from "./schema.js";
+
+export interface ParamsVariant {
+  /** Value of the discriminator property, e.g. `view_state`. */
+  tag: string;
+  /** Generated type name, e.g. `ViewStateParams`. */
+  typeName: string;
+  /** The branch schema as written in the union (usually a `$ref`). */
+  branch: Schema;
+}
+
+export interface MethodModel {
+  name: string;
+  pascal: string;
+  camel: string;
+  summary: string;
+  description: string;
+  method: MethodObject;
+  /** True when the params come from `x-params-schema` rather than the content descriptors. */
+  usesParamsSchema: boolean;
+  /** The exact by-name params schema the validator and the TS type use. */
+  paramsSchema: Schema;
+  resultSchema: Schema;
+  /** No params at all: callers send `{}` (or null / [] in legacy form). */
+  noParams: boolean;
+  /** Every param is optional, so the client may omit the params argument. */
+  paramsOptional: boolean;
+  paramNames: string[];
+  requiredParamNames: string[];
+  errorCauses: string[];
+  /** Discriminated request variants of the params union (empty when there is none). */
+  discriminator: string | undefined;
+  commonParams: Schema[];
+  variants: ParamsVariant[];
+}
+
+/** A closed by-name params object built from the flat content descriptors. */
+export function descriptorParamsSchema(params: ContentDescriptor[]): SchemaObject {
+  const required = params.filter((p) => p.required === true).map((p) => p.name);
+  return {
+    type: "object",
+    ...(params.length > 0 ? { properties: Object.fromEntries(params.map((p) => [p.name, p.schema])) } : {}),
+    ...(required.length > 0 ? { required } : {}),
+    additionalProperties: false,
+  };
+}
+
+interface UnionParts {
+  discriminator: string;
+  common: Schema[];
+  branches: Schema[];
+}
+
+function findDiscriminatedUnion(doc: OpenRpcDocument, schema: Schema): UnionParts | undefined {
+  const top = deref(doc, schema);
+  if (!isSchemaObject(top)) return undefined;
+  const tagged = (s: Schema): boolean =>
+    isSchemaObject(s) && isSchemaObject(s.discriminator) && Array.isArray(s.oneOf);
+  if (tagged(top)) {
+    return {
+      discriminator: String((top.discriminator as SchemaObject).propertyName),
+      common: [],
+      branches: top.oneOf as Schema[],
+    };
+  }
+  const allOf = Array.isArray(top.allOf) ? (top.allOf as Schema[]) : [];
+  const index = allOf.findIndex((part) => tagged(deref(doc, part)));
+  if (index < 0) return undefined;
+  const union = deref(doc, allOf[index]!) as SchemaObject;
+  return {
+    discriminator: String((union.discriminator as SchemaObject).propertyName),
+    common: allOf.filter((_, i) => i !== index),
+    branches: union.oneOf as Schema[],
+  };
+}
+
+function variantTypeName(branch: Schema, tag: string): string {
+  if (isSchemaObject(branch) && typeof branch.$ref === "string") {
+    const name = branch.$ref.split("/").pop()!;
+    if (name.endsWith("Request")) return `${name.slice(0, -"Request".length)}Params`;
+  }
+  return `${pascalCase(tag)}Params`;
+}
+
+export function methodModel(doc: OpenRpcDocument, method: MethodObject): MethodModel {
+  const paramsSchemaExt = method["x-params-schema"];
+  const paramsSchema = paramsSchemaExt ?? descriptorParamsSchema(method.params);
+  const union = paramsSchemaExt !== undefined ? findDiscriminatedUnion(doc, paramsSchemaExt) : undefined;
+  const variants = (union?.branches ?? []).map((branch) => {
+    const resolved = deref(doc, branch);
+    const tagSchema = isSchemaObject(resolved) ? resolved.properties?.[union!.discriminator] : undefined;
+    const tag =
+      isSchemaObject(tagSchema) && typeof tagSchema.const === "string" ? tagSchema.const : undefined;
+    if (tag === undefined) {
+      throw new Error(`${method.name}: every ${union!.discriminator} branch needs a string const tag`);
+    }
+    return { tag, typeName: variantTypeName(branch, tag), branch };
+  });
+  const requiredParamNames = method.params.filter((p) => p.required === true).map((p) => p.name);
+  return {
+    name: method.name,
+    pascal: pascalCase(method.name),
+    camel: camelCase(method.name),
+    summary: method.summary ?? "",
+    description: method.description ?? "",
+    method,
+    usesParamsSchema: paramsSchemaExt !== undefined,
+    paramsSchema,
+    resultSchema: method.result?.schema ?? true,
+    noParams: method.params.length === 0 && paramsSchemaExt === undefined,
+    paramsOptional: paramsSchemaExt === undefined && requiredParamNames.length === 0,
+    paramNames: method.params.map((p) => p.name),
+    requiredParamNames,
+    errorCauses: method["x-error-causes"] ?? [],
+    discriminator: union?.discriminator,
+    commonParams: union?.common ?? [],
+    variants,
+  };
+}
+
+export function methodModels(doc: OpenRpcDocument): MethodModel[] {
+  return doc.methods.map((method) => methodModel(doc, method));
+}
