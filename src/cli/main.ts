@@ -35,7 +35,7 @@ async function serve(args: string[]): Promise<void> {
     onInternalError: (method, error) => console.error(`internal error in ${method}:`, error),
   });
   const { chain } = service;
-  console.log(`shardkit: chain ${chain.chainId}, ${chain.shardLayout.boundaryAccounts.length + 1} shards, genesis ${chain.genesisBlock.hash}`);
+  console.log(`shardkit: chain ${chain.chainId}, ${chain.shardLayout.numShards} shards, genesis ${chain.genesisBlock.hash}`);
   console.log(`  regular RPC   ${service.rpcUrl}  (last ${options.retention} blocks)`);
   console.log(`  archival RPC  ${service.archivalUrl}`);
   if (chain.devAccounts.length > 0) {

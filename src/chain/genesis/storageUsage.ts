@@ -1,0 +1,24 @@
+import { encodeAccessKey, type AccessKey } from "../primitives/accessKey.js";
+import type { PublicKey } from "../primitives/publicKey.js";
+
+/**
+ * Storage usage accounting from nearcore's runtime config (`num_bytes_account`,
+ * `num_extra_bytes_record`), as genesis computes it per record.
+ */
+export const STORAGE_NUM_BYTES_ACCOUNT = 100;
+export const STORAGE_NUM_EXTRA_BYTES_RECORD = 40;
+
+/** Bytes an access key costs: borsh(public key) + borsh(access key) + 40. */
+export function accessKeyStorageUsage(publicKey: PublicKey, accessKey: AccessKey): number {
+  return 1 + publicKey.data.length + encodeAccessKey(accessKey).length + STORAGE_NUM_EXTRA_BYTES_RECORD;
+}
+
+/** Bytes a contract data entry costs: key + value + 40. */
+export function dataStorageUsage(keyLength: number, valueLength: number): number {
+  return keyLength + valueLength + STORAGE_NUM_EXTRA_BYTES_RECORD;
+}
+
+/** Bytes deployed code costs: its length (no per-record overhead). */
+export function codeStorageUsage(codeLength: number): number {
+  return codeLength;
+}

@@ -1,0 +1,72 @@
+/**
+ * Base58 (Bitcoin alphabet), the text form NEAR uses for hashes, keys and signatures.
+ * Own implementation: leading zero bytes map to leading '1's, the rest is a big-number
+ * conversion done limb-wise so no bigint allocation happens per byte.
+ */
+
+const ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+
+// -1 marks characters outside the alphabet (0, O, I, l and everything non-alphanumeric).
+const DIGIT_OF = new Int8Array(128).fill(-1);
+for (let i = 0; i < ALPHABET.length; i++) DIGIT_OF[ALPHABET.charCodeAt(i)] = i;
+
+/** Thrown by {@link base58Decode} for text that is not valid base58. */
+export class Base58Error extends Error {
+  override readonly name = "Base58Error";
+}
+
+/** Encodes bytes as base58 (an empty input gives ""). */
+export function base58Encode(bytes: Uint8Array): string {
+  let zeros = 0;
+  while (zeros < bytes.length && bytes[zeros] === 0) zeros++;
+  // Digits in base 58, least significant first; log(256)/log(58) < 1.37.
+  const digits = new Uint8Array(Math.ceil((bytes.length - zeros) * 1.37) + 1);
+  let used = 0;
+  for (let i = zeros; i < bytes.length; i++) {
+    let carry = bytes[i]!;
+    for (let j = 0; j < used; j++) {
+      carry += digits[j]! * 256;
+      digits[j] = carry % 58;
+      carry = Math.floor(carry / 58);
+    }
+    while (carry > 0) {
+      digits[used++] = carry % 58;
+      carry = Math.floor(carry / 58);
+    }
+  }
+  let out = "1".repeat(zeros);
+  for (let j = used - 1; j >= 0; j--) out += ALPHABET[digits[j]!];
+  return out;
+}
+
+/**
+ * Decodes base58 text. Rejects any character outside the alphabet (including whitespace)
+ * with a {@link Base58Error} naming its position.
+ */
+export function base58Decode(text: string): Uint8Array {
+  let zeros = 0;
+  while (zeros < text.length && text.charCodeAt(zeros) === 49 /* '1' */) zeros++;
+  // Bytes in base 256, least significant first; log(58)/log(256) < 0.74.
+  const bytes = new Uint8Array(Math.ceil((text.length - zeros) * 0.74) + 1);
+  let used = 0;
+  for (let i = zeros; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    const digit = code < 128 ? DIGIT_OF[code]! : -1;
+    if (digit < 0) {
+      throw new Base58Error(`invalid base58 character ${JSON.stringify(text[i])} at position ${i}`);
+    }
+    let carry = digit;
+    for (let j = 0; j < used; j++) {
+      carry += bytes[j]! * 58;
+      bytes[j] = carry & 0xff;
+      carry >>= 8;
+    }
+    while (carry > 0) {
+      bytes[used++] = carry & 0xff;
+      carry >>= 8;
+    }
+  }
+  const out = new Uint8Array(zeros + used);
+  for (let j = 0; j < used; j++) out[zeros + j] = bytes[used - 1 - j]!;
+  return out;
+}

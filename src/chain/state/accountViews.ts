@@ -1,0 +1,53 @@
+import { decodeAccessKey, type AccessKey } from "../primitives/accessKey.js";
+import { decodeAccount, type Account } from "../primitives/account.js";
+import { formatCryptoHash } from "../primitives/cryptoHash.js";
+import { latin1ToBytes } from "../primitives/latin1.js";
+import { formatPublicKey, parsePublicKey, publicKeyFromBorsh } from "../primitives/publicKey.js";
+import type { StateSnapshot } from "../store/stateStore.js";
+import { accessKeyTrieKey, accessKeysPrefix, accountTrieKey, contractCodeTrieKey } from "../store/trieKeys.js";
+
+/** What `view_account` needs, decoded from state. */
+export interface AccountView {
+  readonly amount: bigint;
+  readonly locked: bigint;
+  /** base58; the zero hash (32 '1's) when no code is deployed. */
+  readonly codeHash: string;
+  readonly storageUsage: number;
+}
+
+export function readAccount(state: StateSnapshot, accountId: string): Account | undefined {
+  const raw = state.get(accountTrieKey(accountId));
+  return raw === undefined ? undefined : decodeAccount(latin1ToBytes(raw));
+}
+
+export function viewAccountIn(state: StateSnapshot, accountId: string): AccountView | undefined {
+  const a = readAccount(state, accountId);
+  if (a === undefined) return undefined;
+  return { amount: a.amount, locked: a.locked, codeHash: formatCryptoHash(a.codeHash), storageUsage: a.storageUsage };
+}
+
+/** One access key; `publicKey` is "ed25519:…"/"secp256k1:…" (throws PublicKeyError if not). */
+export function viewAccessKeyIn(state: StateSnapshot, accountId: string, publicKey: string): AccessKey | undefined {
+  const raw = state.get(accessKeyTrieKey(accountId, parsePublicKey(publicKey)));
+  return raw === undefined ? undefined : decodeAccessKey(latin1ToBytes(raw));
+}
+
+/** All access keys of an account, in trie order (by borsh public key bytes). */
+export function viewAccessKeysIn(state: StateSnapshot, accountId: string): { publicKey: string; accessKey: AccessKey }[] {
+  const prefix = accessKeysPrefix(accountId);
+  const out: { publicKey: string; accessKey: AccessKey }[] = [];
+  state.scan(prefix, undefined, (key, value) => {
+    const { key: pk } = publicKeyFromBorsh(latin1ToBytes(key.slice(prefix.length)));
+    out.push({ publicKey: formatPublicKey(pk), accessKey: decodeAccessKey(latin1ToBytes(value)) });
+  });
+  return out;
+}
+
+export function viewCodeIn(state: StateSnapshot, accountId: string): Uint8Array | undefined {
+  const raw = state.get(contractCodeTrieKey(accountId));
+  return raw === undefined ? undefined : latin1ToBytes(raw);
+}
+
+export function codeLengthIn(state: StateSnapshot, accountId: string): number {
+  return state.get(contractCodeTrieKey(accountId))?.length ?? 0;
+}

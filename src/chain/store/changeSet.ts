@@ -1,0 +1,29 @@
+import type { SortedChanges } from "./applyChanges.js";
+
+/**
+ * Collects writes for one batch (last write per key wins) and hands them to the trie as a
+ * sorted change set. Default string sort is UTF-16 code unit order, which for latin1
+ * strings is raw byte order.
+ */
+export class ChangeSet {
+  private readonly writes = new Map<string, string | null>();
+
+  set(key: string, value: string): this {
+    this.writes.set(key, value);
+    return this;
+  }
+
+  delete(key: string): this {
+    this.writes.set(key, null);
+    return this;
+  }
+
+  get size(): number {
+    return this.writes.size;
+  }
+
+  toSorted(): SortedChanges {
+    const keys = [...this.writes.keys()].sort();
+    return { keys, values: keys.map((k) => this.writes.get(k)!) };
+  }
+}

@@ -1,0 +1,55 @@
+import { publicKeyToBorsh, type PublicKey } from "../primitives/publicKey.js";
+
+/**
+ * nearcore trie key layout (core/primitives/src/trie_key.rs), as latin1 strings. Account
+ * ids are ASCII and cannot contain ',', so ',' cleanly ends the account part.
+ */
+export const TrieKeyColumn = { ACCOUNT: 0, CONTRACT_CODE: 1, ACCESS_KEY: 2, CONTRACT_DATA: 9 } as const;
+
+const SEPARATOR = ",";
+
+/** 0x00 ‖ account_id */
+export function accountTrieKey(accountId: string): string {
+  return flat("\x00" + accountId);
+}
+
+/** 0x01 ‖ account_id */
+export function contractCodeTrieKey(accountId: string): string {
+  return flat("\x01" + accountId);
+}
+
+/** 0x02 ‖ account_id ‖ ',' — every access key of the account lies under it. */
+export function accessKeysPrefix(accountId: string): string {
+  return flat("\x02" + accountId + SEPARATOR);
+}
+
+/** 0x02 ‖ account_id ‖ ',' ‖ borsh(public_key) */
+export function accessKeyTrieKey(accountId: string, publicKey: PublicKey): string {
+  return withTail(accessKeysPrefix(accountId), publicKeyToBorsh(publicKey));
+}
+
+/** 0x09 ‖ account_id ‖ ',' — the contract's data lies under it, in raw key order. */
+export function contractDataPrefix(accountId: string): string {
+  return flat("\x09" + accountId + SEPARATOR);
+}
+
+/** 0x09 ‖ account_id ‖ ',' ‖ key, with `key` given as bytes. */
+export function contractDataTrieKey(accountId: string, key: Uint8Array): string {
+  return withTail(contractDataPrefix(accountId), key);
+}
+
+/**
+ * Concatenation makes V8 rope strings that cost extra memory per key; round-tripping through
+ * a Buffer yields a flat one-byte string. Only used on short, per-account strings.
+ */
+function flat(s: string): string {
+  return Buffer.from(s, "latin1").toString("latin1");
+}
+
+/** `prefix` followed by `tail`'s bytes, as one flat latin1 string. */
+export function withTail(prefix: string, tail: Uint8Array): string {
+  const buf = Buffer.allocUnsafe(prefix.length + tail.length);
+  buf.write(prefix, 0, "latin1");
+  buf.set(tail, prefix.length);
+  return buf.toString("latin1");
+}

@@ -1,0 +1,58 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { decodeAccessKey, encodeAccessKey, type AccessKey } from "../../../src/chain/primitives/accessKey.js";
+import { decodeAccount, encodeAccount } from "../../../src/chain/primitives/account.js";
+import { BorshError, BorshReader } from "../../../src/chain/primitives/borshReader.js";
+import { BorshWriter } from "../../../src/chain/primitives/borshWriter.js";
+
+const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
+
+describe("borsh records", () => {
+  it("encodes an account as amount u128 ‖ locked u128 ‖ code_hash ‖ storage_usage u64 (72 bytes)", () => {
+    const codeHash = new Uint8Array(32).fill(7);
+    const bytes = encodeAccount({ amount: 10n ** 24n, locked: 1n, codeHash, storageUsage: 182 });
+    expect(bytes.length).toBe(72);
+    expect(hex(bytes.slice(0, 16))).toBe("000000a1edccce1bc2d3000000000000");
+    expect(hex(bytes.slice(16, 32))).toBe("01" + "00".repeat(15));
+    expect(hex(bytes.slice(64))).toBe("b600000000000000");
+    expect(decodeAccount(bytes)).toEqual({ amount: 10n ** 24n, locked: 1n, codeHash, storageUsage: 182 });
+  });
+
+  it("encodes access keys: FullAccess = nonce ‖ 0x01 (9 bytes); FunctionCall = nonce ‖ 0x00 ‖ option ‖ receiver ‖ methods", () => {
+    expect(hex(encodeAccessKey({ nonce: 5n, permission: "FullAccess" }))).toBe("050000000000000001");
+    const fc1: AccessKey = { nonce: 0n, permission: { FunctionCall: { allowance: null, receiverId: "ab", methodNames: ["m"] } } };
+    expect(hex(encodeAccessKey(fc1))).toBe("0000000000000000" + "00" + "00" + "020000006162" + "01000000" + "010000006d");
+    const fc2: AccessKey = { nonce: 1n, permission: { FunctionCall: { allowance: 250n, receiverId: "app.near", methodNames: [] } } };
+    expect(decodeAccessKey(encodeAccessKey(fc2))).toEqual(fc2);
+  });
+
+  it("round-trips access keys (property)", () => {
+    const ak = fc.record({
+      nonce: fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }),
+      permission: fc.oneof(
+        fc.constant("FullAccess" as const),
+        fc.record({
+          FunctionCall: fc.record({
+            allowance: fc.option(fc.bigInt({ min: 0n, max: 2n ** 128n - 1n }), { nil: null }),
+            receiverId: fc.string(),
+            methodNames: fc.array(fc.string(), { maxLength: 3 }),
+          }),
+        }),
+      ),
+    });
+    fc.assert(
+      fc.property(ak, (k) => {
+        expect(decodeAccessKey(encodeAccessKey(k))).toEqual(k);
+      }),
+    );
+  });
+
+  it("rejects truncated, trailing and out-of-range data", () => {
+    expect(() => decodeAccount(new Uint8Array(79))).toThrow(BorshError);
+    expect(() => decodeAccessKey(Uint8Array.of(0, 0, 0, 0, 0, 0, 0, 0, 1, 0))).toThrow(/trailing/);
+    expect(() => decodeAccessKey(Uint8Array.of(0, 0, 0, 0, 0, 0, 0, 0, 3))).toThrow(/permission tag 3/);
+    expect(() => new BorshWriter().u128(-1n)).toThrow(RangeError);
+    expect(() => new BorshWriter().u64(2n ** 64n)).toThrow(RangeError);
+    expect(() => new BorshReader(Uint8Array.of(2)).bool()).toThrow(/invalid bool/);
+  });
+});

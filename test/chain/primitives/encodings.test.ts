@@ -1,0 +1,123 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { Base58Error, base58Decode, base58Encode } from "../../../src/chain/primitives/base58.js";
+import { Base64Error, base64Decode, base64DecodeToLatin1, base64Encode } from "../../../src/chain/primitives/base64.js";
+import { ZERO_HASH, ZERO_HASH_BASE58, formatCryptoHash, parseCryptoHash } from "../../../src/chain/primitives/cryptoHash.js";
+import { bytesToLatin1, latin1ToBytes } from "../../../src/chain/primitives/latin1.js";
+import { sha256 } from "../../../src/chain/primitives/sha256.js";
+
+const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
+const fromHex = (h: string) => new Uint8Array(Buffer.from(h, "hex"));
+
+describe("base58", () => {
+  it.each([
+    ["", ""],
+    ["00", "1"],
+    ["0000", "11"],
+    ["61", "2g"],
+    ["626262", "a3gV"],
+    ["636363", "aPEr"],
+    ["68656c6c6f20776f726c64", "StV1DL6CwTryKyV"], // "hello world"
+    ["00000000000000000000", "1111111111"],
+    ["000000287fb4cd", "111233QC4"],
+    ["ffffffff", "7YXq9G"],
+  ])("encodes %s as %j and back", (h, text) => {
+    expect(base58Encode(fromHex(h))).toBe(text);
+    expect(hex(base58Decode(text))).toBe(h);
+  });
+
+  it("maps the zero hash to 32 '1's", () => {
+    expect(base58Encode(new Uint8Array(32))).toBe("11111111111111111111111111111111");
+    expect(formatCryptoHash(ZERO_HASH)).toBe(ZERO_HASH_BASE58);
+  });
+
+  it.each(["0", "O", "I", "l", "abc def", "abc+", "ä", " 1"])("rejects %j", (text) => {
+    expect(() => base58Decode(text)).toThrow(Base58Error);
+  });
+
+  it("names the bad character and its position", () => {
+    expect(() => base58Decode("12O4")).toThrow('invalid base58 character "O" at position 2');
+  });
+
+  it("round-trips arbitrary bytes (property)", () => {
+    fc.assert(fc.property(fc.uint8Array({ maxLength: 80 }), (b) => {
+      expect(hex(base58Decode(base58Encode(b)))).toBe(hex(b));
+    }));
+  });
+});
+
+describe("CryptoHash", () => {
+  it("parses only 32-byte base58 values", () => {
+    const h = sha256(new Uint8Array());
+    expect(parseCryptoHash(formatCryptoHash(h))).toEqual(h);
+    expect(() => parseCryptoHash("1111")).toThrow(/32 bytes/);
+    expect(() => formatCryptoHash(new Uint8Array(31))).toThrow(RangeError);
+  });
+});
+
+describe("sha256", () => {
+  it.each([
+    ["", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"],
+    ["abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"],
+  ])("hashes %j", (text, digest) => {
+    expect(hex(sha256(new TextEncoder().encode(text)))).toBe(digest);
+  });
+});
+
+describe("base64 (strict)", () => {
+  it.each([
+    ["", ""],
+    ["QQ==", "41"],
+    ["QUI=", "4142"],
+    ["QUJD", "414243"],
+    ["/+8=", "ffef"],
+    ["AAAA", "000000"],
+  ])("decodes %j", (text, h) => {
+    expect(hex(base64Decode(text))).toBe(h);
+    expect(base64Encode(fromHex(h))).toBe(text);
+    expect(base64DecodeToLatin1(text)).toBe(Buffer.from(h, "hex").toString("latin1"));
+  });
+
+  it.each([
+    ["QQ", /multiple of 4/],
+    ["QQ=", /multiple of 4/],
+    ["Q===", /invalid base64 character/],
+    ["QQ=A", /invalid base64 character/],
+    ["=QQA", /invalid base64 character/],
+    ["QQ-_", /invalid base64 character/], // base64url alphabet
+    ["QQ\nA", /invalid base64 character/],
+    ["QR==", /non-zero bits/],
+    ["QUJ=", /non-zero bits/],
+    ["QUJDñ===", /invalid base64 character/],
+  ])("rejects %j", (text, message) => {
+    expect(() => base64Decode(text)).toThrow(Base64Error);
+    expect(() => base64Decode(text)).toThrow(message);
+  });
+
+  it("returns an unshared buffer", () => {
+    const b = base64Decode("QUJD");
+    expect(b.byteOffset).toBe(0);
+    expect(b.buffer.byteLength).toBe(3);
+  });
+
+  it("round-trips arbitrary bytes (property)", () => {
+    fc.assert(fc.property(fc.uint8Array({ maxLength: 64 }), (b) => {
+      expect(hex(base64Decode(base64Encode(b)))).toBe(hex(b));
+    }));
+  });
+});
+
+describe("latin1 byte strings", () => {
+  it("round-trip every byte value and keep byte order under <", () => {
+    const all = Uint8Array.from({ length: 256 }, (_, i) => i);
+    expect(latin1ToBytes(bytesToLatin1(all))).toEqual(all);
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 6 }), fc.uint8Array({ maxLength: 6 }), (a, b) => {
+        const byBytes = Buffer.compare(Buffer.from(a), Buffer.from(b));
+        const sa = bytesToLatin1(a);
+        const sb = bytesToLatin1(b);
+        expect(Math.sign(byBytes)).toBe(sa < sb ? -1 : sa > sb ? 1 : 0);
+      }),
+    );
+  });
+});
