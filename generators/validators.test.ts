@@ -40,6 +40,7 @@ const acceptedParams: [RpcMethodName, string, unknown][] = [
   ["query", "view_state paginated", { ...state, after_key_base64: "YQ==", limit: 10000 }],
   ["query", "view_state include_proof false with limit", { ...state, include_proof: false, limit: 5 }],
   ["query", "view_state with proof", { ...state, include_proof: true }],
+  ["query", "an invalid account id (the handler answers INVALID_ACCOUNT)", { ...account, account_id: "Alice!" }],
   [
     "query",
     "cursor outside the prefix (a handler rule)",
@@ -68,7 +69,7 @@ const rejectedParams: [RpcMethodName, string, unknown][] = [
     { request_type: "view_account", block_id: "final", account_id: "a.near" },
   ],
   ["query", "bad finality", { ...account, finality: "latest" }],
-  ["query", "invalid account id", { ...account, account_id: "Alice!" }],
+  ["query", "non-string account id", { ...account, account_id: 42 }],
   ["query", "view_access_key without public_key", { ...account, request_type: "view_access_key" }],
   ["query", "bad public key", { ...account, request_type: "view_access_key", public_key: "ed25519" }],
   [
