@@ -11,6 +11,7 @@ import { formatCryptoHash } from "./primitives/cryptoHash.js";
 import { ShardLayout } from "./shards/ShardLayout.js";
 import {
   codeLengthIn,
+  storageUsageIn,
   viewAccessKeyIn,
   viewAccessKeysIn,
   viewAccountIn,
@@ -293,6 +294,11 @@ export class Chain {
 
   viewAccount(block: Block, accountId: string): AccountView | undefined {
     return viewAccountIn(this.stateOf(block, accountId), accountId);
+  }
+
+  /** Storage usage of an account (undefined when it does not exist), without a full decode. */
+  accountStorageUsage(block: Block, accountId: string): number | undefined {
+    return storageUsageIn(this.stateOf(block, accountId), accountId);
   }
 
   /** `publicKey` is "ed25519:…"/"secp256k1:…"; throws PublicKeyError when malformed. Nonce is a bigint. */

@@ -103,9 +103,14 @@ describe("JSON-RPC envelope", () => {
     expect((await fetch(`${service.rpcUrl}/`)).status).toBe(405);
   });
 
-  it("answers CORS preflight requests", async () => {
-    const reply = await fetch(`${service.rpcUrl}/`, { method: "OPTIONS" });
-    expect(reply.status).toBe(204);
-    expect(reply.headers.get("access-control-allow-origin")).toBe("*");
+  it("answers CORS preflight requests and sends CORS headers to browsers", async () => {
+    const preflight = await fetch(`${service.rpcUrl}/`, { method: "OPTIONS" });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-origin")).toBe("*");
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "health", params: [] });
+    const fromBrowser = await fetch(`${service.rpcUrl}/`, { method: "POST", body, headers: { origin: "https://app.example" } });
+    expect(fromBrowser.headers.get("access-control-allow-origin")).toBe("*");
+    const fromServer = await fetch(`${service.rpcUrl}/`, { method: "POST", body });
+    expect(fromServer.headers.get("access-control-allow-origin")).toBeNull();
   });
 });

@@ -55,5 +55,6 @@ export function base64DecodeToLatin1(text: string): string {
 
 /** Encodes bytes as standard padded base64. */
 export function base64Encode(bytes: Uint8Array): string {
+  if (Buffer.isBuffer(bytes)) return bytes.toString("base64");
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("base64");
 }

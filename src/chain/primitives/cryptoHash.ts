@@ -16,7 +16,8 @@ export function formatCryptoHash(hash: CryptoHash): string {
   if (hash.length !== CRYPTO_HASH_LEN) {
     throw new RangeError(`a crypto hash has ${CRYPTO_HASH_LEN} bytes, got ${hash.length}`);
   }
-  return base58Encode(hash);
+  // Accounts without code carry the zero hash: answer it without encoding.
+  return hash.every((byte) => byte === 0) ? ZERO_HASH_BASE58 : base58Encode(hash);
 }
 
 /** Parses base58 text into a 32-byte hash; throws on bad base58 or wrong length. */

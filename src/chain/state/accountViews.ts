@@ -26,6 +26,19 @@ export function viewAccountIn(state: StateSnapshot, accountId: string): AccountV
   return { amount: a.amount, locked: a.locked, codeHash: formatCryptoHash(a.codeHash), storageUsage: a.storageUsage };
 }
 
+/**
+ * An account's storage usage without decoding the rest, or undefined when it does not exist:
+ * the existence check and size gate of view_state run on every page request.
+ */
+export function storageUsageIn(state: StateSnapshot, accountId: string): number | undefined {
+  const raw = state.get(accountTrieKey(accountId));
+  if (raw === undefined) return undefined;
+  // borsh Account: amount u128 ‖ locked u128 ‖ code_hash [32] ‖ storage_usage u64 (LE) at byte 64.
+  let usage = 0;
+  for (let i = 71; i >= 64; i--) usage = usage * 256 + raw.charCodeAt(i);
+  return usage;
+}
+
 /** One access key; `publicKey` is "ed25519:…"/"secp256k1:…" (throws PublicKeyError if not). */
 export function viewAccessKeyIn(state: StateSnapshot, accountId: string, publicKey: string): AccessKey | undefined {
   const raw = state.get(accessKeyTrieKey(accountId, parsePublicKey(publicKey)));

@@ -48,47 +48,24 @@ export function viewStateIn(state: StateSnapshot, accountId: string, options: Vi
   const maxItems = paginated ? Math.min(limit ?? MAX_VIEW_STATE_PAGE_ITEMS, MAX_VIEW_STATE_PAGE_ITEMS) : Infinity;
   const maxBytes = paginated ? MAX_VIEW_STATE_PAGE_BYTES : Infinity;
 
-  // Collect latin1 strings first, then copy them all into one buffer: one allocation per
-  // page instead of two ArrayBuffers per item.
-  const raw: string[] = [];
+  // Small Buffers come from Node's shared pool, so a page costs no ArrayBuffer of its own;
+  // callers that base64-encode them (the RPC) pay no further copy.
+  const values: { key: Uint8Array; value: Uint8Array }[] = [];
   let usedBytes = 0;
   let cut = false;
+  const keyOffset = base.length;
   state.scan(full, after, (key, value) => {
-    if (raw.length / 2 >= maxItems || usedBytes >= maxBytes) {
+    if (values.length >= maxItems || usedBytes >= maxBytes) {
       cut = true;
       return false;
     }
     usedBytes += key.length + value.length;
-    raw.push(key, value);
+    values.push({ key: Buffer.from(key.slice(keyOffset), "latin1"), value: Buffer.from(value, "latin1") });
     return true;
   });
-  const values = toEntries(raw, base.length);
 
   const result: { values: typeof values; lastKey?: Uint8Array; proof?: Uint8Array[] } = { values };
   if (cut && values.length > 0) result.lastKey = values[values.length - 1]!.key;
   if (includeProof === true) result.proof = state.prove(full);
   return result;
-}
-
-/** Turns [key, value, key, value, …] latin1 strings into byte entries backed by one buffer. */
-function toEntries(raw: readonly string[], keyOffset: number): { key: Uint8Array; value: Uint8Array }[] {
-  let total = 0;
-  for (let i = 0; i < raw.length; i++) total += raw[i]!.length - (i % 2 === 0 ? keyOffset : 0);
-  const bytes = new Uint8Array(total);
-  const writer = Buffer.from(bytes.buffer);
-  const out = new Array<{ key: Uint8Array; value: Uint8Array }>(raw.length / 2);
-  let off = 0;
-  const copy = (s: string, from: number): Uint8Array => {
-    const start = off;
-    const len = s.length - from;
-    // Short strings: a JS loop beats the native call overhead of Buffer#write.
-    if (len < 64) for (let j = from; j < s.length; j++) bytes[off++] = s.charCodeAt(j);
-    else off += writer.write(from === 0 ? s : s.slice(from), off, "latin1");
-    return bytes.subarray(start, off);
-  };
-  for (let i = 0; i < raw.length; i += 2) {
-    const key = copy(raw[i]!, keyOffset);
-    out[i / 2] = { key, value: copy(raw[i + 1]!, 0) };
-  }
-  return out;
 }

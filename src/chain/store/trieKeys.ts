@@ -8,19 +8,37 @@ export const TrieKeyColumn = { ACCOUNT: 0, CONTRACT_CODE: 1, ACCESS_KEY: 2, CONT
 
 const SEPARATOR = ",";
 
+/**
+ * Per-account keys are rebuilt on every read of the hot RPC paths; a small memo turns that
+ * into a Map lookup. Bounded so that a genesis with millions of accounts cannot grow it.
+ */
+const memo = new Map<string, string>();
+const MEMO_LIMIT = 10_000;
+
+function perAccountKey(head: string, accountId: string, tail: string): string {
+  const id = head + accountId + tail;
+  let key = memo.get(id);
+  if (key === undefined) {
+    if (memo.size >= MEMO_LIMIT) memo.clear();
+    key = flat(id);
+    memo.set(id, key);
+  }
+  return key;
+}
+
 /** 0x00 ‖ account_id */
 export function accountTrieKey(accountId: string): string {
-  return flat("\x00" + accountId);
+  return perAccountKey("\x00", accountId, "");
 }
 
 /** 0x01 ‖ account_id */
 export function contractCodeTrieKey(accountId: string): string {
-  return flat("\x01" + accountId);
+  return perAccountKey("\x01", accountId, "");
 }
 
 /** 0x02 ‖ account_id ‖ ',' — every access key of the account lies under it. */
 export function accessKeysPrefix(accountId: string): string {
-  return flat("\x02" + accountId + SEPARATOR);
+  return perAccountKey("\x02", accountId, SEPARATOR);
 }
 
 /** 0x02 ‖ account_id ‖ ',' ‖ borsh(public_key) */
@@ -30,7 +48,7 @@ export function accessKeyTrieKey(accountId: string, publicKey: PublicKey): strin
 
 /** 0x09 ‖ account_id ‖ ',' — the contract's data lies under it, in raw key order. */
 export function contractDataPrefix(accountId: string): string {
-  return flat("\x09" + accountId + SEPARATOR);
+  return perAccountKey("\x09", accountId, SEPARATOR);
 }
 
 /** 0x09 ‖ account_id ‖ ',' ‖ key, with `key` given as bytes. */

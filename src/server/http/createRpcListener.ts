@@ -19,8 +19,10 @@ const corsHeaders = [
   "access-control-allow-methods", "POST, GET, OPTIONS",
   "access-control-allow-headers", "content-type, authorization",
 ];
-const jsonHeaders = ["content-type", "application/json", ...corsHeaders];
-const textHeaders = ["content-type", "text/plain; charset=utf-8", ...corsHeaders];
+const jsonHeaders = ["content-type", "application/json"];
+const jsonCorsHeaders = [...jsonHeaders, ...corsHeaders];
+const textHeaders = ["content-type", "text/plain; charset=utf-8"];
+const textCorsHeaders = [...textHeaders, ...corsHeaders];
 
 /**
  * A JSON-RPC listener on node:http: POST `/` for JSON-RPC, GET `/status` and `/health`,
@@ -32,7 +34,7 @@ export function createRpcListener(options: RpcListenerOptions): Server {
     try {
       handle(req, res, options);
     } catch (error) {
-      fail(res, error);
+      fail(req, res, error);
     }
   });
   server.keepAliveTimeout = 65_000;
@@ -40,8 +42,8 @@ export function createRpcListener(options: RpcListenerOptions): Server {
 }
 
 /** Last resort: the processor already turns handler failures into JSON-RPC errors. */
-function fail(res: ServerResponse, error: unknown): void {
-  if (!res.headersSent) sendText(res, 500, "Internal server error");
+function fail(req: IncomingMessage, res: ServerResponse, error: unknown): void {
+  if (!res.headersSent) sendText(req, res, 500, "Internal server error");
   else res.destroy(error as Error);
 }
 
@@ -51,21 +53,21 @@ function handle(req: IncomingMessage, res: ServerResponse, options: RpcListenerO
   const key = presentedApiKey(req, url);
   if (key !== undefined && !options.apiKeys.has(key)) {
     req.resume();
-    return sendText(res, 403, "Unknown API key");
+    return sendText(req, res, 403, "Unknown API key");
   }
   if (url.pathname === "/" && req.method === "POST") {
     return readBody(req, options.maxBodyBytes, (body) => {
       if (body === undefined) {
         res.setHeader("connection", "close");
         const error = new ParseError(`Request body exceeds the ${options.maxBodyBytes}-byte limit`);
-        return sendReply(res, errorReply(null, error), 413);
+        return sendReply(req, res, errorReply(null, error), 413);
       }
       try {
         const reply = options.process(body);
-        if (reply instanceof Promise) reply.then((r) => sendReply(res, r), (error: unknown) => fail(res, error));
-        else sendReply(res, reply);
+        if (reply instanceof Promise) reply.then((r) => sendReply(req, res, r), (error: unknown) => fail(req, res, error));
+        else sendReply(req, res, reply);
       } catch (error) {
-        fail(res, error);
+        fail(req, res, error);
       }
     });
   }
@@ -75,11 +77,11 @@ function handle(req: IncomingMessage, res: ServerResponse, options: RpcListenerO
     return;
   }
   if ((url.pathname === "/status" || url.pathname === "/health") && req.method === "GET") {
-    options.get(url.pathname).then((r) => sendReply(res, r), (error: unknown) => fail(res, error));
+    options.get(url.pathname).then((r) => sendReply(req, res, r), (error: unknown) => fail(req, res, error));
     return;
   }
-  if (url.pathname === "/") return sendText(res, 405, "Use POST for JSON-RPC requests");
-  return sendText(res, 404, "Not found");
+  if (url.pathname === "/") return sendText(req, res, 405, "Use POST for JSON-RPC requests");
+  return sendText(req, res, 404, "Not found");
 }
 
 /** Collects the body, or passes undefined (after draining) when it exceeds `limit` bytes. */
@@ -98,12 +100,15 @@ function readBody(req: IncomingMessage, limit: number, done: (body: Buffer | und
   req.on("end", () => done(size > limit ? undefined : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
 }
 
-function sendReply(res: ServerResponse, reply: RpcReply, status = reply.status): void {
-  res.writeHead(status, [...jsonHeaders, "content-length", String(Buffer.byteLength(reply.body))]);
+// CORS headers go only to browsers (requests with an Origin): other clients never read them.
+function sendReply(req: IncomingMessage, res: ServerResponse, reply: RpcReply, status = reply.status): void {
+  const headers = req.headers.origin === undefined ? jsonHeaders : jsonCorsHeaders;
+  res.writeHead(status, [...headers, "content-length", String(Buffer.byteLength(reply.body))]);
   res.end(reply.body);
 }
 
-function sendText(res: ServerResponse, status: number, text: string): void {
-  res.writeHead(status, [...textHeaders, "content-length", String(Buffer.byteLength(text))]);
+function sendText(req: IncomingMessage, res: ServerResponse, status: number, text: string): void {
+  const headers = req.headers.origin === undefined ? textHeaders : textCorsHeaders;
+  res.writeHead(status, [...headers, "content-length", String(Buffer.byteLength(text))]);
   res.end(text);
 }

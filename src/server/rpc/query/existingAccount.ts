@@ -8,8 +8,20 @@ import { blockPoint } from "./blockPoint.js";
  * id rules, UNKNOWN_ACCOUNT for one that does not exist there.
  */
 export function existingAccount(ctx: RpcContext, block: Block, accountId: string) {
+  return found(ctx.chain.viewAccount(block, checkedAccountId(block, accountId)), block, accountId);
+}
+
+/** The storage usage of an account that must exist (view_state's cheap existence check). */
+export function existingAccountStorageUsage(ctx: RpcContext, block: Block, accountId: string): number {
+  return found(ctx.chain.accountStorageUsage(block, checkedAccountId(block, accountId)), block, accountId);
+}
+
+function checkedAccountId(block: Block, accountId: string): string {
   if (!isValidAccountId(accountId)) throw new InvalidAccountError(accountId, blockPoint(block));
-  const account = ctx.chain.viewAccount(block, accountId);
-  if (account === undefined) throw new UnknownAccountError(accountId, blockPoint(block));
-  return account;
+  return accountId;
+}
+
+function found<T>(value: T | undefined, block: Block, accountId: string): T {
+  if (value === undefined) throw new UnknownAccountError(accountId, blockPoint(block));
+  return value;
 }

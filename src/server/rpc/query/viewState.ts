@@ -3,7 +3,7 @@ import { Base64Error, base64Decode, base64Encode } from "../../../chain/primitiv
 import { ParseError, TooLargeContractStateError } from "../../errors.js";
 import type { Block, RpcContext } from "../context.js";
 import { blockPoint } from "./blockPoint.js";
-import { existingAccount } from "./existingAccount.js";
+import { existingAccountStorageUsage } from "./existingAccount.js";
 
 /** nearcore's default `trie_viewer_state_size_limit`: the gate for unpaginated reads. */
 export const STATE_VIEW_SIZE_LIMIT = 50_000;
@@ -21,8 +21,8 @@ export function viewState(ctx: RpcContext, block: Block, params: ViewStateReques
   }
   const paginated = afterKey !== undefined || params.limit !== undefined;
 
-  const account = existingAccount(ctx, block, params.account_id);
-  if (!paginated && account.storageUsage - ctx.chain.viewCodeLength(block, params.account_id) > STATE_VIEW_SIZE_LIMIT) {
+  const storageUsage = existingAccountStorageUsage(ctx, block, params.account_id);
+  if (!paginated && storageUsage - ctx.chain.viewCodeLength(block, params.account_id) > STATE_VIEW_SIZE_LIMIT) {
     throw new TooLargeContractStateError(params.account_id, blockPoint(block));
   }
 

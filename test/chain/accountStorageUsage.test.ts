@@ -1,0 +1,15 @@
+import { describe, expect, it } from "vitest";
+import { Chain } from "../../src/chain/node.js";
+
+describe("Chain.accountStorageUsage", () => {
+  it("matches the fully decoded account for every dev account, and is undefined for a missing one", async () => {
+    const chain = await Chain.open({ blockTimeMs: 0 });
+    const block = chain.head();
+    for (const { accountId } of chain.devAccounts) {
+      expect(chain.accountStorageUsage(block, accountId)).toBe(chain.viewAccount(block, accountId)!.storageUsage);
+    }
+    // kv.test.near: account record + one key + 2,101 entries with 40 bytes of overhead each.
+    expect(chain.accountStorageUsage(block, "kv.test.near")).toBe(182 + 57_824 + 2_101 * 40);
+    expect(chain.accountStorageUsage(block, "nobody.test.near")).toBeUndefined();
+  });
+});
