@@ -1,0 +1,68 @@
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { devKeyPair } from "../../src/chain/genesis/devKey.js";
+
+const cli = join(import.meta.dirname, "..", "..", "src", "cli", "main.ts");
+
+function run(args: string[]) {
+  const child = spawn(process.execPath, ["--import", "tsx", cli, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const output = () => ({ stdout, stderr });
+  return { child, exited, output };
+}
+
+async function waitFor(read: () => string, pattern: RegExp, timeoutMs = 20_000): Promise<RegExpExecArray> {
+  const started = Date.now();
+  for (;;) {
+    const match = pattern.exec(read());
+    if (match) return match;
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${pattern}; got:\n${read()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe("shardkit serve", () => {
+  it("prints listeners and dev keys, serves JSON-RPC, produces blocks and shuts down on SIGTERM", async () => {
+    const { child, exited, output } = run(["serve", "--rpc-port", "0", "--archival-port", "0", "--block-time", "100", "--ephemeral"]);
+    const [, rpcUrl] = await waitFor(() => output().stdout, /regular RPC\s+(http:\/\/\S+)/);
+    await waitFor(() => output().stdout, /carol\.test\.near/);
+    const alice = devKeyPair("alice.test.near");
+    expect(output().stdout).toContain(`alice.test.near    shard 0  ${alice.publicKeyString}  ${alice.secretKeyString}`);
+    expect(output().stdout).toMatch(/archival RPC\s+http:\/\/127\.0\.0\.1:\d+/);
+
+    const height = async () => {
+      const reply = await fetch(rpcUrl!, { method: "POST", body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "status", params: [] }) });
+      return ((await reply.json()) as { result: { sync_info: { latest_block_height: number } } }).result.sync_info.latest_block_height;
+    };
+    const first = await height();
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(await height()).toBeGreaterThan(first);
+
+    child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    expect(output().stdout).toContain("SIGTERM, shutting down");
+  });
+
+  it.each([
+    [["serve", "--rpc-port", "99999"], /--rpc-port must be an integer from 0 to 65535/],
+    [["serve", "--no-such-flag"], /Unknown option '--no-such-flag'/],
+    [["serve", "--genesis", "/nonexistent/genesis.json"], /nonexistent/],
+    [["frobnicate"], /unknown command "frobnicate"/],
+  ])("refuses %j with a clear message and exit code 1", async (args, message) => {
+    const { exited, output } = run(args);
+    expect(await exited).toBe(1);
+    expect(output().stderr).toMatch(message);
+  });
+
+  it("prints usage for --help", async () => {
+    const { exited, output } = run(["--help"]);
+    expect(await exited).toBe(0);
+    expect(output().stdout).toContain("Usage: shardkit <command>");
+    expect(output().stdout).toContain("--retention");
+  });
+});
