@@ -1,0 +1,156 @@
+import { base58Encode } from "../primitives/base58.js";
+import { base64Encode } from "../primitives/base64.js";
+import { formatPublicKey } from "../primitives/publicKey.js";
+import type { AccessKeyPermissionWithGasKeys } from "./accessKeyWithGasKeys.js";
+import type { Action } from "./action.js";
+import {
+  functionCallPermissionJson,
+  gasKeyInfoJson,
+  stateInitDataJson,
+  toDelegateActionJson,
+  toDelegatePayloadJson,
+  type DelegateActionJson,
+  type DelegateActionV2Json,
+  type FunctionCallPermissionJson,
+  type GasKeyInfoJson,
+} from "./actionJson.js";
+import { formatSignature } from "./signature.js";
+
+/*
+ * nearcore `ActionView` (core/primitives/src/views.rs), the action shape in transaction
+ * views: externally tagged, CreateAccount a bare string, u64 → number, u128 → decimal
+ * string, bytes → base64, hashes → base58. Global contract actions are split by mode
+ * (…ByAccountId), and DeterministicStateInit is flattened to {code, data, deposit}.
+ */
+
+/** AccessKeyPermissionView: gas-key variants flatten GasKeyInfo into the object. */
+export type AccessKeyPermissionView =
+  | "FullAccess"
+  | { FunctionCall: FunctionCallPermissionJson }
+  | { GasKeyFunctionCall: GasKeyInfoJson & FunctionCallPermissionJson }
+  | { GasKeyFullAccess: GasKeyInfoJson };
+
+export interface AccessKeyView {
+  nonce: number;
+  permission: AccessKeyPermissionView;
+}
+
+/** GlobalContractIdentifierView (current form; older nodes sent a bare string). */
+export type GlobalContractIdentifierView = { hash: string } | { account_id: string };
+
+export type ActionView =
+  | "CreateAccount"
+  | { DeployContract: { code: string } }
+  | { FunctionCall: { method_name: string; args: string; gas: number; deposit: string } }
+  | { Transfer: { deposit: string } }
+  | { Stake: { stake: string; public_key: string } }
+  | { AddKey: { public_key: string; access_key: AccessKeyView } }
+  | { DeleteKey: { public_key: string } }
+  | { DeleteAccount: { beneficiary_id: string } }
+  | { Delegate: { delegate_action: DelegateActionJson; signature: string } }
+  | { DeployGlobalContract: { code: string } }
+  | { DeployGlobalContractByAccountId: { code: string } }
+  | { UseGlobalContract: { code_hash: string } }
+  | { UseGlobalContractByAccountId: { account_id: string } }
+  | {
+      DeterministicStateInit: {
+        code: GlobalContractIdentifierView;
+        data: Record<string, string>;
+        deposit: string;
+      };
+    }
+  | { TransferToGasKey: { public_key: string; deposit: string } }
+  | { WithdrawFromGasKey: { public_key: string; amount: string } }
+  | { DelegateV2: { delegate_action: { V2: DelegateActionV2Json }; signature: string } };
+
+export function toAccessKeyPermissionView(p: AccessKeyPermissionWithGasKeys): AccessKeyPermissionView {
+  if (p === "FullAccess") return "FullAccess";
+  if ("FunctionCall" in p) return { FunctionCall: functionCallPermissionJson(p.FunctionCall) };
+  if ("GasKeyFunctionCall" in p) {
+    const g = p.GasKeyFunctionCall;
+    return {
+      GasKeyFunctionCall: { ...gasKeyInfoJson(g.gasKeyInfo), ...functionCallPermissionJson(g.functionCall) },
+    };
+  }
+  return { GasKeyFullAccess: gasKeyInfoJson(p.GasKeyFullAccess) };
+}
+
+/** The ActionView JSON of one action. */
+export function toActionView(a: Action): ActionView {
+  switch (a.type) {
+    case "CreateAccount":
+      return "CreateAccount";
+    case "DeployContract":
+      return { DeployContract: { code: base64Encode(a.code) } };
+    case "FunctionCall":
+      return {
+        FunctionCall: {
+          method_name: a.methodName,
+          args: base64Encode(a.args),
+          gas: Number(a.gas),
+          deposit: a.deposit.toString(),
+        },
+      };
+    case "Transfer":
+      return { Transfer: { deposit: a.deposit.toString() } };
+    case "Stake":
+      return { Stake: { stake: a.stake.toString(), public_key: formatPublicKey(a.publicKey) } };
+    case "AddKey":
+      return {
+        AddKey: {
+          public_key: formatPublicKey(a.publicKey),
+          access_key: {
+            nonce: Number(a.accessKey.nonce),
+            permission: toAccessKeyPermissionView(a.accessKey.permission),
+          },
+        },
+      };
+    case "DeleteKey":
+      return { DeleteKey: { public_key: formatPublicKey(a.publicKey) } };
+    case "DeleteAccount":
+      return { DeleteAccount: { beneficiary_id: a.beneficiaryId } };
+    case "Delegate":
+      return {
+        Delegate: {
+          delegate_action: toDelegateActionJson(a.delegateAction),
+          signature: formatSignature(a.signature),
+        },
+      };
+    case "DeployGlobalContract":
+      return a.deployMode === "CodeHash"
+        ? { DeployGlobalContract: { code: base64Encode(a.code) } }
+        : { DeployGlobalContractByAccountId: { code: base64Encode(a.code) } };
+    case "UseGlobalContract": {
+      const id = a.contractIdentifier;
+      return id.kind === "CodeHash"
+        ? { UseGlobalContract: { code_hash: base58Encode(id.codeHash) } }
+        : { UseGlobalContractByAccountId: { account_id: id.accountId } };
+    }
+    case "DeterministicStateInit": {
+      const code = a.stateInit.code;
+      return {
+        DeterministicStateInit: {
+          code:
+            code.kind === "CodeHash" ? { hash: base58Encode(code.codeHash) } : { account_id: code.accountId },
+          data: stateInitDataJson(a.stateInit),
+          deposit: a.deposit.toString(),
+        },
+      };
+    }
+    case "TransferToGasKey":
+      return {
+        TransferToGasKey: { public_key: formatPublicKey(a.publicKey), deposit: a.deposit.toString() },
+      };
+    case "WithdrawFromGasKey":
+      return {
+        WithdrawFromGasKey: { public_key: formatPublicKey(a.publicKey), amount: a.amount.toString() },
+      };
+    case "DelegateV2":
+      return {
+        DelegateV2: {
+          delegate_action: toDelegatePayloadJson(a.payload),
+          signature: formatSignature(a.signature),
+        },
+      };
+  }
+}

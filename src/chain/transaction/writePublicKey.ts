@@ -1,0 +1,16 @@
+import type { BorshWriter } from "../primitives/borshWriter.js";
+import { KeyType, type PublicKey } from "../primitives/publicKey.js";
+
+const LENGTH: Readonly<Record<number, number>> = { [KeyType.ED25519]: 32, [KeyType.SECP256K1]: 64 };
+
+/**
+ * Borsh PublicKey (key type u8 ‖ data). Unlike `publicKeyToBorsh` it checks the data length,
+ * so a malformed key object cannot produce bytes our own decoder would refuse.
+ */
+export function writePublicKey(w: BorshWriter, key: PublicKey): void {
+  const len = LENGTH[key.keyType];
+  if (len === undefined) throw new RangeError(`unknown public key type ${String(key.keyType)}`);
+  if (key.data.length !== len)
+    throw new RangeError(`public key of type ${key.keyType} must be ${len} bytes, got ${key.data.length}`);
+  w.u8(key.keyType).fixed(key.data);
+}
