@@ -7,10 +7,10 @@ export const serveFlags = {
   "archival-port": { default: "3031", help: "archival JSON-RPC listener (every block)" },
   "api-port": { default: "3040", help: "REST /v1 listener (reserved: the REST API is not served yet)" },
   "block-time": { default: "1000", help: "milliseconds between blocks; 0 = produce blocks only on demand" },
-  shards: { default: "4", help: "number of shards of the dev chain" },
+  shards: { default: undefined, help: "number of shards, 1 to 26 (default 4, or the genesis file's layout)" },
   genesis: { default: undefined, help: "nearcore genesis JSON file to start from (default: the dev genesis)" },
   keys: { default: undefined, help: 'API keys file: {"keys":[{"key":"...","name":"..."}]}' },
-  retention: { default: "1000", help: "blocks whose state the regular listener keeps serving" },
+  retention: { default: "1000", help: "blocks whose state the regular listener keeps serving (>= 3, so final blocks stay readable)" },
 } as const;
 
 export type ServeFlagName = keyof typeof serveFlags;
@@ -33,10 +33,11 @@ export function serveOptionsFrom(values: Partial<Record<ServeFlagName, string>>)
     rpcPort: integer("rpc-port", 0, 65535),
     archivalPort: integer("archival-port", 0, 65535),
     apiPort: integer("api-port", 0, 65535),
-    retention: integer("retention", 1, Number.MAX_SAFE_INTEGER),
+    retention: integer("retention", 3, Number.MAX_SAFE_INTEGER),
     chain: {
       blockTimeMs: integer("block-time", 0, 3_600_000),
-      shards: integer("shards", 1, 64),
+      // Only when asked: otherwise a genesis file's own layout (or the dev default) applies.
+      ...(values.shards !== undefined && { shards: integer("shards", 1, 26) }),
       ...(genesisFile !== undefined && { genesisFile }),
     },
     ...(keysFile !== undefined && { keysFile }),

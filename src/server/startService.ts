@@ -92,10 +92,19 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   }
 }
 
+/** How long in-flight requests may take to finish when the service closes. */
+const CLOSE_GRACE_MS = 5_000;
+
+/** Stops accepting, lets in-flight requests finish (up to a grace period), then closes. */
 function closeServer(server: Server): Promise<void> {
   return new Promise((resolve) => {
     if (!server.listening) return resolve();
-    server.close(() => resolve());
-    server.closeAllConnections();
+    const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
+    force.unref();
+    server.close(() => {
+      clearTimeout(force);
+      resolve();
+    });
+    server.closeIdleConnections();
   });
 }

@@ -1,4 +1,6 @@
 import { spawn } from "node:child_process";
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { devKeyPair } from "../../src/chain/genesis/devKey.js";
@@ -48,7 +50,31 @@ describe("shardkit serve", () => {
     expect(output().stdout).toContain("SIGTERM, shutting down");
   });
 
+  it("keeps a genesis file's own shard layout unless --shards is given", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "shardkit-cli-"));
+    const genesis = join(dir, "genesis.json");
+    const account = { amount: "1000", locked: "0", code_hash: "11111111111111111111111111111111", storage_usage: 0 };
+    await writeFile(
+      genesis,
+      JSON.stringify({
+        chain_id: "layout-test",
+        shard_layout: { V2: { boundary_accounts: ["m"], shard_ids: [3, 7], id_to_index_map: { "3": 0, "7": 1 }, version: 3 } },
+        records: [{ Account: { account_id: "alice.near", account } }, { Account: { account_id: "zed.near", account } }],
+      }),
+    );
+    const { child, exited, output } = run(["serve", "--rpc-port", "0", "--archival-port", "0", "--block-time", "0", "--genesis", genesis]);
+    const [, rpcUrl] = await waitFor(() => output().stdout, /regular RPC\s+(http:\/\/\S+)/);
+    expect(output().stdout).toContain("chain layout-test, 2 shards");
+    const reply = await fetch(rpcUrl!, { method: "POST", body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "block", params: { finality: "final" } }) });
+    const block = (await reply.json()) as { result: { chunks: { shard_id: number }[] } };
+    expect(block.result.chunks.map((c) => c.shard_id)).toEqual([3, 7]);
+    child.kill("SIGINT");
+    expect(await exited).toBe(0);
+  });
+
   it.each([
+    [["serve", "--retention", "2"], /--retention must be an integer from 3/],
+    [["serve", "--shards", "27"], /--shards must be an integer from 1 to 26/],
     [["serve", "--rpc-port", "99999"], /--rpc-port must be an integer from 0 to 65535/],
     [["serve", "--no-such-flag"], /Unknown option '--no-such-flag'/],
     [["serve", "--genesis", "/nonexistent/genesis.json"], /nonexistent/],

@@ -1,3 +1,5 @@
+import { request } from "node:http";
+import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Service } from "../../src/server/startService.js";
 import { post, rpc, rpcError, rpcResult, startTestService } from "./harness.js";
@@ -60,17 +62,20 @@ describe("JSON-RPC envelope", () => {
     ["an unknown field", "block", { finality: "final", extra: true }, "Failed parsing args: unknown field `extra` in params"],
     ["a wrong type", "block", { block_id: true }, undefined],
     ["two block references", "block", { finality: "final", block_id: 1 }, undefined],
-    ["no block reference", "block", {}, undefined],
+    ["no block reference", "block", {}, "Failed parsing args: missing field: one of `finality`, `block_id`, `sync_checkpoint` in params"],
     ["a bad finality", "block", { finality: "latest" }, undefined],
     ["params as a string", "block", "final", undefined],
     ["too many positional params", "block", [1, 2], undefined],
     ["a positional array for query", "query", ["a", "b", "c"], undefined],
+    ["a negative block height", "block", { block_id: -1 }, "Failed parsing args: params/block_id must be >= 0"],
+    ["a boolean block id", "block", { block_id: true }, undefined],
   ])("rejects %s in params with PARSE_ERROR", async (_name, method, params, message) => {
     const { status, error } = await rpcError(service.rpcUrl, method, params);
     expect(status).toBe(400);
     expect(error).toMatchObject({ name: "REQUEST_VALIDATION_ERROR", code: -32700, cause: { name: "PARSE_ERROR" } });
     expect(error.data).toMatch(/^Failed parsing args: /);
     if (message !== undefined) expect(error).toEqual(parseError(message));
+    expect(error.data).not.toMatch(/missing field `finality`/);
   });
 
   it("refuses an oversized body with 413 and keeps serving", async () => {
@@ -78,6 +83,34 @@ describe("JSON-RPC envelope", () => {
     const reply = await post(service.rpcUrl, big);
     expect(reply.status).toBe(413);
     expect(JSON.parse(reply.text).error).toEqual(parseError("Request body exceeds the 65536-byte limit"));
+    expect(await rpcResult(service.rpcUrl, "health", null)).toBeNull();
+  });
+
+  it("answers a huge declared body at once, without reading it", async () => {
+    const reply = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(service.rpcUrl, { method: "POST", headers: { "content-type": "application/json", "content-length": String(1 << 30) } }, (res) => {
+        let body = "";
+        res.on("data", (chunk: Buffer) => (body += chunk.toString()));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      req.on("error", reject);
+      req.write("{");
+    });
+    expect(reply.status).toBe(413);
+    expect(JSON.parse(reply.body).error.cause.name).toBe("PARSE_ERROR");
+    expect(await rpcResult(service.rpcUrl, "health", null)).toBeNull();
+  });
+
+  it("answers a malformed request target with 400", async () => {
+    const { port } = new URL(service.rpcUrl);
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), "127.0.0.1", () => socket.end("GET http://[bad HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"));
+      let text = "";
+      socket.on("data", (chunk) => (text += chunk.toString()));
+      socket.on("end", () => resolve(text));
+      socket.on("error", reject);
+    });
+    expect(raw).toMatch(/^HTTP\/1\.1 400/);
     expect(await rpcResult(service.rpcUrl, "health", null)).toBeNull();
   });
 

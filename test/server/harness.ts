@@ -1,6 +1,7 @@
 import { expect } from "vitest";
-import type { RpcMethodName } from "../../generated/rpc/methods.js";
-import { validateResult } from "../../generated/rpc/validators.js";
+import { rpcErrorCauses, type RpcErrorCauseName } from "../../generated/rpc/errors.js";
+import { rpcMethodTable, type RpcMethodName } from "../../generated/rpc/methods.js";
+import { validateErrorInfo, validateResult } from "../../generated/rpc/validators.js";
 import { startService, type Service, type ServiceOptions } from "../../src/server/startService.js";
 
 /** Unexpected handler failures (bugs): every call checks that none happened. */
@@ -51,7 +52,23 @@ export async function rpc(url: string, method: string, params: unknown, id: unkn
       throw new Error(`${method} result does not match the spec: ${JSON.stringify(validate.errors)}`);
     }
   }
+  if (body.error !== undefined) expectSpecError(method, reply.status, body.error);
   return { status: reply.status, body };
+}
+
+/** An error must be a cause the spec lists for the method, with its catalogue code and status and valid info. */
+function expectSpecError(method: string, status: number, error: any): void {
+  const cause = error.cause.name as RpcErrorCauseName;
+  const entry = rpcErrorCauses[cause];
+  expect(entry, `unknown cause ${cause}`).toBeDefined();
+  expect({ name: error.name, code: error.code, status }).toEqual({ name: entry.error, code: entry.code, status: entry.httpStatus });
+  if (method in rpcMethodTable) {
+    expect(rpcMethodTable[method as RpcMethodName].errorCauses as readonly string[]).toContain(cause);
+  }
+  const validateInfo = validateErrorInfo[cause];
+  if (validateInfo !== null && !validateInfo(error.cause.info)) {
+    throw new Error(`${cause} info does not match the spec: ${JSON.stringify(validateInfo.errors)}`);
+  }
 }
 
 /** The result of a call that must succeed with HTTP 200. */

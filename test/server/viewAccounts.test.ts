@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { devKeyPair } from "../../src/chain/genesis/devKey.js";
+import { base58Encode } from "../../src/chain/primitives/base58.js";
 import type { Service } from "../../src/server/startService.js";
 import { rpc, rpcError, rpcResult, startTestService } from "./harness.js";
 
@@ -67,6 +68,35 @@ describe("query view_account", () => {
     const hash = "9".repeat(43);
     const byHash = await rpcError(url, "query", { request_type: "view_account", block_id: hash, account_id: "alice.test.near" });
     expect(byHash.error.cause).toEqual({ name: "UNKNOWN_BLOCK", info: { block_reference: { block_id: hash } } });
+    expect(byHash.error.data).toBe(`DB Not Found Error: BLOCK HEADER: ${hash}`);
+  });
+});
+
+describe("query, legacy positional path form", () => {
+  it("answers [\"account/<id>\", \"\"] at the optimistic head", async () => {
+    const head = service.chain.head();
+    const result = await rpcResult(url, "query", ["account/alice.test.near", ""]);
+    expect(result).toMatchObject({ amount: (10_000n * NEAR).toString(), block_height: head.height, block_hash: head.hash });
+  });
+
+  it("answers access_key/<id>/<pk>, access_key/<id> and contract/<id> with base58 data", async () => {
+    expect(await rpcResult(url, "query", [`access_key/alice.test.near/${alicePk}`, ""])).toMatchObject({ nonce: 0, permission: "FullAccess" });
+    expect((await rpcResult(url, "query", ["access_key/alice.test.near", ""])).keys).toHaveLength(1);
+    const prefix = base58Encode(new TextEncoder().encode("STATE"));
+    expect((await rpcResult(url, "query", ["contract/alice.test.near", prefix])).values).toEqual([]);
+    // Unpaginated, so the legacy form meets the size gate on the big fixture contract.
+    expect((await rpcError(url, "query", ["contract/kv.test.near", prefix])).error.cause.name).toBe("TOO_LARGE_CONTRACT_STATE");
+  });
+
+  it.each([
+    [["code/kv.test.near", ""], 'unsupported query path "code/kv.test.near"'],
+    [["account/", ""], 'unsupported query path "account/"'],
+    [["contract/kv.test.near", "0OIl"], "query data must be base58"],
+    [["account/alice.test.near"], "a positional query takes [path, data], both strings"],
+  ])("rejects %j with a clear PARSE_ERROR", async (params, message) => {
+    const { status, error } = await rpcError(url, "query", params);
+    expect(status).toBe(400);
+    expect(error.data).toContain(message);
   });
 });
 
@@ -100,9 +130,10 @@ describe("query view_access_key", () => {
     expect(error.cause.name).toBe("PARSE_ERROR");
   });
 
-  it("answers UNKNOWN_ACCOUNT for a missing account", async () => {
-    const { error } = await rpcError(url, "query", { request_type: "view_access_key", finality: "final", account_id: "nobody.test.near", public_key: alicePk });
-    expect(error.cause.name).toBe("UNKNOWN_ACCOUNT");
+  it("reads the key alone, as nearcore does: a missing account answers the legacy result.error", async () => {
+    const reply = await rpc(url, "query", { request_type: "view_access_key", finality: "final", account_id: "nobody.test.near", public_key: alicePk });
+    expect(reply.status).toBe(200);
+    expect(reply.body.result.error).toBe(`access key ${alicePk} does not exist while viewing`);
   });
 });
 
@@ -115,6 +146,11 @@ describe("query view_access_key_list", () => {
       block_height: final.height,
       block_hash: final.hash,
     });
+  });
+
+  it("lists no keys for a missing account and answers INVALID_ACCOUNT for a malformed id", async () => {
+    expect((await rpcResult(url, "query", { request_type: "view_access_key_list", finality: "final", account_id: "nobody.test.near" })).keys).toEqual([]);
+    expect((await rpcError(url, "query", { request_type: "view_access_key_list", finality: "final", account_id: "A!" })).error.cause.name).toBe("INVALID_ACCOUNT");
   });
 
   it("rejects fields of another request type", async () => {

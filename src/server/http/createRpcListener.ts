@@ -49,7 +49,11 @@ function fail(req: IncomingMessage, res: ServerResponse, error: unknown): void {
 
 function handle(req: IncomingMessage, res: ServerResponse, options: RpcListenerOptions): void {
   // The JSON-RPC hot path is POST "/" with no query string: skip URL parsing for it.
-  const url = req.url === "/" ? rootUrl : new URL(req.url ?? "/", "http://localhost");
+  const url = req.url === "/" ? rootUrl : parseUrl(req.url);
+  if (url === undefined) {
+    req.resume();
+    return sendText(req, res, 400, "Malformed request target");
+  }
   const key = presentedApiKey(req, url);
   if (key !== undefined && !options.apiKeys.has(key)) {
     req.resume();
@@ -84,11 +88,22 @@ function handle(req: IncomingMessage, res: ServerResponse, options: RpcListenerO
   return sendText(req, res, 404, "Not found");
 }
 
+function parseUrl(target: string | undefined): URL | undefined {
+  try {
+    return new URL(target ?? "/", "http://localhost");
+  } catch {
+    return undefined;
+  }
+}
+
 /** Collects the body, or passes undefined (after draining) when it exceeds `limit` bytes. */
 function readBody(req: IncomingMessage, limit: number, done: (body: Buffer | undefined) => void): void {
-  if (Number(req.headers["content-length"]) > limit) {
-    req.resume();
-    req.on("end", () => done(undefined));
+  // An oversized body is drained so the client can read the 413, but only up to a bound:
+  // past it the connection is dropped rather than kept reading.
+  const drainLimit = 4 * limit;
+  if (Number(req.headers["content-length"]) > drainLimit) {
+    // Answered at once; the reply carries `connection: close`, so the socket is not read on.
+    done(undefined);
     return;
   }
   const chunks: Buffer[] = [];
@@ -96,6 +111,7 @@ function readBody(req: IncomingMessage, limit: number, done: (body: Buffer | und
   req.on("data", (chunk: Buffer) => {
     size += chunk.length;
     if (size <= limit) chunks.push(chunk);
+    else if (size > drainLimit) req.destroy();
   });
   req.on("end", () => done(size > limit ? undefined : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
 }

@@ -1,4 +1,5 @@
 import { ParseError } from "../errors.js";
+import { legacyQueryParams } from "./legacyQueryPath.js";
 
 /**
  * nearcore still accepts positional params for a few methods (near-api-js sends some of them).
@@ -10,6 +11,7 @@ const positional: Record<string, (args: unknown[]) => unknown> = {
     if (args.length !== 1) throw tooMany(args.length, 1);
     return { block_id: args[0] };
   },
+  query: legacyQueryParams,
   gas_price: (args) => {
     if (args.length > 1) throw tooMany(args.length, 1);
     return args.length === 0 ? {} : { block_id: args[0] };

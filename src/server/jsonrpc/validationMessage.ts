@@ -1,11 +1,40 @@
 import type { ErrorObject } from "ajv";
 
 /**
+ * The error that says most about what the caller sent: the deepest one (a `oneOf` of block
+ * references reports every branch; the branch whose field is present is the one that matters),
+ * preferring a concrete complaint over the summary keywords that wrap it.
+ */
+function mostSpecific(errors: readonly ErrorObject[]): ErrorObject | undefined {
+  let best: ErrorObject | undefined;
+  const rank = (e: ErrorObject) => e.instancePath.split("/").length * 2 + (summaryKeywords.has(e.keyword) ? 0 : 1);
+  for (const error of errors) if (best === undefined || rank(error) > rank(best)) best = error;
+  return best;
+}
+
+/**
+ * A `oneOf` whose every branch only misses its own field (no block reference at all) is best
+ * told as the list of fields one of which is needed.
+ */
+function missingAlternatives(errors: readonly ErrorObject[]): string | undefined {
+  const oneOf = errors.find((e) => e.keyword === "oneOf");
+  if (oneOf === undefined) return undefined;
+  const branches = errors.filter((e) => e !== oneOf && e.schemaPath.startsWith(oneOf.schemaPath.slice(0, -"oneOf".length)));
+  if (branches.length < 2 || !branches.every((e) => e.keyword === "required" && e.instancePath === oneOf.instancePath)) return undefined;
+  const names = branches.map((e) => `\`${String((e.params as { missingProperty: unknown }).missingProperty)}\``);
+  return `missing field: one of ${names.join(", ")} in params${oneOf.instancePath}`;
+}
+
+const summaryKeywords = new Set(["oneOf", "anyOf", "if", "required"]);
+
+/**
  * One short, schema-free sentence for the first validation error, in the spirit of serde's
  * messages that nearcore returns ("unknown field `x`", "missing field `y`").
  */
 export function validationMessage(errors: readonly ErrorObject[] | null | undefined): string {
-  const error = errors?.[0];
+  const alternatives = missingAlternatives(errors ?? []);
+  if (alternatives !== undefined) return alternatives;
+  const error = mostSpecific(errors ?? []);
   if (!error) return "invalid params";
   const where = error.instancePath === "" ? "params" : `params${error.instancePath}`;
   const p = error.params as Record<string, unknown>;

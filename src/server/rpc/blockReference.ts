@@ -24,10 +24,13 @@ function byId(ctx: RpcContext, id: BlockId): Block | undefined {
   return typeof id === "number" ? ctx.chain.blockByHeight(id) : ctx.chain.blockByHash(id);
 }
 
+/**
+ * nearcore's `data` for a block it never saw: the store's "not found" message; `query` by hash
+ * reports the missing header without the cause suffix.
+ */
 function notFoundMessage(id: BlockId, what: "BLOCK" | "BLOCK HEADER"): string {
-  return typeof id === "number"
-    ? `DB Not Found Error: BLOCK HEIGHT: ${id} \n Cause: Unknown`
-    : `DB Not Found Error: ${what}: ${id} \n Cause: Unknown`;
+  if (typeof id === "number") return `DB Not Found Error: BLOCK HEIGHT: ${id} \n Cause: Unknown`;
+  return what === "BLOCK HEADER" ? `DB Not Found Error: BLOCK HEADER: ${id}` : `DB Not Found Error: BLOCK: ${id} \n Cause: Unknown`;
 }
 
 /** Just the block reference part of params that carry other fields too. */

@@ -12,7 +12,8 @@ export function status(_params: StatusParams, ctx: RpcContext): StatusResult {
   const earliest = chain.blockByHeight(earliestAvailableHeight(ctx)) ?? chain.genesisBlock;
   const producer = chain.blockProducer;
   return {
-    version: { version: VERSION, build: "shardkit", rustc_version: `node ${process.version}` },
+    // nearcore's schema requires `commit`; shardkit reports its own release there.
+    version: { version: VERSION, build: "shardkit", commit: `shardkit-${VERSION}`, rustc_version: `node ${process.version}` },
     chain_id: chain.chainId,
     protocol_version: chain.protocolVersion,
     latest_protocol_version: chain.protocolVersion,

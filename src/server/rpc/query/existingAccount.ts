@@ -16,7 +16,8 @@ export function existingAccountStorageUsage(ctx: RpcContext, block: Block, accou
   return found(ctx.chain.accountStorageUsage(block, checkedAccountId(block, accountId)), block, accountId);
 }
 
-function checkedAccountId(block: Block, accountId: string): string {
+/** The id itself, or INVALID_ACCOUNT when it breaks the account id rules. */
+export function checkedAccountId(block: Block, accountId: string): string {
   if (!isValidAccountId(accountId)) throw new InvalidAccountError(accountId, blockPoint(block));
   return accountId;
 }

@@ -4,11 +4,12 @@ import { ParseError } from "../../errors.js";
 import type { Block, RpcContext } from "../context.js";
 import { accessKeyView } from "./accessKeyView.js";
 import { blockPoint } from "./blockPoint.js";
-import { existingAccount } from "./existingAccount.js";
+import { checkedAccountId } from "./existingAccount.js";
 
 /**
  * `query` / `view_access_key`. A key the account does not have is answered the legacy nearcore
- * way: HTTP 200 with a `result` holding an `error` string (clients match that text).
+ * way: HTTP 200 with a `result` holding an `error` string (clients match that text). Like
+ * nearcore's state viewer it reads the key alone, so a missing account answers the same way.
  */
 export function viewAccessKey(
   ctx: RpcContext,
@@ -16,8 +17,7 @@ export function viewAccessKey(
   params: ViewAccessKeyRequest,
 ): ViewAccessKeyResult | QueryErrorResult {
   const publicKey = canonicalPublicKey(params.public_key);
-  existingAccount(ctx, block, params.account_id);
-  const key = ctx.chain.viewAccessKey(block, params.account_id, publicKey);
+  const key = ctx.chain.viewAccessKey(block, checkedAccountId(block, params.account_id), publicKey);
   if (key === undefined) {
     return { error: `access key ${publicKey} does not exist while viewing`, logs: [], ...blockPoint(block) };
   }

@@ -2,16 +2,18 @@ import type { ViewAccessKeyListRequest, ViewAccessKeyListResult } from "../../..
 import type { Block, RpcContext } from "../context.js";
 import { accessKeyView } from "./accessKeyView.js";
 import { blockPoint } from "./blockPoint.js";
-import { existingAccount } from "./existingAccount.js";
+import { checkedAccountId } from "./existingAccount.js";
 
-/** `query` / `view_access_key_list`: every key of the account, in key byte order. */
+/**
+ * `query` / `view_access_key_list`: every key of the account, in key byte order. Like
+ * nearcore's state viewer it lists keys without checking the account: a missing one has none.
+ */
 export function viewAccessKeyList(
   ctx: RpcContext,
   block: Block,
   params: ViewAccessKeyListRequest,
 ): ViewAccessKeyListResult {
-  existingAccount(ctx, block, params.account_id);
-  const keys = ctx.chain.viewAccessKeys(block, params.account_id).map(({ publicKey, accessKey }) => ({
+  const keys = ctx.chain.viewAccessKeys(block, checkedAccountId(block, params.account_id)).map(({ publicKey, accessKey }) => ({
     public_key: publicKey,
     access_key: accessKeyView(accessKey),
   }));
