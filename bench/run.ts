@@ -9,7 +9,12 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import autocannon from "autocannon";
+import { devKeyPair } from "../src/chain/genesis/devKey.js";
 import { writeSyntheticGenesis } from "../src/chain/genesis/writeSyntheticGenesis.js";
+import { base58Decode } from "../src/chain/primitives/base58.js";
+import { ed25519FromSeed, type Ed25519KeyPair } from "../src/chain/primitives/ed25519.js";
+import { sha256 } from "../src/chain/primitives/sha256.js";
+import { encodeSignedTransaction, signTransaction, type Action } from "../src/chain/transaction/index.js";
 
 const root = join(import.meta.dirname, "..");
 const work = join(root, ".bench");
@@ -18,7 +23,7 @@ const quick = process.argv.includes("--quick");
 const seconds = quick ? 2 : 5;
 const rounds = quick ? 1 : 3;
 const latencySamples = quick ? 300 : 2000;
-/** `--only=throughput` or `--only=paging` runs one part. */
+/** `--only=throughput`, `--only=paging` or `--only=transactions` runs one part. */
 const only = process.argv.find((arg) => arg.startsWith("--only="))?.slice("--only=".length);
 
 const hasTaskset = (() => {
@@ -54,10 +59,10 @@ function startProcess(command: string, args: string[], urlPattern: RegExp): Prom
   });
 }
 
-const startShardkit = (genesis?: string) =>
+const startShardkit = (genesis?: string, blockTime = "0") =>
   startProcess(
     process.execPath,
-    [cli, "serve", "--rpc-port", "0", "--archival-port", "0", "--block-time", "0", ...(genesis ? ["--genesis", genesis] : [])],
+    [cli, "serve", "--rpc-port", "0", "--archival-port", "0", "--block-time", blockTime, ...(genesis ? ["--genesis", genesis] : [])],
     /regular RPC\s+(http:\/\/\S+)/,
   );
 
@@ -187,6 +192,67 @@ async function pagingAndMemory(): Promise<void> {
   }
 }
 
+/** One JSON-RPC call from the bench process; throws on an error answer. */
+async function call(url: string, method: string, params: unknown): Promise<any> {
+  const reply = JSON.parse(await post(url, JSON.stringify({ jsonrpc: "2.0", id: 1, method, params })));
+  if (reply.error !== undefined) throw new Error(`${method}: ${JSON.stringify(reply.error)}`);
+  return reply.result;
+}
+
+/** Signs a V0 transaction with our own codec (the bench is a client here). */
+function signed(signerId: string, key: Ed25519KeyPair, nonce: bigint, receiverId: string, blockHash: Uint8Array, actions: Action[]): string {
+  const tx = { version: 0 as const, signerId, publicKey: key.publicKey, nonce, receiverId, blockHash, actions };
+  return Buffer.from(encodeSignedTransaction(signTransaction(tx, key))).toString("base64");
+}
+
+async function transactions(): Promise<void> {
+  const verifier = await startProcess(process.execPath, [join(import.meta.dirname, "verifyRate.mjs"), String(seconds)], /verify (\d+)/);
+  const verifyRate = Number(verifier.url);
+  const server = await startShardkit(undefined, "100");
+  try {
+    // Each sender gets its own key on alice, so its nonces arrive in order whatever the others do.
+    const senders = 50;
+    const perSender = quick ? 40 : 200;
+    const alice = "alice.test.near";
+    const keys = Array.from({ length: senders }, (_, i) => ed25519FromSeed(sha256(new TextEncoder().encode(`bench-key:${i}`))));
+    const finalHash = async () => base58Decode((await call(server.url, "block", { finality: "final" })).header.hash);
+    const devKey = devKeyPair(alice);
+    const devNonce = BigInt((await call(server.url, "query", { request_type: "view_access_key", finality: "optimistic", account_id: alice, public_key: devKey.publicKeyString })).nonce);
+    const addKeys = keys.map((key) => ({ type: "AddKey" as const, publicKey: key.publicKey, accessKey: { nonce: 0n, permission: "FullAccess" as const } }));
+    await call(server.url, "send_tx", { signed_tx_base64: signed(alice, devKey, devNonce + 1n, alice, await finalHash(), addKeys), wait_until: "FINAL" });
+    const list = (await call(server.url, "query", { request_type: "view_access_key_list", finality: "optimistic", account_id: alice })).keys as { public_key: string; access_key: { nonce: number } }[];
+    const nonceOf = new Map(list.map((k) => [k.public_key, BigInt(k.access_key.nonce)]));
+    const blockHash = await finalHash();
+    const batches = keys.map((key) => {
+      const start = nonceOf.get(key.publicKeyString)!;
+      return Array.from({ length: perSender }, (_, j) => signed(alice, key, start + BigInt(j) + 1n, "bob.test.near", blockHash, [{ type: "Transfer", deposit: 1n }]));
+    });
+    const bobBefore = BigInt((await call(server.url, "query", { request_type: "view_account", finality: "final", account_id: "bob.test.near" })).amount);
+    const total = senders * perSender;
+
+    const started = performance.now();
+    const lastHashes = await Promise.all(
+      batches.map(async (batch) => {
+        let hash = "";
+        for (const tx of batch) hash = await call(server.url, "broadcast_tx_async", [tx]);
+        return hash;
+      }),
+    );
+    const acceptedSeconds = (performance.now() - started) / 1000;
+    for (const hash of lastHashes) await call(server.url, "tx", { tx_hash: hash, sender_account_id: alice, wait_until: "FINAL" });
+    const committedSeconds = (performance.now() - started) / 1000;
+    const bobAfter = BigInt((await call(server.url, "query", { request_type: "view_account", finality: "final", account_id: "bob.test.near" })).amount);
+    if (bobAfter - bobBefore !== BigInt(total)) throw new Error(`expected ${total} transfers to land, bob got ${bobAfter - bobBefore}`);
+
+    const accepted = total / acceptedSeconds;
+    console.log(`(d) ${total} signed transfers from ${senders} concurrent senders, blocks every 100 ms`);
+    console.log(`    accepted via broadcast_tx_async ${Math.round(accepted)} tx/s, node:crypto ed25519 verify ${verifyRate}/s on the same core, ratio ${(accepted / verifyRate).toFixed(2)} (target >= 0.5)`);
+    console.log(`    committed (all FINAL, every deposit checked) ${Math.round(total / committedSeconds)} tx/s`);
+  } finally {
+    server.child.kill();
+  }
+}
+
 async function main(): Promise<void> {
   mkdirSync(work, { recursive: true });
   if (!existsSync(cli)) throw new Error("dist/ is missing: run npm run build first");
@@ -195,6 +261,7 @@ async function main(): Promise<void> {
   console.log(`shardkit benchmarks, node ${process.version}${quick ? " (quick)" : ""}`);
   if (only === undefined || only === "throughput") await throughput();
   if (only === undefined || only === "paging") await pagingAndMemory();
+  if (only === undefined || only === "transactions") await transactions();
 }
 
 main().catch((error: unknown) => {

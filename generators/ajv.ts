@@ -27,6 +27,8 @@ export interface CompiledSchemaIds {
   result: Record<string, string>;
   /** cause name → schema id of its info (causes without info are absent) */
   info: Record<string, string>;
+  /** cause name → schema id of its structured `data` (causes whose data is text are absent) */
+  data: Record<string, string>;
 }
 
 /**
@@ -72,7 +74,7 @@ export function createRpcAjv(
     ...(options.standalone ? { code: { source: true, esm: true, lines: false } } : {}),
   });
   ajv.addSchema({ $id: COMPONENTS_ID, ...(toAjvSchema({ $defs: doc.components.schemas }) as SchemaObject) });
-  const ids: CompiledSchemaIds = { params: {}, result: {}, info: {} };
+  const ids: CompiledSchemaIds = { params: {}, result: {}, info: {}, data: {} };
   for (const model of models) {
     const base = `${SCHEMA_BASE}/methods/${encodeURIComponent(model.name)}`;
     ids.params[model.name] = `${base}/params.json`;
@@ -81,14 +83,22 @@ export function createRpcAjv(
     ajv.addSchema(withId(ids.result[model.name]!, model.resultSchema));
   }
   for (const [cause, entry] of Object.entries(doc["x-error-cause-catalog"])) {
-    if (entry.info === null) continue;
-    ids.info[cause] = `${SCHEMA_BASE}/causes/${cause}.json`;
-    ajv.addSchema(withId(ids.info[cause]!, entry.info as Schema));
+    if (entry.info !== null) {
+      ids.info[cause] = `${SCHEMA_BASE}/causes/${cause}.json`;
+      ajv.addSchema(withId(ids.info[cause]!, entry.info as Schema));
+    }
+    if (entry.dataSchema !== undefined) {
+      ids.data[cause] = `${SCHEMA_BASE}/causes/${cause}.data.json`;
+      ajv.addSchema(withId(ids.data[cause]!, entry.dataSchema as Schema));
+    }
   }
   return { ajv, ids };
 }
 
-/** Names of the standalone exports: `params_<method>`, `result_<method>`, `info_<CAUSE>`. */
+/**
+ * Names of the standalone exports: `params_<method>`, `result_<method>`, `info_<CAUSE>` and
+ * `data_<CAUSE>`.
+ */
 export function standaloneExportNames(ids: CompiledSchemaIds): Record<string, string> {
   const exports: Record<string, string> = {};
   const add = (name: string, id: string) => {
@@ -98,5 +108,6 @@ export function standaloneExportNames(ids: CompiledSchemaIds): Record<string, st
   for (const [method, id] of Object.entries(ids.params)) add(`params_${identifier(method)}`, id);
   for (const [method, id] of Object.entries(ids.result)) add(`result_${identifier(method)}`, id);
   for (const [cause, id] of Object.entries(ids.info)) add(`info_${identifier(cause)}`, id);
+  for (const [cause, id] of Object.entries(ids.data)) add(`data_${identifier(cause)}`, id);
   return exports;
 }

@@ -175,6 +175,7 @@ export function emitDocs(doc: OpenRpcDocument, models: MethodModel[], banner: st
     httpStatus: entry.httpStatus,
     info: entry.info === null ? "none (no <code>info</code> member)" : typeSummary(entry.info),
     data: markdownToHtml(entry.data),
+    dataSchema: entry.dataSchema === undefined ? null : typeSummary(entry.dataSchema),
     description: markdownToHtml(entry.description),
     usedBy: models
       .filter((m) => m.errorCauses.includes(name))

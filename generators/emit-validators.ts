@@ -53,6 +53,7 @@ export function emitValidators(
   const causes = Object.keys(doc["x-error-cause-catalog"]).map((cause) => ({
     name: cause,
     exportName: cause in ids.info ? `info_${identifier(cause)}` : null,
+    dataExportName: cause in ids.data ? `data_${identifier(cause)}` : null,
   }));
   const typed = render("validators.ts", {
     banner,

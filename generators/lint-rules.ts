@@ -138,10 +138,19 @@ export function checkErrorCauses(doc: OpenRpcDocument): LintResult {
         `${where}: code ${entry.code} goes with message "${MESSAGES[entry.code]}", not "${entry.message}"`,
       );
     }
-    if (entry.info !== null) {
-      const ref = entry.info.$ref;
-      if (!ref.startsWith(COMPONENT_REF_PREFIX) || doc.components.schemas[componentName(ref)] === undefined) {
-        errors.push(`${where}: info ${ref} does not resolve`);
+    for (const [field, target] of [
+      ["info", entry.info],
+      ["dataSchema", entry.dataSchema ?? null],
+    ] as const) {
+      if (target === null) continue;
+      const ref: unknown = isSchemaObject(target) ? target.$ref : undefined;
+      if (typeof ref !== "string") {
+        errors.push(`${where}: ${field} must be { $ref: "${COMPONENT_REF_PREFIX}<Name>" }`);
+      } else if (
+        !ref.startsWith(COMPONENT_REF_PREFIX) ||
+        doc.components.schemas[componentName(ref)] === undefined
+      ) {
+        errors.push(`${where}: ${field} ${ref} does not resolve`);
       }
     }
   }

@@ -84,6 +84,13 @@ describe("lint:specs", () => {
       /PARSE_ERROR: REQUEST_VALIDATION_ERROR must use HTTP 400, not 200/,
     ],
     [
+      "a structured data schema that is not a $ref",
+      "openrpc/error-causes.yaml",
+      (t: string) =>
+        t.replace("dataSchema: { $ref: '#/components/schemas/RejectedData' }", "dataSchema: RejectedData"),
+      /x-error-cause-catalog REJECTED: dataSchema must be \{ \$ref/,
+    ],
+    [
       "a missing description",
       "openrpc/methods/health.yaml",
       (t: string) => t.replace("description: No params; null result.\n", ""),

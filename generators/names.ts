@@ -7,14 +7,18 @@ function words(name: string): string[] {
     .filter((w) => w.length > 0);
 }
 
-/** `gas_price` → `GasPrice`, `rpc.discover` → `RpcDiscover`. */
-export function pascalCase(name: string): string {
-  return words(name)
-    .map((w) => w[0]!.toUpperCase() + w.slice(1))
-    .join("");
+/** One word of an identifier: an all-capitals word (`EXPERIMENTAL`) is read as a plain word. */
+function capitalise(word: string): string {
+  const plain = /^[A-Z0-9]+$/.test(word) ? word.toLowerCase() : word;
+  return plain[0]!.toUpperCase() + plain.slice(1);
 }
 
-/** `gas_price` → `gasPrice`, `rpc.discover` → `rpcDiscover`. */
+/** `gas_price` → `GasPrice`, `rpc.discover` → `RpcDiscover`, `EXPERIMENTAL_tx_status` → `ExperimentalTxStatus`. */
+export function pascalCase(name: string): string {
+  return words(name).map(capitalise).join("");
+}
+
+/** `gas_price` → `gasPrice`, `rpc.discover` → `rpcDiscover`, `EXPERIMENTAL_receipt` → `experimentalReceipt`. */
 export function camelCase(name: string): string {
   const pascal = pascalCase(name);
   return pascal.length === 0 ? pascal : pascal[0]!.toLowerCase() + pascal.slice(1);

@@ -68,7 +68,13 @@ export interface ErrorCauseEntry {
   httpStatus: number;
   /** `$ref` to the schema of `cause.info`, or null when the cause has no `info`. */
   info: { $ref: string } | null;
+  /** What the legacy `data` field says (the text, or how the structured value is built). */
   data: string;
+  /**
+   * `$ref` to the schema of a structured `data` value (a JSON object instead of the message
+   * text). Absent when `data` is a string, as it is for most causes.
+   */
+  dataSchema?: { $ref: string };
   description: string;
 }
 

@@ -109,7 +109,18 @@ describe("generated types", () => {
     expectTypeOf<keyof RpcMethods>().toEqualTypeOf<RpcMethodName>();
     expectTypeOf<keyof RpcHandlers<unknown>>().toEqualTypeOf<RpcMethodName>();
     expectTypeOf<keyof RpcClient>().toEqualTypeOf<
-      "block" | "gasPrice" | "health" | "query" | "rpcDiscover" | "status"
+      | "block"
+      | "broadcastTxAsync"
+      | "broadcastTxCommit"
+      | "experimentalReceipt"
+      | "experimentalTxStatus"
+      | "gasPrice"
+      | "health"
+      | "query"
+      | "rpcDiscover"
+      | "sendTx"
+      | "status"
+      | "tx"
     >();
     expectTypeOf<RpcErrorCauseInfo["NO_SYNCED_BLOCKS"]>().toEqualTypeOf<undefined>();
     const unknownAccount: RpcErrorObject = {

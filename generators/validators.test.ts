@@ -3,7 +3,12 @@
 
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { validateErrorInfo, validateParams, validateResult } from "../generated/rpc/validators.js";
+import {
+  validateErrorData,
+  validateErrorInfo,
+  validateParams,
+  validateResult,
+} from "../generated/rpc/validators.js";
 import { rpcMethodNames, type RpcMethodName } from "../generated/rpc/methods.js";
 import type { OpenRpcDocument } from "./openrpc-model.js";
 
@@ -24,6 +29,23 @@ const account = { request_type: "view_account", finality: "final", account_id: "
 const state = { request_type: "view_state", finality: "final", account_id: "kv.near", prefix_base64: "" };
 const key = "ed25519:EEw3eWXGozVkx7BS9VRnsJ1vCV1Ro4Zd8jL3hPUkGAg9";
 const hash = "6PVKJvzLmWCdhHn2PzF12ivxsNHKZdP47gtNPsUGcdSr";
+const pk = "ed25519:8pchsMqQRdU75ZfzgT4qb8xEvS8uqtgXedbumJEkizEp";
+const signedTx = "DwAAAGFsaWNlLnRlc3QubmVhcgB0NHpU/taET7ZY570prvwxNSrBqauavoi6m1G80IZjnQEAAAAA";
+const byHash = { tx_hash: hash, sender_account_id: "alice.near" };
+
+/** A deep copy of one example result of a method, to derive bad results from. */
+function exampleResult(method: RpcMethodName, index = 0): Record<string, unknown> {
+  const found = examples.filter((e) => e.method === method)[index];
+  if (!found) throw new Error(`no example ${index} for ${method}`);
+  return JSON.parse(JSON.stringify(found.result)) as Record<string, unknown>;
+}
+
+/** send_tx's first example (a full outcome) with one change applied. */
+function txResult(change: (r: any) => void): Record<string, unknown> {
+  const result = exampleResult("send_tx");
+  change(result);
+  return result;
+}
 
 const acceptedParams: [RpcMethodName, string, unknown][] = [
   ["query", "view_account by height", { ...account, finality: undefined, block_id: 7 }],
@@ -40,7 +62,11 @@ const acceptedParams: [RpcMethodName, string, unknown][] = [
   ["query", "view_state paginated", { ...state, after_key_base64: "YQ==", limit: 10000 }],
   ["query", "view_state include_proof false with limit", { ...state, include_proof: false, limit: 5 }],
   ["query", "view_state with proof", { ...state, include_proof: true }],
-  ["query", "an invalid account id (the handler answers INVALID_ACCOUNT)", { ...account, account_id: "Alice!" }],
+  [
+    "query",
+    "an invalid account id (the handler answers INVALID_ACCOUNT)",
+    { ...account, account_id: "Alice!" },
+  ],
   [
     "query",
     "cursor outside the prefix (a handler rule)",
@@ -54,6 +80,15 @@ const acceptedParams: [RpcMethodName, string, unknown][] = [
   ["block", "near-final", { finality: "near-final" }],
   ["gas_price", "no block", {}],
   ["status", "empty object", {}],
+  ["send_tx", "no wait_until", { signed_tx_base64: signedTx }],
+  ["send_tx", "wait_until NONE", { signed_tx_base64: signedTx, wait_until: "NONE" }],
+  ["broadcast_tx_async", "by name", { signed_tx_base64: signedTx }],
+  ["broadcast_tx_commit", "wait_until (ignored)", { signed_tx_base64: signedTx, wait_until: "FINAL" }],
+  ["tx", "by hash", byHash],
+  ["tx", "by hash with wait_until", { ...byHash, wait_until: "INCLUDED_FINAL" }],
+  ["tx", "by signed transaction", { signed_tx_base64: signedTx, wait_until: "NONE" }],
+  ["EXPERIMENTAL_tx_status", "by hash", byHash],
+  ["EXPERIMENTAL_receipt", "receipt id", { receipt_id: hash }],
 ];
 
 const rejectedParams: [RpcMethodName, string, unknown][] = [
@@ -93,6 +128,22 @@ const rejectedParams: [RpcMethodName, string, unknown][] = [
   ["status", "any param", { verbose: true }],
   ["health", "null params (normalise to {})", null],
   ["rpc.discover", "array params", []],
+  ["send_tx", "no transaction", { wait_until: "NONE" }],
+  ["send_tx", "unknown wait_until", { signed_tx_base64: signedTx, wait_until: "DONE" }],
+  ["send_tx", "lower-case wait_until", { signed_tx_base64: signedTx, wait_until: "final" }],
+  ["send_tx", "not base64", { signed_tx_base64: "not base64!" }],
+  ["send_tx", "positional (must be normalised first)", [signedTx]],
+  ["broadcast_tx_async", "unknown field", { signed_tx_base64: signedTx, finality: "final" }],
+  ["tx", "both forms", { ...byHash, signed_tx_base64: signedTx }],
+  ["tx", "hash without sender", { tx_hash: hash }],
+  ["tx", "sender without hash", { sender_account_id: "alice.near" }],
+  ["tx", "invalid sender", { ...byHash, sender_account_id: "Alice!" }],
+  ["tx", "hash not base58", { ...byHash, tx_hash: "0OIl" }],
+  ["tx", "nothing", {}],
+  ["tx", "positional (must be normalised first)", [hash, "alice.near"]],
+  ["EXPERIMENTAL_tx_status", "unknown field", { ...byHash, fetch_receipt: true }],
+  ["EXPERIMENTAL_receipt", "missing receipt_id", {}],
+  ["EXPERIMENTAL_receipt", "bad receipt_id", { receipt_id: "x" }],
 ];
 
 const rejectedResults: [RpcMethodName, string, unknown][] = [
@@ -134,6 +185,99 @@ const rejectedResults: [RpcMethodName, string, unknown][] = [
   ["gas_price", "numeric price", { gas_price: 100000000 }],
   ["health", "object", {}],
   ["rpc.discover", "string", "openrpc"],
+  ["send_tx", "status-only result other than NONE", { final_execution_status: "INCLUDED" }],
+  ["send_tx", "NONE with an extra field", { final_execution_status: "NONE", status: "NotStarted" }],
+  ["send_tx", "outcome without final_execution_status", txResult((r) => delete r.final_execution_status)],
+  ["send_tx", "outcome with receipts", txResult((r) => (r.receipts = []))],
+  ["send_tx", "gas_burnt as string", txResult((r) => (r.transaction_outcome.outcome.gas_burnt = "1"))],
+  [
+    "send_tx",
+    "numeric gas_used in a profile",
+    txResult((r) => {
+      r.receipts_outcome[0].outcome.metadata.gas_profile = [
+        { cost_category: "ACTION_COST", cost: "BASE", gas_used: 1 },
+      ];
+    }),
+  ],
+  ["send_tx", "missing metadata", txResult((r) => delete r.transaction_outcome.outcome.metadata)],
+  ["send_tx", "priority_fee other than 0", txResult((r) => (r.transaction.priority_fee = 1))],
+  [
+    "send_tx",
+    "CreateAccount as an object in a view",
+    txResult((r) => (r.transaction.actions = [{ CreateAccount: {} }])),
+  ],
+  [
+    "send_tx",
+    "two actions in one object",
+    txResult(
+      (r) => (r.transaction.actions = [{ Transfer: { deposit: "1" }, DeleteKey: { public_key: pk } }]),
+    ),
+  ],
+  ["send_tx", "unknown final status", txResult((r) => (r.status = "Done"))],
+  [
+    "send_tx",
+    "unknown InvalidTxError variant",
+    txResult((r) => (r.status = { Failure: { InvalidTxError: { NonceReused: {} } } })),
+  ],
+  [
+    "send_tx",
+    "ActionError without index",
+    txResult((r) => (r.status = { Failure: { ActionError: { kind: "DelegateActionExpired" } } })),
+  ],
+  [
+    "send_tx",
+    "bad merkle direction",
+    txResult((r) => (r.receipts_outcome[0].proof = [{ direction: "Up", hash }])),
+  ],
+  ["broadcast_tx_async", "an outcome instead of the hash", { final_execution_status: "NONE" }],
+  [
+    "EXPERIMENTAL_receipt",
+    "receipt with two kinds",
+    { ...exampleResult("EXPERIMENTAL_receipt"), receipt: { Action: {}, Data: {} } },
+  ],
+  [
+    "EXPERIMENTAL_receipt",
+    "receipt without priority",
+    (({ priority: _priority, ...rest }) => rest)(exampleResult("EXPERIMENTAL_receipt")),
+  ],
+];
+
+const actionError = (index: number | null, kind: unknown) => ({ ActionError: { index, kind } });
+
+/** Failures the closed unions list and the open ones (OpenErrorVariant) let through. */
+const acceptedFailures: [string, unknown][] = [
+  ["an InvalidTxError unit variant", { InvalidTxError: "Expired" }],
+  ["a nested access key error", { InvalidTxError: { InvalidAccessKeyError: "RequiresFullAccess" } }],
+  [
+    "a gas-key InvalidTxError",
+    { InvalidTxError: { InvalidNonceIndex: { tx_nonce_index: null, num_nonces: 4 } } },
+  ],
+  [
+    "a contract panic",
+    actionError(0, { FunctionCallError: { ExecutionError: "Smart contract panicked: no" } }),
+  ],
+  [
+    "a missing contract",
+    actionError(0, {
+      FunctionCallError: { CompilationError: { CodeDoesNotExist: { account_id: "a.near" } } },
+    }),
+  ],
+  [
+    "a host error nearcore may add later",
+    actionError(1, { FunctionCallError: { HostError: { Future: { x: 1 } } } }),
+  ],
+  ["a unit host error", actionError(null, { FunctionCallError: { HostError: "GasExceeded" } })],
+  ["a wasm trap", actionError(0, { FunctionCallError: { WasmTrap: "Unreachable" } })],
+  [
+    "a delegate key error",
+    actionError(0, {
+      DelegateActionAccessKeyError: { AccessKeyNotFound: { account_id: "a.near", public_key: pk } },
+    }),
+  ],
+  [
+    "a storage error",
+    { InvalidTxError: { StorageError: { MissingTrieValue: { context: "TrieStorage", hash } } } },
+  ],
 ];
 
 describe("generated validators", () => {
@@ -162,6 +306,40 @@ describe("generated validators", () => {
 
   it.each(rejectedResults)("reject %s result: %s", (method, _name, result) => {
     expect(validateResult[method](result)).toBe(false);
+  });
+
+  it.each(acceptedFailures)("accept a Failure status: %s", (_name, failure) => {
+    const validate = validateResult.tx;
+    expect(
+      validate(txResult((r) => (r.status = { Failure: failure }))),
+      JSON.stringify(validate.errors),
+    ).toBe(true);
+  });
+
+  it("reject an open error value with two keys", () => {
+    const failure = actionError(0, { FunctionCallError: { HostError: { A: 1, B: 2 } } });
+    expect(validateResult.tx(txResult((r) => (r.status = { Failure: failure })))).toBe(false);
+  });
+
+  it("validate structured error data per cause", () => {
+    const nonce = { TxExecutionError: { InvalidTxError: { InvalidNonce: { tx_nonce: 6, ak_nonce: 20 } } } };
+    expect(validateErrorData.INVALID_TRANSACTION?.(nonce)).toBe(true);
+    expect(validateErrorData.INVALID_TRANSACTION?.({ InvalidTxError: "Expired" })).toBe(false);
+    const actionFailure = { TxExecutionError: actionError(0, "DelegateActionExpired") };
+    expect(validateErrorData.INVALID_TRANSACTION?.(actionFailure)).toBe(false);
+    expect(validateErrorData.UNKNOWN_RECEIPT?.({ name: "UNKNOWN_RECEIPT", info: { receipt_id: hash } })).toBe(
+      true,
+    );
+    expect(validateErrorData.UNKNOWN_RECEIPT?.(`Receipt with id ${hash} has never been observed`)).toBe(
+      false,
+    );
+    expect(validateErrorData.UNKNOWN_ACCOUNT).toBeNull();
+    expect(validateErrorInfo.INVALID_TRANSACTION?.({})).toBe(true);
+    expect(validateErrorInfo.INVALID_TRANSACTION?.({ context: "x" })).toBe(false);
+    expect(validateErrorInfo.UNKNOWN_TRANSACTION?.({ requested_transaction_hash: hash })).toBe(true);
+    expect(validateErrorInfo.INTERNAL_ERROR?.({ debug_info: "x" })).toBe(false);
+    expect(validateErrorInfo.TIMEOUT_ERROR).toBeNull();
+    expect(validateErrorInfo.DOES_NOT_TRACK_SHARD).toBeNull();
   });
 
   it("validate error info per cause", () => {

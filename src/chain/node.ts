@@ -23,6 +23,26 @@ import { viewStateIn, type ViewStateOptions, type ViewStateResult } from "./stat
 import { ChangeSet } from "./store/changeSet.js";
 import { MemoryStateStore } from "./store/MemoryStateStore.js";
 import type { StateSnapshot, StateStore } from "./store/stateStore.js";
+import { base58Encode } from "./primitives/base58.js";
+import { formatPublicKey } from "./primitives/publicKey.js";
+import { decodeSignedTransaction, type DecodedSignedTransaction } from "./transaction/index.js";
+import type { ChunkExecution } from "./blocks/BlockProducer.js";
+import { applyChunk, type ChunkResult } from "./runtime/applyChunk.js";
+import type { ApplyContext } from "./runtime/ApplyContext.js";
+import { checkValidityPeriod, type CanonicalChain } from "./runtime/checkValidityPeriod.js";
+import { outcomeHash } from "./runtime/executionOutcome.js";
+import { noContractRuntime, type FunctionCallExecutor } from "./runtime/functionCallExecutor.js";
+import { InvalidTransactionError } from "./runtime/InvalidTransactionError.js";
+import type { InvalidTxErrorJson } from "./runtime/invalidTxError.js";
+import { NEARCORE_RUNTIME_PARAMETERS, type RuntimeParameters } from "./runtime/parameters.js";
+import { toReceiptView, type Receipt, type ReceiptView } from "./runtime/receipt.js";
+import { ExecutionRecords } from "./runtime/ExecutionRecords.js";
+import { DelayedReceiptQueue } from "./runtime/DelayedReceiptQueue.js";
+import { StateUpdate } from "./runtime/StateUpdate.js";
+import { TransactionPool } from "./runtime/TransactionPool.js";
+import { includedTransactionStatus, type ExecutionLookup, type TransactionStatus } from "./runtime/transactionStatus.js";
+import { validateTransaction } from "./runtime/validateTransaction.js";
+import { verifyAndChargeTransaction } from "./runtime/verifyAndChargeTransaction.js";
 
 export { Block } from "./blocks/Block.js";
 export type { Finality } from "./blocks/finality.js";
@@ -32,6 +52,19 @@ export type { AccessKey, AccessKeyPermission } from "./primitives/accessKey.js";
 export type { AccountView } from "./state/accountViews.js";
 export type { StateChange } from "./state/stateChange.js";
 export type { ViewStateOptions, ViewStateResult } from "./state/viewStateIn.js";
+export { InvalidTransactionError } from "./runtime/InvalidTransactionError.js";
+export { TransactionDecodeError } from "./transaction/index.js";
+export type { InvalidTxErrorJson, InvalidAccessKeyErrorJson, ActionsValidationErrorJson } from "./runtime/invalidTxError.js";
+export type { ActionErrorJson, ActionErrorKindJson, TxExecutionErrorJson } from "./runtime/actionError.js";
+export type { ExecutionOutcomeView, ExecutionOutcomeWithIdView, ExecutionStatusView } from "./runtime/executionOutcome.js";
+export type { ReceiptView } from "./runtime/receipt.js";
+export type {
+  FinalExecutionOutcomeView,
+  FinalExecutionStatus,
+  TransactionStatus,
+  TxExecutionStatus,
+} from "./runtime/transactionStatus.js";
+export type { FunctionCallExecutor } from "./runtime/functionCallExecutor.js";
 
 export interface ChainOptions {
   /** Shard count for the default layout (default 4; see defaultBoundaryAccounts). */
@@ -48,7 +81,20 @@ export interface ChainOptions {
   readonly store?: StateStore;
   /** Clock in Unix ms (tests). */
   readonly now?: () => number;
+  /** Blocks a transaction's block hash stays valid for (nearcore `transaction_validity_period`, default 86,400). */
+  readonly transactionValidityPeriod?: number;
+  /** Epoch length in blocks; overrides the genesis value (unstaked tokens return at epoch boundaries). */
+  readonly epochLength?: number;
+  /** Gas limit of every chunk; overrides the genesis value (default 10^15). */
+  readonly gasLimit?: number;
+  /** Smallest stake a Stake action may ask for (default 0: any positive stake). */
+  readonly minimumStake?: bigint;
+  /** Runs FunctionCall actions (default: no contract runtime; see runtime/functionCallExecutor.ts). */
+  readonly functionCalls?: FunctionCallExecutor;
 }
+
+/** nearcore's default `transaction_validity_period`, in blocks. */
+export const DEFAULT_TRANSACTION_VALIDITY_PERIOD = 86_400;
 
 const DEV_AUTHOR = "test.near";
 
@@ -76,9 +122,22 @@ export class Chain {
   private readonly blocks: Block[] = [];
   private readonly byHash = new Map<string, Block>();
   private readonly chunks = new Map<string, { block: Block; shardIndex: number }>();
-  private readonly pending: ChangeSet[];
+  private pending: ChangeSet[];
   private readonly listeners = new Set<(block: Block) => void>();
   private timer: NodeJS.Timeout | undefined;
+
+  /** The runtime parameter table (nearcore's, see runtime/parameters.ts). */
+  readonly runtimeParameters: RuntimeParameters = NEARCORE_RUNTIME_PARAMETERS;
+  /** Blocks a transaction's block hash stays valid for. */
+  readonly transactionValidityPeriod: number;
+  private readonly minimumStake: bigint;
+  private readonly functionCalls: FunctionCallExecutor;
+  private readonly pool = new TransactionPool();
+  private readonly records = new ExecutionRecords();
+  /** Receipts to execute in the next block, by shard index. */
+  private incoming: Receipt[][];
+  /** Accounts whose last stake proposal is below their locked balance, by id: the stake they keep. */
+  private readonly stakeProposals = new Map<string, bigint>();
 
   private constructor(init: {
     config: GenesisConfig;
@@ -89,8 +148,15 @@ export class Chain {
     store: StateStore;
     blockTimeMs: number;
     now: () => number;
+    validityPeriod: number;
+    minimumStake: bigint;
+    functionCalls: FunctionCallExecutor;
   }) {
     this.config = init.config;
+    this.transactionValidityPeriod = init.validityPeriod;
+    this.minimumStake = init.minimumStake;
+    this.functionCalls = init.functionCalls;
+    this.incoming = init.layout.shardIds.map(() => []);
     this.chainId = init.config.chainId;
     this.shardLayout = init.layout;
     this.devAccounts = init.devAccounts;
@@ -135,10 +201,29 @@ export class Chain {
       return fileLayout ?? ShardLayout.withShards(4);
     };
     const store = opts.store ?? new MemoryStateStore();
+    const validityPeriod = opts.transactionValidityPeriod ?? DEFAULT_TRANSACTION_VALIDITY_PERIOD;
+    if (!Number.isSafeInteger(validityPeriod) || validityPeriod < 0) {
+      throw new RangeError(`transactionValidityPeriod must be an integer >= 0, got ${validityPeriod}`);
+    }
+    for (const [name, v] of [["epochLength", opts.epochLength], ["gasLimit", opts.gasLimit]] as const) {
+      if (v !== undefined && (!Number.isSafeInteger(v) || v < 1)) throw new RangeError(`${name} must be an integer >= 1, got ${v}`);
+    }
+    const override = (config: GenesisConfig): GenesisConfig => ({
+      ...config,
+      ...(opts.chainId === undefined ? {} : { chainId: opts.chainId }),
+      ...(opts.epochLength === undefined ? {} : { epochLength: opts.epochLength }),
+      ...(opts.gasLimit === undefined ? {} : { gasLimit: opts.gasLimit }),
+    });
+    const runtime = {
+      validityPeriod,
+      minimumStake: opts.minimumStake ?? 0n,
+      functionCalls: opts.functionCalls ?? noContractRuntime,
+    };
     if (opts.genesisFile !== undefined) {
       const loaded = await loadGenesisFile(opts.genesisFile, pickLayout, now());
-      const config = opts.chainId === undefined ? loaded.config : { ...loaded.config, chainId: opts.chainId };
+      const config = override(loaded.config);
       return new Chain({
+        ...runtime,
         config,
         layout: loaded.layout,
         state: loaded.state,
@@ -152,7 +237,8 @@ export class Chain {
     const layout = pickLayout(undefined);
     const { state, devAccounts } = buildDevGenesis(layout);
     return new Chain({
-      config: defaultGenesisConfig(now(), opts.chainId),
+      ...runtime,
+      config: override(defaultGenesisConfig(now(), opts.chainId)),
       layout,
       state,
       devAccounts,
@@ -202,18 +288,80 @@ export class Chain {
   }
 
   /**
-   * Produces the next block now: every shard gets a chunk; staged changes are applied to
-   * their shards' state. Returns the new head.
+   * Produces the next block now. Every shard gets a chunk: staged changes are written first,
+   * then the chunk applies the pooled transactions of signers on the shard, its local,
+   * delayed and incoming receipts (see runtime/applyChunk.ts). Receipts the chunks create
+   * are routed to their receivers' shards for the next block. Returns the new head.
    */
   produceBlock(): Block {
     const prev = this.head();
-    const postState = prev.postState.map((state, i) => {
-      const changes = this.pending[i]!;
-      if (changes.size === 0) return state;
-      this.pending[i] = new ChangeSet();
-      return this.store.commit(state, changes.toSorted());
+    const height = prev.height + 1;
+    const newEpoch = this.producer.epochIndexOf(height) !== this.producer.epochIndexOf(prev.height);
+    const ctx: ApplyContext = {
+      params: this.runtimeParameters,
+      blockHeight: height,
+      gasPrice: this.config.gasPrice,
+      protocolVersion: this.config.protocolVersion,
+      minimumStake: this.minimumStake,
+      functionCalls: this.functionCalls,
+    };
+    const transactions = this.pool.drain(this.shardLayout.numShards);
+    const incoming = this.incoming;
+    const staged = this.pending;
+    const stakeReturns = newEpoch ? [...this.stakeProposals] : [];
+    const checkTransaction = (stx: DecodedSignedTransaction) =>
+      checkValidityPeriod(this.canonical, prev.height, base58Encode(stx.transaction.blockHash), this.transactionValidityPeriod);
+
+    const results: ChunkResult[] = [];
+    let postState: StateSnapshot[];
+    try {
+      postState = prev.postState.map((state, i) => {
+        const su = new StateUpdate(state);
+        staged[i]!.forEach((key, value) => (value === null ? su.remove(key) : su.set(key, value)));
+        su.commit();
+        const result = applyChunk({
+          ctx,
+          su,
+          gasLimit: BigInt(this.config.gasLimit),
+          transactions: transactions[i]!,
+          incoming: incoming[i]!,
+          checkTransaction,
+          stakeReturns: new Map(stakeReturns.filter(([id]) => this.shardLayout.shardIndexOf(id) === i)),
+        });
+        results.push(result);
+        const changes = su.toChangeSet();
+        return changes.size === 0 ? state : this.store.commit(state, changes.toSorted());
+      });
+    } catch (e) {
+      // A runtime bug: leave the chain as it was (pool, in-flight receipts, staged writes).
+      transactions.forEach((txs, i) => txs.forEach((stx) => this.pool.add(stx, base58Encode(stx.hash), i)));
+      throw e;
+    }
+    this.incoming = this.shardLayout.shardIds.map(() => []);
+    this.pending = this.shardLayout.shardIds.map(() => new ChangeSet());
+    if (newEpoch) this.stakeProposals.clear();
+
+    let burnt = 0n;
+    const chunks: ChunkExecution[] = results.map((r) => {
+      burnt += r.balanceBurnt;
+      return {
+        txHashes: r.included.map((t) => t.stx.hash),
+        outcomeHashes: [...r.included.map((t) => t.outcome), ...r.receiptOutcomes].map(outcomeHash),
+        outgoingReceiptIds: r.outgoing.map((x) => x.receiptId),
+        gasUsed: r.gasUsed,
+        balanceBurnt: r.balanceBurnt,
+        validatorProposals: r.proposals.map((p) => ({
+          account_id: p.accountId,
+          public_key: p.publicKey,
+          stake: p.stake.toString(),
+          validator_stake_struct_version: "V1" as const,
+        })),
+      };
     });
-    const block = this.record(this.producer.next(prev, this.nextTimestamp(prev), postState));
+    const block = this.record(
+      this.producer.next(prev, this.nextTimestamp(prev), postState, { chunks, totalSupply: prev.totalSupply - burnt }),
+    );
+    this.recordExecution(block, results);
     for (const listener of this.listeners) {
       try {
         listener(block);
@@ -223,6 +371,24 @@ export class Chain {
     }
     return block;
   }
+
+  /** Stores what the block's chunks did and routes their receipts and stake proposals. */
+  private recordExecution(block: Block, results: readonly ChunkResult[]): void {
+    for (const r of results) {
+      this.records.recordChunk(block.height, block.hash, r);
+      for (const receipt of r.outgoing) this.incoming[this.shardLayout.shardIndexOf(receipt.receiverId)]!.push(receipt);
+      for (const p of r.proposals) {
+        // The latest proposal wins; only one below the locked stake returns anything.
+        this.stakeProposals.set(p.accountId, p.stake);
+      }
+    }
+  }
+
+  /** The chain as the validity-period check sees it. */
+  private readonly canonical: CanonicalChain = {
+    heightOf: (hash) => this.byHash.get(hash)?.height,
+    hashAt: (height) => this.blockByHeight(height)?.hash,
+  };
 
   /** Wall-clock ms in ns, strictly after the previous block (ms-aligned numbers print exactly). */
   private nextTimestamp(prev: Block): bigint {
@@ -268,6 +434,73 @@ export class Chain {
       else this.pending[shard]!.set(key, value);
     }
   }
+
+  // ---- transactions ----------------------------------------------------------------------
+
+  /**
+   * Validates a borsh SignedTransaction against the head and pools it for the next block.
+   * A transaction already pooled or included (same hash) is answered `{known: true}` without
+   * revalidation. Throws TransactionDecodeError for bytes that are not a transaction and
+   * InvalidTransactionError (nearcore `InvalidTxError` JSON in `.error`) for a refused one.
+   *
+   * Checks, in nearcore's order (rpc_handler.rs `process_tx_internal`): the validity period
+   * against the head; actions, size, signature; then against the head state of the signer's
+   * shard: cost, signer, key, nonce (the key's nonce counts the pooled transactions of the
+   * same key as already applied), balance, allowance, storage, function-call key rules.
+   * Deviation: nearcore skips NonceTooLarge at submission (it has no block height yet) and
+   * silently drops such a transaction later; we check it against the next block's height.
+   */
+  submitTransaction(signedTxBytes: Uint8Array): { hash: string; known: boolean } {
+    const stx = decodeSignedTransaction(signedTxBytes);
+    const hash = base58Encode(stx.hash);
+    if (this.records.transaction(hash) !== undefined) return { hash, known: true };
+    const tx = stx.transaction;
+    const head = this.head();
+    const refuse = (error: InvalidTxErrorJson | undefined): void => {
+      if (error !== undefined) throw new InvalidTransactionError(error);
+    };
+    refuse(checkValidityPeriod(this.canonical, head.height, base58Encode(tx.blockHash), this.transactionValidityPeriod));
+    refuse(validateTransaction(this.runtimeParameters, stx, this.config.protocolVersion));
+    const shard = this.shardLayout.shardIndexOf(tx.signerId);
+    const verified = verifyAndChargeTransaction(this.runtimeParameters, new StateUpdate(head.postState[shard]!), tx, this.config.gasPrice, {
+      blockHeight: head.height + 1,
+      pooledNonce: this.pool.highestNonce(tx.signerId, formatPublicKey(tx.publicKey)),
+    });
+    if (!verified.ok) refuse(verified.error);
+    this.pool.add(stx, hash, shard);
+    this.records.accept(hash, stx);
+    return { hash, known: false };
+  }
+
+  /**
+   * A transaction's status against the current head, or undefined for a transaction this
+   * chain never accepted (or dropped: see `droppedTransaction`). Pooled: NONE without an
+   * outcome; included: the nearcore FinalExecutionOutcomeView with all its receipts.
+   */
+  transactionStatus(hash: string): TransactionStatus | undefined {
+    const stx = this.records.transaction(hash);
+    if (stx === undefined) return undefined;
+    if (this.pool.has(hash)) return { signerId: stx.transaction.signerId, finalExecutionStatus: "NONE" };
+    return includedTransactionStatus(this.lookup, stx);
+  }
+
+  /** Why an accepted transaction was left out of a block (it no longer verified), if it was. */
+  droppedTransaction(hash: string): InvalidTxErrorJson | undefined {
+    return this.records.droppedReason(hash);
+  }
+
+  /** A receipt this chain created (executed or not), as nearcore's ReceiptView. */
+  receipt(receiptId: string): ReceiptView | undefined {
+    const r = this.records.receipt(receiptId);
+    return r === undefined ? undefined : toReceiptView(r);
+  }
+
+  /** Receipts waiting in a shard's delayed queue after `block`. */
+  delayedReceiptCount(block: Block, shardId: number): number {
+    return DelayedReceiptQueue.load(new StateUpdate(this.stateAt(block, shardId))).length;
+  }
+
+  private readonly lookup: ExecutionLookup = this.records.lookup((height) => height <= this.blockByFinality("final").height);
 
   // ---- shards and state -----------------------------------------------------------------
 

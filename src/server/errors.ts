@@ -10,7 +10,8 @@ const legacyMessages: Record<number, string> = {
 /** The error object as nearcore puts it on the wire. */
 export interface RpcErrorBody {
   name: string;
-  cause: { name: string; info: unknown };
+  /** `info` is absent for causes nearcore serialises without one (TIMEOUT_ERROR). */
+  cause: { name: string; info?: unknown };
   code: number;
   message: string;
   data: unknown;
@@ -42,7 +43,7 @@ export class RpcError extends Error {
     const entry = rpcErrorCauses[this.causeName];
     return {
       name: entry.error,
-      cause: { name: this.causeName, info: this.info },
+      cause: this.info === undefined ? { name: this.causeName } : { name: this.causeName, info: this.info },
       code: entry.code,
       message: legacyMessages[entry.code] ?? "Server error",
       data: this.data,
@@ -112,5 +113,36 @@ export class TooLargeContractStateError extends RpcError {
       { contract_account_id: accountId, ...at },
       `State of contract ${accountId} is too large to be viewed`,
     );
+  }
+}
+
+/**
+ * A transaction failed validation. nearcore keeps `info` empty and puts the InvalidTxError in
+ * `data`, where near-api-js reads it (`data.TxExecutionError.InvalidTxError`).
+ */
+export class InvalidTransactionRpcError extends RpcError {
+  constructor(invalidTxError: unknown) {
+    super("INVALID_TRANSACTION", {}, { TxExecutionError: { InvalidTxError: invalidTxError } });
+  }
+}
+
+export class UnknownTransactionError extends RpcError {
+  constructor(hash: string) {
+    super("UNKNOWN_TRANSACTION", { requested_transaction_hash: hash }, `Transaction ${hash} doesn't exist`);
+  }
+}
+
+/** nearcore puts the whole serialised cause in `data` for this one. */
+export class UnknownReceiptError extends RpcError {
+  constructor(receiptId: string) {
+    const info = { receipt_id: receiptId };
+    super("UNKNOWN_RECEIPT", info, { name: "UNKNOWN_RECEIPT", info });
+  }
+}
+
+/** The wait for a transaction status ran out; HTTP 408 (near-api-js retries it). */
+export class TimeoutError extends RpcError {
+  constructor() {
+    super("TIMEOUT_ERROR", undefined, "Timeout");
   }
 }

@@ -20,6 +20,8 @@ export interface ServiceOptions {
   keysFile?: string;
   maxBodyBytes?: number;
   maxJsonDepth?: number;
+  /** How long transaction methods wait before TIMEOUT_ERROR (nearcore polls for 10 s). */
+  txTimeoutMs?: number;
   /** Receives unexpected handler failures (a bug, never bad input). */
   onInternalError?: (method: string, error: unknown) => void;
 }
@@ -34,6 +36,7 @@ export interface Service {
 /** nearcore's default `json_payload_max_size`. */
 export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
 export const DEFAULT_MAX_JSON_DEPTH = 64;
+export const DEFAULT_TX_TIMEOUT_MS = 10_000;
 
 /** Opens the chain and serves it on a regular and an archival JSON-RPC listener. */
 export async function startService(options: ServiceOptions): Promise<Service> {
@@ -44,7 +47,14 @@ export async function startService(options: ServiceOptions): Promise<Service> {
 
   const listen = async (port: number, archival: boolean): Promise<string> => {
     // The address is known only after listen(); the context reads it lazily.
-    const context: RpcContext = { chain, archival, retention: options.retention, rpcAddr: "", startedAtMs };
+    const context: RpcContext = {
+      chain,
+      archival,
+      retention: options.retention,
+      rpcAddr: "",
+      startedAtMs,
+      txTimeoutMs: options.txTimeoutMs ?? DEFAULT_TX_TIMEOUT_MS,
+    };
     const process = createRpcProcessor({
       handlers: rpcHandlers,
       context,

@@ -33,13 +33,13 @@ describe("near-api-js (@near-js/providers 2.5) JsonRpcProvider", () => {
     expect((await p.viewBlock({ blockId: head.height })).header.height).toBe(head.height);
     expect((await p.viewGasPrice()).gas_price).toBe("100000000");
     expect((await p.viewNodeStatus()).chain_id).toBe(service.chain.chainId);
-    const state = await p.query<{ values: { key: string }[] }>({
+    const state = (await p.query({
       request_type: "view_state",
       finality: "final",
       account_id: "kv.test.near",
       prefix_base64: Buffer.from("c:").toString("base64"),
       limit: 3,
-    } as never);
+    } as never)) as unknown as { values: { key: string }[] };
     expect(state.values.map((v) => Buffer.from(v.key, "base64").toString())).toEqual(["c:0000", "c:0001", "c:0002"]);
   });
 

@@ -17,6 +17,8 @@ export class Block {
     readonly view: BlockView,
     /** By shard index (shard order). */
     readonly postState: readonly StateSnapshot[],
+    /** Total supply after this block (genesis supply minus every token burnt so far). */
+    readonly totalSupply: bigint,
   ) {}
 
   get prevHash(): string {

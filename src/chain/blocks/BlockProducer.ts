@@ -7,7 +7,7 @@ import type { ShardLayout } from "../shards/ShardLayout.js";
 import type { StateSnapshot } from "../store/stateStore.js";
 import { Block } from "./Block.js";
 import { BlockMerkleAccumulator } from "./BlockMerkleAccumulator.js";
-import type { BlockHeaderView, ChunkHeaderView } from "./blockView.js";
+import type { BlockHeaderView, ChunkHeaderView, ValidatorStakeView } from "./blockView.js";
 import { merkleRoot } from "./merkle.js";
 
 export interface BlockProducerConfig {
@@ -21,6 +21,34 @@ export interface BlockProducerConfig {
   readonly protocolVersion: number;
   readonly totalSupply: bigint;
 }
+
+/** What a chunk's execution contributes to its header (all empty for an empty chunk). */
+export interface ChunkExecution {
+  /** Hashes of the chunk's transactions, in order. */
+  readonly txHashes: readonly CryptoHash[];
+  /** Leaves of the outcome root (transaction and receipt outcomes, in order). */
+  readonly outcomeHashes: readonly CryptoHash[];
+  /** Ids of the receipts the chunk sends on. */
+  readonly outgoingReceiptIds: readonly CryptoHash[];
+  readonly gasUsed: bigint;
+  readonly balanceBurnt: bigint;
+  readonly validatorProposals: readonly ValidatorStakeView[];
+}
+
+/** The execution of a block: one entry per shard (shard order) and the resulting total supply. */
+export interface BlockExecution {
+  readonly chunks: readonly ChunkExecution[];
+  readonly totalSupply: bigint;
+}
+
+const EMPTY_CHUNK: ChunkExecution = {
+  txHashes: [],
+  outcomeHashes: [],
+  outgoingReceiptIds: [],
+  gasUsed: 0n,
+  balanceBurnt: 0n,
+  validatorProposals: [],
+};
 
 /** nearcore's empty signature (genesis): "ed25519:" + base58 of 64 zero bytes. */
 export const EMPTY_SIGNATURE = `ed25519:${"1".repeat(64)}`;
@@ -46,6 +74,11 @@ export class BlockProducer {
     );
   }
 
+  /** Index of the epoch a height belongs to (0 for the genesis and the first epoch). */
+  epochIndexOf(height: number): number {
+    return this.epochIndex(height);
+  }
+
   private epochIndex(height: number): number {
     const g = this.cfg.genesisHeight;
     return height <= g ? 0 : Math.floor((height - g - 1) / this.cfg.epochLength);
@@ -69,17 +102,22 @@ export class BlockProducer {
       timestampNs,
       prevStateRoots: state.map((s) => s.rootHash),
       postState: state,
+      execution: undefined,
     });
   }
 
-  /** The block after `prev`, whose chunks turned prev's post-state into `postState`. */
-  next(prev: Block, timestampNs: bigint, postState: readonly StateSnapshot[]): Block {
+  /**
+   * The block after `prev`, whose chunks turned prev's post-state into `postState`.
+   * Without `execution` its chunks are empty and the total supply is unchanged.
+   */
+  next(prev: Block, timestampNs: bigint, postState: readonly StateSnapshot[], execution?: BlockExecution): Block {
     return this.build({
       height: prev.height + 1,
       prev,
       timestampNs,
       prevStateRoots: prev.postState.map((s) => s.rootHash),
       postState,
+      execution,
     });
   }
 
@@ -89,61 +127,78 @@ export class BlockProducer {
     timestampNs: bigint;
     prevStateRoots: readonly CryptoHash[];
     postState: readonly StateSnapshot[];
+    execution: BlockExecution | undefined;
   }): Block {
-    const { height, prev, timestampNs, prevStateRoots, postState } = input;
+    const { height, prev, timestampNs, prevStateRoots, postState, execution } = input;
     const cfg = this.cfg;
     const isGenesis = prev === undefined;
     const prevHash = isGenesis ? ZERO_HASH : prev.hashBytes;
     const sign = (msg: CryptoHash) => (isGenesis ? EMPTY_SIGNATURE : `ed25519:${base58Encode(cfg.key.sign(msg))}`);
 
-    // Chunks: empty bodies (no transactions or receipts yet), one per shard.
-    const body = new BorshWriter().u32(0).u32(0).toBytes();
-    const encodedMerkleRoot = sha256(body);
+    // Chunks: one per shard. The body lists the transaction hashes and outgoing receipt ids
+    // (u32 count ‖ hashes, twice); an empty chunk's body is two zero counts.
     const chunks: ChunkHeaderView[] = [];
     const chunkHashes: CryptoHash[] = [];
-    const zero = formatCryptoHash(ZERO_HASH);
+    const txRoots: CryptoHash[] = [];
+    const outcomeRoots: CryptoHash[] = [];
+    const receiptRoots: CryptoHash[] = [];
+    const totalSupply = execution?.totalSupply ?? (isGenesis ? cfg.totalSupply : prev.totalSupply);
     cfg.layout.shardIds.forEach((shardId, i) => {
+      const exec = execution?.chunks[i] ?? EMPTY_CHUNK;
+      const bodyWriter = new BorshWriter().u32(exec.txHashes.length);
+      for (const h of exec.txHashes) bodyWriter.fixed(h);
+      bodyWriter.u32(exec.outgoingReceiptIds.length);
+      for (const h of exec.outgoingReceiptIds) bodyWriter.fixed(h);
+      const body = bodyWriter.toBytes();
+      const encodedMerkleRoot = sha256(body);
+      const txRoot = merkleRoot(exec.txHashes);
+      const outcomeRoot = merkleRoot(exec.outcomeHashes);
+      const receiptsRoot = merkleRoot(exec.outgoingReceiptIds);
+      txRoots.push(txRoot);
+      outcomeRoots.push(outcomeRoot);
+      receiptRoots.push(receiptsRoot);
       const prevStateRoot = prevStateRoots[i]!;
       const chunkHash = sha256(
         new BorshWriter()
           .fixed(prevHash)
           .fixed(prevStateRoot)
-          .fixed(ZERO_HASH) // outcome_root
+          .fixed(outcomeRoot)
           .fixed(encodedMerkleRoot)
           .u64(body.length)
           .u64(height)
           .u64(shardId)
-          .u64(0) // gas_used
+          .u64(exec.gasUsed)
           .u64(cfg.gasLimit)
-          .u128(0n) // balance_burnt
-          .fixed(ZERO_HASH) // outgoing_receipts_root
-          .fixed(ZERO_HASH) // tx_root
+          .u128(exec.balanceBurnt)
+          .fixed(receiptsRoot)
+          .fixed(txRoot)
           .toBytes(),
       );
       chunkHashes.push(chunkHash);
       chunks.push({
         chunk_hash: formatCryptoHash(chunkHash),
         prev_block_hash: formatCryptoHash(prevHash),
-        outcome_root: zero,
+        outcome_root: formatCryptoHash(outcomeRoot),
         prev_state_root: formatCryptoHash(prevStateRoot),
         encoded_merkle_root: formatCryptoHash(encodedMerkleRoot),
         encoded_length: body.length,
         height_created: height,
         height_included: height,
         shard_id: shardId,
-        gas_used: 0,
+        gas_used: Number(exec.gasUsed),
         gas_limit: cfg.gasLimit,
         rent_paid: "0",
         validator_reward: "0",
-        balance_burnt: "0",
-        outgoing_receipts_root: zero,
-        tx_root: zero,
-        validator_proposals: [],
+        balance_burnt: exec.balanceBurnt.toString(),
+        outgoing_receipts_root: formatCryptoHash(receiptsRoot),
+        tx_root: formatCryptoHash(txRoot),
+        validator_proposals: [...exec.validatorProposals],
         signature: sign(chunkHash),
         congestion_info: { allowed_shard: shardId, buffered_receipts_gas: "0", delayed_receipts_gas: "0", receipt_bytes: 0 },
         bandwidth_requests: null,
       });
     });
+    const zero = formatCryptoHash(ZERO_HASH);
 
     const epoch = this.epochIndex(height);
     const epochId = this.epochId(epoch);
@@ -157,12 +212,11 @@ export class BlockProducer {
       : sha256(new BorshWriter().fixed(prev.hashBytes).u64(height).toBytes());
     const blockMerkleRoot = this.merkle.root(); // over all blocks before this one
     const blockOrdinal = height - g + 1;
-    const zeros = chunks.map(() => ZERO_HASH);
     const prevStateRoot = merkleRoot(prevStateRoots);
     const chunkHeadersRoot = merkleRoot(chunkHashes);
-    const chunkTxRoot = merkleRoot(zeros);
-    const outcomeRoot = merkleRoot(zeros);
-    const chunkReceiptsRoot = merkleRoot(zeros);
+    const chunkTxRoot = merkleRoot(txRoots);
+    const outcomeRoot = merkleRoot(outcomeRoots);
+    const chunkReceiptsRoot = merkleRoot(receiptRoots);
     const blockBodyHash = sha256(new BorshWriter().u32(chunkHashes.length).fixed(chunkHeadersRoot).u32(0).toBytes());
     const chunkMask = chunks.map(() => true);
 
@@ -182,7 +236,7 @@ export class BlockProducer {
       .fixed(randomValue)
       .u128(cfg.gasPrice)
       .u64(blockOrdinal)
-      .u128(cfg.totalSupply)
+      .u128(totalSupply)
       .fixed(lastFinal)
       .fixed(lastDsFinal)
       .fixed(this.bpHash)
@@ -215,13 +269,13 @@ export class BlockProducer {
       timestamp: Number(timestampNs),
       timestamp_nanosec: timestampNs.toString(),
       random_value: formatCryptoHash(randomValue),
-      validator_proposals: [],
+      validator_proposals: chunks.flatMap((c) => c.validator_proposals),
       chunk_mask: chunkMask,
       gas_price: cfg.gasPrice.toString(),
       block_ordinal: blockOrdinal,
       rent_paid: "0",
       validator_reward: "0",
-      total_supply: cfg.totalSupply.toString(),
+      total_supply: totalSupply.toString(),
       challenges_result: [],
       last_final_block: formatCryptoHash(lastFinal),
       last_ds_final_block: formatCryptoHash(lastDsFinal),
@@ -234,6 +288,6 @@ export class BlockProducer {
       chunk_endorsements: chunks.map(() => (isGenesis ? [0] : [1])),
     };
     this.merkle.append(hashBytes);
-    return new Block(height, hash, hashBytes, timestampNs, { author: cfg.author, header, chunks }, postState);
+    return new Block(height, hash, hashBytes, timestampNs, { author: cfg.author, header, chunks }, postState, totalSupply);
   }
 }

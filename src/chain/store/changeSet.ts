@@ -18,6 +18,11 @@ export class ChangeSet {
     return this;
   }
 
+  /** Visits every write (`null` = delete) in insertion order. */
+  forEach(visit: (key: string, value: string | null) => void): void {
+    for (const [k, v] of this.writes) visit(k, v);
+  }
+
   get size(): number {
     return this.writes.size;
   }

@@ -12,11 +12,29 @@ const positional: Record<string, (args: unknown[]) => unknown> = {
     return { block_id: args[0] };
   },
   query: legacyQueryParams,
+  send_tx: sendParams,
+  broadcast_tx_async: sendParams,
+  broadcast_tx_commit: sendParams,
+  tx: txStatusParams,
+  EXPERIMENTAL_tx_status: txStatusParams,
   gas_price: (args) => {
     if (args.length > 1) throw tooMany(args.length, 1);
     return args.length === 0 ? {} : { block_id: args[0] };
   },
 };
+
+/** `[signed_tx_base64]`, the docs' form of the send methods (wait_until keeps its default). */
+function sendParams(args: unknown[]): unknown {
+  if (args.length > 1) throw new ParseError("Unable to parse send request: too many params passed");
+  return { signed_tx_base64: args[0] };
+}
+
+/** `[tx_hash, sender_account_id]` or `[signed_tx_base64]`. */
+function txStatusParams(args: unknown[]): unknown {
+  if (args.length === 2) return { tx_hash: args[0], sender_account_id: args[1] };
+  if (args.length === 1) return { signed_tx_base64: args[0] };
+  throw new ParseError(`Failed parsing args: expected [tx_hash, sender_account_id] or [signed_tx_base64], got ${args.length} params`);
+}
 
 function tooMany(got: number, max: number): ParseError {
   return new ParseError(`Failed parsing args: expected ${max} positional param(s), got ${got}`);

@@ -13,4 +13,6 @@ export interface RpcContext {
   rpcAddr: string;
   /** Process start, for `status.uptime_sec`. */
   startedAtMs: number;
+  /** How long transaction methods wait for the requested status before TIMEOUT_ERROR. */
+  txTimeoutMs: number;
 }

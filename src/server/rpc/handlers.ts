@@ -1,11 +1,17 @@
 import type { RpcHandlers } from "../../../generated/rpc/methods.js";
 import { block } from "./block.js";
+import { broadcastTxAsync } from "./broadcastTxAsync.js";
+import { broadcastTxCommit } from "./broadcastTxCommit.js";
 import type { RpcContext } from "./context.js";
+import { experimentalReceipt } from "./experimentalReceipt.js";
+import { experimentalTxStatus } from "./experimentalTxStatus.js";
 import { gasPrice } from "./gasPrice.js";
 import { health } from "./health.js";
 import { query } from "./query.js";
 import { rpcDiscover } from "./rpcDiscover.js";
+import { sendTx } from "./sendTx.js";
 import { status } from "./status.js";
+import { tx } from "./tx.js";
 
 /** Every spec'd method and its handler; a method in the spec without one fails type-checking. */
 export const rpcHandlers: RpcHandlers<RpcContext> = {
@@ -15,4 +21,10 @@ export const rpcHandlers: RpcHandlers<RpcContext> = {
   gas_price: gasPrice,
   health,
   "rpc.discover": rpcDiscover,
+  send_tx: sendTx,
+  broadcast_tx_async: broadcastTxAsync,
+  broadcast_tx_commit: broadcastTxCommit,
+  tx,
+  EXPERIMENTAL_tx_status: experimentalTxStatus,
+  EXPERIMENTAL_receipt: experimentalReceipt,
 };

@@ -1,0 +1,66 @@
+import type { ActionErrorKindJson } from "./actionError.js";
+import type { NewReceipt } from "./receipt.js";
+
+export type { NewReceipt } from "./receipt.js";
+
+/** What an action receipt returns: nothing, bytes, or the result of one of its new receipts. */
+export type ReturnData =
+  | { readonly kind: "None" }
+  | { readonly kind: "Value"; readonly value: Uint8Array }
+  | { readonly kind: "ReceiptIndex"; readonly index: number };
+
+/** A stake an account asked for (nearcore `ValidatorStake` proposal). */
+export interface StakeProposal {
+  readonly accountId: string;
+  readonly publicKey: string;
+  readonly stake: bigint;
+}
+
+/**
+ * nearcore `ActionResult`: gas accounting and effects of one action, merged into the result
+ * of its receipt. `gasUsed` ≥ `gasBurnt`: it also counts gas handed on to new receipts.
+ */
+export class ActionResult {
+  gasBurnt = 0n;
+  gasBurntForFunctionCall = 0n;
+  gasUsed = 0n;
+  /** undefined while the actions succeed; the kind and (unless null) index of the failure. */
+  error: { kind: ActionErrorKindJson; index: number | null } | undefined;
+  returnData: ReturnData = { kind: "None" };
+  logs: string[] = [];
+  newReceipts: NewReceipt[] = [];
+  proposals: StakeProposal[] = [];
+
+  constructor(gas = 0n) {
+    this.gasBurnt = gas;
+    this.gasUsed = gas;
+  }
+
+  fail(kind: ActionErrorKindJson): void {
+    this.error = { kind, index: null };
+  }
+
+  get ok(): boolean {
+    return this.error === undefined;
+  }
+
+  /** Folds the next action's result in; a failure drops the receipts and proposals so far. */
+  merge(next: ActionResult): void {
+    this.gasBurnt += next.gasBurnt;
+    this.gasBurntForFunctionCall += next.gasBurntForFunctionCall;
+    this.gasUsed += next.gasUsed;
+    this.error = next.error;
+    this.returnData =
+      next.returnData.kind === "ReceiptIndex"
+        ? { kind: "ReceiptIndex", index: next.returnData.index + this.newReceipts.length }
+        : next.returnData;
+    this.logs.push(...next.logs);
+    if (this.ok) {
+      this.newReceipts.push(...next.newReceipts);
+      this.proposals.push(...next.proposals);
+    } else {
+      this.newReceipts = [];
+      this.proposals = [];
+    }
+  }
+}

@@ -1,0 +1,44 @@
+import type { InvalidAccessKeyErrorJson, InvalidTxErrorJson } from "./invalidTxError.js";
+
+/*
+ * nearcore `ActionError` / `ActionErrorKind` / `TxExecutionError` JSON
+ * (core/primitives/src/errors.rs). `index` is an Option<u64> without skip_serializing_if, so
+ * it is `null` (not absent) when undefined, which nearcore does for a LackBalanceForState
+ * found after all actions ran.
+ */
+
+/** FunctionCallErrorSer: the shapes shardkit can produce before it runs contract code. */
+export type FunctionCallErrorJson =
+  | { CompilationError: { CodeDoesNotExist: { account_id: string } } }
+  | { MethodResolveError: "MethodEmptyName" | "MethodNotFound" | "MethodInvalidSignature" }
+  | { ExecutionError: string };
+
+export type ActionErrorKindJson =
+  | { AccountAlreadyExists: { account_id: string } }
+  | { AccountDoesNotExist: { account_id: string } }
+  | { CreateAccountOnlyByRegistrar: { account_id: string; registrar_account_id: string; predecessor_id: string } }
+  | { CreateAccountNotAllowed: { account_id: string; predecessor_id: string } }
+  | { ActorNoPermission: { account_id: string; actor_id: string } }
+  | { DeleteKeyDoesNotExist: { account_id: string; public_key: string } }
+  | { AddKeyAlreadyExists: { account_id: string; public_key: string } }
+  | { DeleteAccountStaking: { account_id: string } }
+  | { LackBalanceForState: { account_id: string; amount: string } }
+  | { TriesToUnstake: { account_id: string } }
+  | { TriesToStake: { account_id: string; stake: string; locked: string; balance: string } }
+  | { InsufficientStake: { account_id: string; stake: string; minimum_stake: string } }
+  | { FunctionCallError: FunctionCallErrorJson }
+  | { OnlyImplicitAccountCreationAllowed: { account_id: string } }
+  | { DeleteAccountWithLargeState: { account_id: string } }
+  | "DelegateActionInvalidSignature"
+  | { DelegateActionSenderDoesNotMatchTxReceiver: { sender_id: string; receiver_id: string } }
+  | "DelegateActionExpired"
+  | { DelegateActionAccessKeyError: InvalidAccessKeyErrorJson }
+  | { DelegateActionInvalidNonce: { delegate_nonce: number; ak_nonce: number } }
+  | { DelegateActionNonceTooLarge: { delegate_nonce: number; upper_bound: number } };
+
+export interface ActionErrorJson {
+  index: number | null;
+  kind: ActionErrorKindJson;
+}
+
+export type TxExecutionErrorJson = { ActionError: ActionErrorJson } | { InvalidTxError: InvalidTxErrorJson };

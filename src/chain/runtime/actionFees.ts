@@ -1,0 +1,164 @@
+import type { AccessKeyPermissionWithGasKeys, Action, NonDelegateAction } from "../transaction/index.js";
+import { isNearImplicitAccount } from "./implicitAccount.js";
+import { sendFee, type RuntimeParameters } from "./parameters.js";
+
+/*
+ * Gas fees of actions, after nearcore runtime/runtime/src/config.rs (total_send_fees,
+ * exec_fee, total_prepaid_exec_fees, total_prepaid_send_fees, total_deposit,
+ * total_prepaid_gas). All gas is bigint so that u64 overflow can be detected by the caller.
+ * Actions shardkit rejects at validation (global contracts, state init, gas keys) never get
+ * here; asking their fee is a bug.
+ */
+
+const utf8Length = (s: string): number => Buffer.byteLength(s, "utf8");
+
+/** Method-name bytes of a function-call key, each counted with a terminating byte. */
+function methodNamesBytes(permission: AccessKeyPermissionWithGasKeys): bigint {
+  if (permission === "FullAccess" || !("FunctionCall" in permission)) return 0n;
+  return BigInt(permission.FunctionCall.methodNames.reduce((n, m) => n + utf8Length(m) + 1, 0));
+}
+
+function unsupported(a: Action): never {
+  throw new Error(`no fee for unsupported action ${a.type}`);
+}
+
+/** Gas burnt on the sender's side to send `actions` to `receiverId`. */
+export function totalSendFees(
+  p: RuntimeParameters,
+  senderIsReceiver: boolean,
+  actions: readonly Action[],
+  receiverId: string,
+): bigint {
+  const f = p.fees;
+  const send = (fee: Parameters<typeof sendFee>[0]) => sendFee(fee, senderIsReceiver);
+  let total = 0n;
+  for (const a of actions) {
+    switch (a.type) {
+      case "CreateAccount":
+        total += send(f.createAccount);
+        break;
+      case "DeployContract":
+        total += send(f.deployContractBase) + send(f.deployContractPerByte) * BigInt(a.code.length);
+        break;
+      case "FunctionCall":
+        total +=
+          send(f.functionCallBase) +
+          send(f.functionCallPerByte) * BigInt(utf8Length(a.methodName) + a.args.length);
+        break;
+      case "Transfer":
+        total += send(f.transfer);
+        if (isNearImplicitAccount(receiverId)) total += send(f.createAccount) + send(f.addFullAccessKey);
+        break;
+      case "Stake":
+        total += send(f.stake);
+        break;
+      case "AddKey":
+        total +=
+          a.accessKey.permission === "FullAccess"
+            ? send(f.addFullAccessKey)
+            : send(f.addFunctionCallKeyBase) + send(f.addFunctionCallKeyPerByte) * methodNamesBytes(a.accessKey.permission);
+        break;
+      case "DeleteKey":
+        total += send(f.deleteKey);
+        break;
+      case "DeleteAccount":
+        total += send(f.deleteAccount);
+        break;
+      case "Delegate": {
+        const d = a.delegateAction;
+        total += send(f.delegate) + totalSendFees(p, senderIsReceiver, d.actions, d.receiverId);
+        break;
+      }
+      default:
+        unsupported(a);
+    }
+  }
+  return total;
+}
+
+/** Gas burnt when one action executes on the receiver's shard. */
+export function execFee(p: RuntimeParameters, a: Action, receiverId: string): bigint {
+  const f = p.fees;
+  switch (a.type) {
+    case "CreateAccount":
+      return f.createAccount.execution;
+    case "DeployContract":
+      return f.deployContractBase.execution + f.deployContractPerByte.execution * BigInt(a.code.length);
+    case "FunctionCall":
+      return f.functionCallBase.execution + f.functionCallPerByte.execution * BigInt(utf8Length(a.methodName) + a.args.length);
+    case "Transfer":
+      return isNearImplicitAccount(receiverId)
+        ? f.transfer.execution + f.createAccount.execution + f.addFullAccessKey.execution
+        : f.transfer.execution;
+    case "Stake":
+      return f.stake.execution;
+    case "AddKey":
+      return a.accessKey.permission === "FullAccess"
+        ? f.addFullAccessKey.execution
+        : f.addFunctionCallKeyBase.execution + f.addFunctionCallKeyPerByte.execution * methodNamesBytes(a.accessKey.permission);
+    case "DeleteKey":
+      return f.deleteKey.execution;
+    case "DeleteAccount":
+      return f.deleteAccount.execution;
+    case "Delegate":
+      return f.delegate.execution;
+    default:
+      return unsupported(a);
+  }
+}
+
+/**
+ * Execution gas bought up front for `actions`; a Delegate also prepays the execution of the
+ * receipt it will create (its inner actions plus one receipt creation).
+ */
+export function totalPrepaidExecFees(p: RuntimeParameters, actions: readonly Action[], receiverId: string): bigint {
+  let total = 0n;
+  for (const a of actions) {
+    if (a.type === "Delegate") {
+      const d = a.delegateAction;
+      total +=
+        totalPrepaidExecFees(p, d.actions, d.receiverId) +
+        execFee(p, a, d.receiverId) +
+        p.fees.actionReceiptCreation.execution;
+    } else {
+      total += execFee(p, a, receiverId);
+    }
+  }
+  return total;
+}
+
+/** Send fees of a Delegate's inner actions: prepaid by the relayer, burnt when the inner receipt is sent. */
+export function totalPrepaidSendFees(p: RuntimeParameters, actions: readonly Action[]): bigint {
+  let total = 0n;
+  for (const a of actions) {
+    if (a.type !== "Delegate") continue;
+    const d = a.delegateAction;
+    total += totalSendFees(p, d.senderId === d.receiverId, d.actions, d.receiverId);
+  }
+  return total;
+}
+
+function depositOf(a: NonDelegateAction): bigint {
+  if (a.type === "Transfer" || a.type === "FunctionCall") return a.deposit;
+  return 0n;
+}
+
+/** Tokens attached to `actions` (a Delegate's inner deposits are paid by the relayer). */
+export function totalDeposit(actions: readonly Action[]): bigint {
+  let total = 0n;
+  for (const a of actions) {
+    if (a.type === "Delegate") total += totalDeposit(a.delegateAction.actions);
+    else if (a.type !== "DelegateV2") total += depositOf(a);
+  }
+  return total;
+}
+
+/** Gas attached to function calls in `actions` (including a Delegate's inner ones). */
+export function totalPrepaidGas(actions: readonly Action[]): bigint {
+  let total = 0n;
+  for (const a of actions) {
+    if (a.type === "Delegate") total += totalPrepaidGas(a.delegateAction.actions);
+    else if (a.type === "FunctionCall") total += a.gas;
+  }
+  return total;
+}

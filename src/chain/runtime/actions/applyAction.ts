@@ -1,0 +1,68 @@
+import type { Action } from "../../transaction/index.js";
+import { execFee } from "../actionFees.js";
+import { ActionResult } from "../ActionResult.js";
+import { SYSTEM_ACCOUNT } from "../receipt.js";
+import type { ActionEnv } from "./ActionEnv.js";
+import { addKey } from "./addKey.js";
+import { checkAccountExistence } from "./checkAccountExistence.js";
+import { checkActorPermissions } from "./checkActorPermissions.js";
+import { createAccount } from "./createAccount.js";
+import { delegate } from "./delegate.js";
+import { deleteAccount } from "./deleteAccount.js";
+import { deleteKey } from "./deleteKey.js";
+import { deployContract } from "./deployContract.js";
+import { functionCall } from "./functionCall.js";
+import { stake } from "./stake.js";
+import { transfer } from "./transfer.js";
+
+/**
+ * nearcore lib.rs `apply_action`: the action's execution fee is burnt whatever happens; then
+ * account existence, actor permissions, and the action itself.
+ */
+export function applyAction(env: ActionEnv, action: Action, index: number, actions: readonly Action[]): ActionResult {
+  const result = new ActionResult(execFee(env.ctx.params, action, env.accountId));
+  const isRefund = env.receipt.predecessorId === SYSTEM_ACCOUNT;
+  const existence = checkAccountExistence(env, action, actions.length === 1 && !isRefund);
+  if (existence !== undefined) {
+    result.fail(existence);
+    return result;
+  }
+  const permission = checkActorPermissions(env, action);
+  if (permission !== undefined) {
+    result.fail(permission);
+    return result;
+  }
+  switch (action.type) {
+    case "CreateAccount":
+      createAccount(env, result);
+      break;
+    case "DeployContract":
+      deployContract(env, action);
+      break;
+    case "FunctionCall":
+      functionCall(env, action, index, index + 1 === actions.length, result);
+      break;
+    case "Transfer":
+      transfer(env, action);
+      break;
+    case "Stake":
+      stake(env, action, result);
+      break;
+    case "AddKey":
+      addKey(env, action, result);
+      break;
+    case "DeleteKey":
+      deleteKey(env, action, result);
+      break;
+    case "DeleteAccount":
+      deleteAccount(env, action, result);
+      break;
+    case "Delegate":
+      delegate(env, action, result);
+      break;
+    default:
+      // Validation refuses every other action; a stored receipt carrying one is corrupt.
+      throw new Error(`cannot execute ${action.type}`);
+  }
+  return result;
+}

@@ -1,0 +1,27 @@
+import type { DeleteAccountAction } from "../../transaction/index.js";
+import type { ActionResult } from "../ActionResult.js";
+import { balanceRefundReceipt } from "../receipt.js";
+import { codeLength, removeAccountState } from "../stateAccess.js";
+import type { ActionEnv } from "./ActionEnv.js";
+
+/**
+ * nearcore actions.rs `action_delete_account`: refused when the state without code exceeds
+ * 10,000 bytes (DeleteAccountWithLargeState); the balance goes to the beneficiary as a
+ * balance-refund receipt from `system` (so it does not create accounts, and is burnt if the
+ * beneficiary does not exist); all state of the account is removed; the actor falls back to
+ * the predecessor.
+ */
+export function deleteAccount(env: ActionEnv, action: DeleteAccountAction, result: ActionResult): void {
+  const account = env.account!;
+  const withoutCode = account.storageUsage - codeLength(env.su, env.accountId);
+  if (withoutCode > env.ctx.params.maxAccountDeletionStorageUsage) {
+    result.fail({ DeleteAccountWithLargeState: { account_id: env.accountId } });
+    return;
+  }
+  if (account.amount > 0n) {
+    result.newReceipts.push(balanceRefundReceipt(action.beneficiaryId, account.amount));
+  }
+  removeAccountState(env.su, env.accountId);
+  env.actorId = env.receipt.predecessorId;
+  env.account = undefined;
+}

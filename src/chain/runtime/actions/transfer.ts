@@ -1,0 +1,48 @@
+import { ZERO_HASH } from "../../primitives/cryptoHash.js";
+import type { TransferAction } from "../../transaction/index.js";
+import { accessKeyStorageUsage } from "../../genesis/storageUsage.js";
+import { nearImplicitPublicKey } from "../implicitAccount.js";
+import { SYSTEM_ACCOUNT } from "../receipt.js";
+import { getAccessKey, setAccessKey } from "../stateAccess.js";
+import type { ActionEnv } from "./ActionEnv.js";
+
+/**
+ * nearcore `action_transfer_or_implicit_account_creation`: credits the receiver; a gas refund
+ * (from system, signed "by" the receiver) also tops up the allowance of the function-call key
+ * that paid; a Transfer to a missing NEAR-implicit id creates it with the full-access key the
+ * id names, nonce (height − 1) × 10^6.
+ */
+export function transfer(env: ActionEnv, action: TransferAction): void {
+  const p = env.ctx.params;
+  const body = env.receipt.body;
+  if (env.account !== undefined) {
+    env.account = { ...env.account, amount: env.account.amount + action.deposit };
+    if (env.receipt.predecessorId === SYSTEM_ACCOUNT && body.signerId === env.accountId) {
+      refundAllowance(env, action.deposit);
+    }
+    return;
+  }
+  const publicKey = nearImplicitPublicKey(env.accountId);
+  const accessKey = {
+    nonce: BigInt(env.ctx.blockHeight - 1) * p.accessKeyNonceRangeMultiplier,
+    permission: "FullAccess" as const,
+  };
+  env.actorId = env.accountId;
+  env.account = {
+    amount: action.deposit,
+    locked: 0n,
+    codeHash: ZERO_HASH,
+    storageUsage: p.storageNumBytesAccount + accessKeyStorageUsage(publicKey, accessKey),
+  };
+  setAccessKey(env.su, env.accountId, publicKey, accessKey);
+}
+
+/** nearcore `try_refund_allowance`: best effort, only for a key that still has a finite allowance. */
+function refundAllowance(env: ActionEnv, amount: bigint): void {
+  const publicKey = env.receipt.body.signerPublicKey;
+  const key = getAccessKey(env.su, env.accountId, publicKey);
+  if (key === undefined || key.permission === "FullAccess") return;
+  const fc = key.permission.FunctionCall;
+  if (fc.allowance === null || amount === 0n) return;
+  setAccessKey(env.su, env.accountId, publicKey, { ...key, permission: { FunctionCall: { ...fc, allowance: fc.allowance + amount } } });
+}

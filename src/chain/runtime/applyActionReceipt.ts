@@ -1,0 +1,176 @@
+import { latin1ToBytes } from "../primitives/latin1.js";
+import { ActionResult, type NewReceipt, type StakeProposal } from "./ActionResult.js";
+import type { ActionEnv } from "./actions/ActionEnv.js";
+import { applyAction } from "./actions/applyAction.js";
+import { totalDeposit, totalPrepaidExecFees, totalPrepaidGas, totalPrepaidSendFees } from "./actionFees.js";
+import type { ApplyContext } from "./ApplyContext.js";
+import type { ExecutionOutcome, ExecutionStatus } from "./executionOutcome.js";
+import { balanceRefundReceipt, gasRefundReceipt, SYSTEM_ACCOUNT, type ActionReceiptOf, type Receipt } from "./receipt.js";
+import { receiptIdFromReceipt } from "./receiptId.js";
+import { receivedDataKey } from "./runtimeTrieKeys.js";
+import { getAccount, setAccount } from "./stateAccess.js";
+import type { StateUpdate } from "./StateUpdate.js";
+import { lackingStorageStake } from "./storageStake.js";
+
+/** The effects of executing one action receipt. */
+export interface ReceiptExecution {
+  readonly outcome: ExecutionOutcome;
+  /** New receipts with their ids, in creation order (action and data receipts). */
+  readonly newReceipts: Receipt[];
+  /** Tokens this execution removed from the supply (burnt gas net of rewards, lost refunds). */
+  readonly burnt: bigint;
+  readonly proposals: StakeProposal[];
+}
+
+/** Reads and removes the data an action receipt waited for (nearcore: `ReceivedData`, Option<Vec<u8>>). */
+function takePromiseResults(su: StateUpdate, receipt: ActionReceiptOf): (Uint8Array | null)[] {
+  return receipt.body.inputDataIds.map((id) => {
+    const key = receivedDataKey(receipt.receiverId, id);
+    const raw = su.get(key);
+    if (raw === undefined) throw new Error("received data should be in the state");
+    su.remove(key);
+    const bytes = latin1ToBytes(raw);
+    return bytes[0] === 1 ? bytes.slice(5) : null;
+  });
+}
+
+/**
+ * nearcore lib.rs `apply_action_receipt`: runs the actions in order (the first failure stops
+ * them and undoes every state write of the receipt), checks the receiver can still pay for
+ * its storage, refunds unused gas (to the signer) and failed deposits (to the predecessor)
+ * with receipts from `system`, sends the result to `output_data_receivers`, and returns the
+ * outcome. Refund receipts are free: their outcome reports the gas (it counts towards the
+ * chunk's gas) but burns no tokens; a refund that fails burns its deposit.
+ */
+export function applyActionReceipt(ctx: ApplyContext, su: StateUpdate, receipt: ActionReceiptOf): ReceiptExecution {
+  const p = ctx.params;
+  const body = receipt.body;
+  const accountId = receipt.receiverId;
+  const isRefund = receipt.predecessorId === SYSTEM_ACCOUNT;
+  const promiseResults = takePromiseResults(su, receipt);
+  su.commit();
+
+  const env: ActionEnv = {
+    ctx,
+    su,
+    receipt,
+    accountId,
+    account: getAccount(su, accountId),
+    actorId: receipt.predecessorId,
+    promiseResults,
+  };
+  const result = new ActionResult(p.fees.actionReceiptCreation.execution);
+  for (let i = 0; i < body.actions.length; i++) {
+    result.merge(applyAction(env, body.actions[i]!, i, body.actions));
+    if (result.error !== undefined) {
+      result.error.index = i;
+      break;
+    }
+  }
+
+  if (result.ok && env.account !== undefined) {
+    const lacking = lackingStorageStake(p, env.account);
+    if (lacking === undefined) {
+      setAccount(su, accountId, env.account);
+    } else {
+      const failed = new ActionResult();
+      failed.fail({ LackBalanceForState: { account_id: accountId, amount: lacking.toString() } });
+      result.merge(failed);
+    }
+  }
+
+  let burnt = 0n;
+  if (isRefund) {
+    if (!result.ok) burnt += totalDeposit(body.actions);
+  } else {
+    result.newReceipts.push(...refundReceipts(ctx, receipt, result));
+  }
+  if (result.ok) su.commit();
+  else su.rollback();
+
+  const tokensBurnt = isRefund ? 0n : result.gasBurnt * ctx.gasPrice;
+  burnt += tokensBurnt;
+  const rewardGas = (result.gasBurntForFunctionCall * p.burntGasReward.numerator) / p.burntGasReward.denominator;
+  const reward = rewardGas * ctx.gasPrice;
+  if (reward > 0n) {
+    const account = getAccount(su, accountId);
+    if (account !== undefined) {
+      setAccount(su, accountId, { ...account, amount: account.amount + reward });
+      su.commit();
+      burnt -= reward;
+    }
+  }
+
+  if (body.outputDataReceivers.length > 0) {
+    const rd = result.returnData;
+    if (result.ok && rd.kind === "ReceiptIndex") {
+      const target = result.newReceipts[rd.index];
+      if (target === undefined || target.body.type !== "Action") throw new Error("the returned receipt should be an action receipt");
+      result.newReceipts[rd.index] = {
+        ...target,
+        body: { ...target.body, outputDataReceivers: [...target.body.outputDataReceivers, ...body.outputDataReceivers] },
+      };
+    } else {
+      const data = !result.ok ? null : rd.kind === "Value" ? rd.value : new Uint8Array(0);
+      for (const receiver of body.outputDataReceivers) {
+        result.newReceipts.push({
+          predecessorId: accountId,
+          receiverId: receiver.receiverId,
+          body: { type: "Data", dataId: receiver.dataId, data },
+        });
+      }
+    }
+  }
+
+  const newReceipts: Receipt[] = result.newReceipts.map((r, i) => ({
+    ...r,
+    receiptId: receiptIdFromReceipt(receipt.receiptId, ctx.blockHeight, i),
+  }));
+  let status: ExecutionStatus;
+  if (result.error !== undefined) {
+    status = { kind: "Failure", error: { ActionError: { index: result.error.index, kind: result.error.kind } } };
+  } else if (result.returnData.kind === "ReceiptIndex") {
+    status = { kind: "SuccessReceiptId", receiptId: newReceipts[result.returnData.index]!.receiptId };
+  } else {
+    status = { kind: "SuccessValue", value: result.returnData.kind === "Value" ? result.returnData.value : new Uint8Array(0) };
+  }
+  return {
+    outcome: {
+      id: receipt.receiptId,
+      logs: result.logs,
+      receiptIds: newReceipts.filter((r) => r.body.type === "Action").map((r) => r.receiptId),
+      gasBurnt: result.gasBurnt,
+      tokensBurnt,
+      executorId: accountId,
+      status,
+      metadataVersion: 3,
+    },
+    newReceipts,
+    burnt,
+    proposals: result.ok ? result.proposals : [],
+  };
+}
+
+/**
+ * nearcore lib.rs `generate_refund_receipts` after NEP-536 (protocol 78): the deposit of a
+ * failed receipt goes back to the predecessor; gas bought but not burnt (or not handed on)
+ * goes back to the signer at the price it was bought at; a zero refund makes no receipt.
+ * The current price never exceeds the purchase price here (the gas price is constant), so
+ * there is no deficit case.
+ */
+function refundReceipts(ctx: ApplyContext, receipt: ActionReceiptOf, result: ActionResult): NewReceipt[] {
+  const p = ctx.params;
+  const body = receipt.body;
+  const prepaidGas = totalPrepaidGas(body.actions) + totalPrepaidSendFees(p, body.actions);
+  const prepaidExecGas = totalPrepaidExecFees(p, body.actions, receipt.receiverId) + p.fees.actionReceiptCreation.execution;
+  const spent = result.ok ? result.gasUsed : result.gasBurnt;
+  const gasRefund = prepaidGas + prepaidExecGas - spent;
+  if (gasRefund < 0n) throw new Error(`receipt ${receipt.receiverId} spent more gas than it bought (${spent} > ${prepaidGas + prepaidExecGas})`);
+  let gasBalanceRefund = gasRefund * body.gasPrice;
+  if (body.gasPrice > ctx.gasPrice) gasBalanceRefund += (body.gasPrice - ctx.gasPrice) * result.gasBurnt;
+  const depositRefund = result.ok ? 0n : totalDeposit(body.actions);
+  const out: NewReceipt[] = [];
+  if (depositRefund > 0n) out.push(balanceRefundReceipt(receipt.predecessorId, depositRefund));
+  if (gasBalanceRefund > 0n) out.push(gasRefundReceipt(body.signerId, body.signerPublicKey, gasBalanceRefund));
+  return out;
+}

@@ -1,0 +1,128 @@
+import type { DecodedSignedTransaction } from "../transaction/index.js";
+import type { StakeProposal } from "./ActionResult.js";
+import type { ReceiptExecution } from "./applyActionReceipt.js";
+import type { ApplyContext } from "./ApplyContext.js";
+import { DelayedReceiptQueue } from "./DelayedReceiptQueue.js";
+import type { ExecutionOutcome } from "./executionOutcome.js";
+import type { InvalidTxErrorJson } from "./invalidTxError.js";
+import { processReceipt } from "./processReceipt.js";
+import { processTransaction } from "./processTransaction.js";
+import type { Receipt } from "./receipt.js";
+import { getAccount, setAccount } from "./stateAccess.js";
+import type { StateUpdate } from "./StateUpdate.js";
+
+export interface ChunkInput {
+  readonly ctx: ApplyContext;
+  /** The shard's state after the previous block (plus staged writes); receives the chunk's writes. */
+  readonly su: StateUpdate;
+  /** Gas the chunk may burn before receipts start waiting in the delayed queue. */
+  readonly gasLimit: bigint;
+  /** Transactions of signers on this shard, in inclusion order. */
+  readonly transactions: readonly DecodedSignedTransaction[];
+  /** Receipts sent to this shard by the previous block's chunks. */
+  readonly incoming: readonly Receipt[];
+  /** Extra per-transaction check at inclusion (the validity period). */
+  readonly checkTransaction: (stx: DecodedSignedTransaction) => InvalidTxErrorJson | undefined;
+  /** At an epoch boundary: account → the stake it keeps (the rest of `locked` is returned). */
+  readonly stakeReturns: ReadonlyMap<string, bigint>;
+}
+
+export interface ChunkResult {
+  /** Transactions in the chunk with their outcomes, in order. */
+  readonly included: { readonly stx: DecodedSignedTransaction; readonly outcome: ExecutionOutcome }[];
+  /** Transactions that no longer verified and were left out. */
+  readonly dropped: { readonly stx: DecodedSignedTransaction; readonly error: InvalidTxErrorJson }[];
+  /** Outcomes of the receipts executed, in execution order. */
+  readonly receiptOutcomes: ExecutionOutcome[];
+  /** Every receipt created by this chunk (transactions' receipts and receipts' new receipts). */
+  readonly created: Receipt[];
+  /** Receipts for the next block, to be routed to their receivers' shards. */
+  readonly outgoing: Receipt[];
+  readonly gasUsed: bigint;
+  /** Tokens removed from the supply. */
+  readonly balanceBurnt: bigint;
+  readonly proposals: StakeProposal[];
+  /** Receipts left in the delayed queue. */
+  readonly delayedReceipts: number;
+}
+
+/**
+ * Applies one shard's chunk, in nearcore's order (runtime lib.rs `apply`): stake returns at an
+ * epoch boundary, then the transactions (each becomes a receipt; one to the signer itself is
+ * "local" and runs in this chunk, any other waits for the next block), then local receipts,
+ * the delayed queue (FIFO) and incoming receipts. Once the gas burnt reaches the limit, local
+ * and incoming receipts go to the back of the delayed queue and the queue stops draining.
+ * Every receipt created while executing goes out for the next block, whatever its shard.
+ */
+export function applyChunk(input: ChunkInput): ChunkResult {
+  const { ctx, su, gasLimit } = input;
+  const result = {
+    included: [] as ChunkResult["included"],
+    dropped: [] as ChunkResult["dropped"],
+    receiptOutcomes: [] as ExecutionOutcome[],
+    created: [] as Receipt[],
+    outgoing: [] as Receipt[],
+    gasUsed: 0n,
+    balanceBurnt: 0n,
+    proposals: [] as StakeProposal[],
+    delayedReceipts: 0,
+  };
+
+  for (const [accountId, keep] of input.stakeReturns) {
+    const account = getAccount(su, accountId);
+    if (account === undefined || account.locked <= keep) continue;
+    setAccount(su, accountId, { ...account, amount: account.amount + account.locked - keep, locked: keep });
+  }
+  su.commit();
+
+  const local: Receipt[] = [];
+  for (const stx of input.transactions) {
+    const error = input.checkTransaction(stx);
+    const processed = error === undefined ? processTransaction(ctx, su, stx) : { ok: false as const, error };
+    if (!processed.ok) {
+      result.dropped.push({ stx, error: processed.error });
+      continue;
+    }
+    result.included.push({ stx, outcome: processed.outcome });
+    result.created.push(processed.receipt);
+    result.gasUsed += processed.outcome.gasBurnt;
+    result.balanceBurnt += processed.burnt;
+    if (processed.receipt.receiverId === stx.transaction.signerId) local.push(processed.receipt);
+    else result.outgoing.push(processed.receipt);
+  }
+
+  const record = (execution: ReceiptExecution | undefined): void => {
+    if (execution === undefined) return;
+    result.receiptOutcomes.push(execution.outcome);
+    result.created.push(...execution.newReceipts);
+    result.outgoing.push(...execution.newReceipts);
+    result.gasUsed += execution.outcome.gasBurnt;
+    result.balanceBurnt += execution.burnt;
+    result.proposals.push(...execution.proposals);
+  };
+  const delayed = DelayedReceiptQueue.load(su);
+  const full = (): boolean => result.gasUsed >= gasLimit;
+
+  // Queue writes are committed at once so that a failing receipt's rollback cannot undo them.
+  const delay = (receipt: Receipt): void => {
+    delayed.push(su, receipt);
+    su.commit();
+  };
+  for (const receipt of local) {
+    if (full()) delay(receipt);
+    else record(processReceipt(ctx, su, receipt));
+  }
+  while (delayed.length > 0 && !full()) {
+    const receipt = delayed.pop(su)!;
+    su.commit();
+    record(processReceipt(ctx, su, receipt));
+  }
+  for (const receipt of input.incoming) {
+    if (full()) delay(receipt);
+    else record(processReceipt(ctx, su, receipt));
+  }
+  delayed.save(su);
+  su.commit();
+  result.delayedReceipts = delayed.length;
+  return result;
+}

@@ -1,0 +1,90 @@
+import { base58Encode } from "../primitives/base58.js";
+import { base64Encode } from "../primitives/base64.js";
+import { sha256 } from "../primitives/sha256.js";
+import type { TxExecutionErrorJson } from "./actionError.js";
+
+/** How a transaction or receipt ended (nearcore `ExecutionStatus`). */
+export type ExecutionStatus =
+  | { readonly kind: "SuccessValue"; readonly value: Uint8Array }
+  | { readonly kind: "SuccessReceiptId"; readonly receiptId: Uint8Array }
+  | { readonly kind: "Failure"; readonly error: TxExecutionErrorJson };
+
+/** nearcore `ExecutionOutcome` of a transaction (metadata V1) or a receipt (metadata V3). */
+export interface ExecutionOutcome {
+  /** Transaction hash or receipt id. */
+  readonly id: Uint8Array;
+  readonly logs: readonly string[];
+  /** New action receipts (data receipts are not listed); a refund, when any, comes last. */
+  readonly receiptIds: readonly Uint8Array[];
+  readonly gasBurnt: bigint;
+  readonly tokensBurnt: bigint;
+  readonly executorId: string;
+  readonly status: ExecutionStatus;
+  readonly metadataVersion: 1 | 3;
+}
+
+export type ExecutionStatusView =
+  | "Unknown"
+  | { Failure: TxExecutionErrorJson }
+  | { SuccessValue: string }
+  | { SuccessReceiptId: string };
+
+export interface ExecutionOutcomeView {
+  logs: string[];
+  receipt_ids: string[];
+  gas_burnt: number;
+  tokens_burnt: string;
+  executor_id: string;
+  status: ExecutionStatusView;
+  metadata: { version: 1 | 3; gas_profile: null | GasProfileEntry[] };
+}
+
+/** A `gas_profile` item; shardkit reports none yet (no contract execution to profile). */
+export interface GasProfileEntry {
+  cost_category: "ACTION_COST" | "WASM_HOST_COST";
+  cost: string;
+  gas_used: string;
+}
+
+export interface MerklePathItem {
+  hash: string;
+  direction: "Left" | "Right";
+}
+
+export interface ExecutionOutcomeWithIdView {
+  proof: MerklePathItem[];
+  block_hash: string;
+  id: string;
+  outcome: ExecutionOutcomeView;
+}
+
+export function toExecutionStatusView(s: ExecutionStatus): ExecutionStatusView {
+  switch (s.kind) {
+    case "SuccessValue":
+      return { SuccessValue: base64Encode(s.value) };
+    case "SuccessReceiptId":
+      return { SuccessReceiptId: base58Encode(s.receiptId) };
+    case "Failure":
+      return { Failure: s.error };
+  }
+}
+
+export function toExecutionOutcomeView(o: ExecutionOutcome): ExecutionOutcomeView {
+  return {
+    logs: [...o.logs],
+    receipt_ids: o.receiptIds.map((id) => base58Encode(id)),
+    gas_burnt: Number(o.gasBurnt),
+    tokens_burnt: o.tokensBurnt.toString(),
+    executor_id: o.executorId,
+    status: toExecutionStatusView(o.status),
+    metadata: o.metadataVersion === 1 ? { version: 1, gas_profile: null } : { version: 3, gas_profile: [] },
+  };
+}
+
+/**
+ * The leaf an outcome contributes to a chunk's outcome_root: sha256 of its id and its JSON
+ * view (our own encoding; nearcore hashes borsh `PartialExecutionOutcome` plus each log).
+ */
+export function outcomeHash(o: ExecutionOutcome): Uint8Array {
+  return sha256(new TextEncoder().encode(`${base58Encode(o.id)}:${JSON.stringify(toExecutionOutcomeView(o))}`));
+}

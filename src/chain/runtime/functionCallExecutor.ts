@@ -1,0 +1,72 @@
+import type { Account } from "../primitives/account.js";
+import type { FunctionCallAction } from "../transaction/index.js";
+import type { FunctionCallErrorJson } from "./actionError.js";
+import type { NewReceipt, ReturnData } from "./ActionResult.js";
+import type { ActionReceiptOf } from "./receipt.js";
+import type { StateUpdate } from "./StateUpdate.js";
+
+/** Everything a contract call can see and touch. */
+export interface FunctionCallInput {
+  readonly su: StateUpdate;
+  readonly receipt: ActionReceiptOf;
+  readonly accountId: string;
+  readonly account: Account;
+  readonly action: FunctionCallAction;
+  readonly actionIndex: number;
+  /** Results of the receipt's input data dependencies, in order (null = the promise failed). */
+  readonly promiseResults: readonly (Uint8Array | null)[];
+  readonly blockHeight: number;
+  readonly isLastAction: boolean;
+}
+
+export type FunctionCallOutcome =
+  | {
+      readonly ok: true;
+      readonly returnData: ReturnData;
+      /** The account's balance afterwards (the attached deposit included). */
+      readonly balance: bigint;
+      readonly gasBurnt: bigint;
+      readonly gasUsed: bigint;
+      readonly logs: string[];
+      readonly newReceipts: NewReceipt[];
+    }
+  | {
+      readonly ok: false;
+      readonly error: FunctionCallErrorJson;
+      readonly gasBurnt: bigint;
+      readonly gasUsed: bigint;
+      readonly logs: string[];
+    };
+
+/**
+ * Runs one FunctionCall action: the seam where a contract VM plugs in. Gas here is what the
+ * VM burnt/used beyond the action's execution fee, which the runtime charges itself.
+ */
+export type FunctionCallExecutor = (input: FunctionCallInput) => FunctionCallOutcome;
+
+const ZERO_HASH = new Uint8Array(32);
+const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/**
+ * The executor until shardkit runs contract code: an account without code fails exactly as
+ * nearcore does (`CompilationError.CodeDoesNotExist`, no gas burnt by the VM); an account
+ * with code fails with an ExecutionError saying contract execution is not available.
+ */
+export const noContractRuntime: FunctionCallExecutor = (input) => {
+  if (sameBytes(input.account.codeHash, ZERO_HASH)) {
+    return {
+      ok: false,
+      error: { CompilationError: { CodeDoesNotExist: { account_id: input.accountId } } },
+      gasBurnt: 0n,
+      gasUsed: 0n,
+      logs: [],
+    };
+  }
+  return {
+    ok: false,
+    error: { ExecutionError: "shardkit: contract execution is not implemented yet" },
+    gasBurnt: 0n,
+    gasUsed: 0n,
+    logs: [],
+  };
+};

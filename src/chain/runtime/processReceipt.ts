@@ -1,0 +1,59 @@
+import { BorshWriter } from "../primitives/borshWriter.js";
+import { bytesToLatin1, latin1ToBytes } from "../primitives/latin1.js";
+import { applyActionReceipt, type ReceiptExecution } from "./applyActionReceipt.js";
+import type { ApplyContext } from "./ApplyContext.js";
+import { isActionReceipt, type ActionReceiptOf, type Receipt } from "./receipt.js";
+import { decodeReceipt, encodeReceipt } from "./receiptCodec.js";
+import { pendingDataCountKey, postponedReceiptIdKey, postponedReceiptKey, receivedDataKey } from "./runtimeTrieKeys.js";
+import type { StateUpdate } from "./StateUpdate.js";
+
+const u32le = (n: number): string => bytesToLatin1(new BorshWriter().u32(n).toBytes());
+const readU32le = (s: string): number => Buffer.from(s, "latin1").readUInt32LE(0);
+
+/**
+ * nearcore lib.rs `process_receipt`: a data receipt is stored as received data and, when it
+ * was the last input a postponed action receipt waited for, that receipt runs now; an action
+ * receipt runs at once when all its input data has arrived, else it is postponed in state
+ * (receipt, pending count, and one "who waits for this data id" record per missing input).
+ * Returns the execution when an action receipt ran.
+ */
+export function processReceipt(ctx: ApplyContext, su: StateUpdate, receipt: Receipt): ReceiptExecution | undefined {
+  const receiverId = receipt.receiverId;
+  if (!isActionReceipt(receipt)) {
+    const body = receipt.body as Extract<Receipt["body"], { type: "Data" }>;
+    const data = body.data === null ? new BorshWriter().u8(0) : new BorshWriter().u8(1).bytes(body.data);
+    su.set(receivedDataKey(receiverId, body.dataId), bytesToLatin1(data.toBytes()));
+    const waitingKey = postponedReceiptIdKey(receiverId, body.dataId);
+    const waiting = su.get(waitingKey);
+    if (waiting !== undefined) {
+      su.remove(waitingKey);
+      const receiptId = latin1ToBytes(waiting);
+      const countKey = pendingDataCountKey(receiverId, receiptId);
+      const count = su.get(countKey);
+      if (count === undefined) throw new Error("pending data count should be in the state");
+      if (readU32le(count) === 1) {
+        su.remove(countKey);
+        const receiptKey = postponedReceiptKey(receiverId, receiptId);
+        const stored = su.get(receiptKey);
+        if (stored === undefined) throw new Error("pending receipt should be in the state");
+        su.remove(receiptKey);
+        return applyActionReceipt(ctx, su, decodeReceipt(latin1ToBytes(stored)) as ActionReceiptOf);
+      }
+      su.set(countKey, u32le(readU32le(count) - 1));
+    }
+    su.commit();
+    return undefined;
+  }
+  let pending = 0;
+  for (const dataId of receipt.body.inputDataIds) {
+    if (!su.has(receivedDataKey(receiverId, dataId))) {
+      pending++;
+      su.set(postponedReceiptIdKey(receiverId, dataId), bytesToLatin1(receipt.receiptId));
+    }
+  }
+  if (pending === 0) return applyActionReceipt(ctx, su, receipt);
+  su.set(pendingDataCountKey(receiverId, receipt.receiptId), u32le(pending));
+  su.set(postponedReceiptKey(receiverId, receipt.receiptId), bytesToLatin1(encodeReceipt(receipt)));
+  su.commit();
+  return undefined;
+}

@@ -1,0 +1,29 @@
+import { bytesToLatin1 } from "../primitives/latin1.js";
+import { withTail } from "../store/trieKeys.js";
+
+/*
+ * Trie keys of the runtime's own records, with nearcore's column bytes
+ * (core/primitives/src/trie_key.rs `col`):
+ *   3 RECEIVED_DATA        3 ‖ receiver ‖ ',' ‖ data_id     → borsh Option<Vec<u8>>
+ *   4 POSTPONED_RECEIPT_ID 4 ‖ receiver ‖ ',' ‖ data_id     → receipt_id (32 bytes)
+ *   5 PENDING_DATA_COUNT   5 ‖ receiver ‖ ',' ‖ receipt_id  → u32 LE
+ *   6 POSTPONED_RECEIPT    6 ‖ receiver ‖ ',' ‖ receipt_id  → borsh Receipt
+ *   7 DELAYED_RECEIPT      7                                → indices {first u64, next u64}
+ *                          7 ‖ u64_le(index)                 → borsh Receipt
+ * The delayed queue is per shard (one per trie), FIFO from `first` to `next - 1`.
+ */
+
+const perReceiver = (col: string, receiverId: string, id: Uint8Array): string => withTail(`${col}${receiverId},`, id);
+
+export const receivedDataKey = (receiverId: string, dataId: Uint8Array): string => perReceiver("\x03", receiverId, dataId);
+export const postponedReceiptIdKey = (receiverId: string, dataId: Uint8Array): string => perReceiver("\x04", receiverId, dataId);
+export const pendingDataCountKey = (receiverId: string, receiptId: Uint8Array): string => perReceiver("\x05", receiverId, receiptId);
+export const postponedReceiptKey = (receiverId: string, receiptId: Uint8Array): string => perReceiver("\x06", receiverId, receiptId);
+
+export const DELAYED_RECEIPT_INDICES_KEY = "\x07";
+
+export function delayedReceiptKey(index: bigint): string {
+  const b = Buffer.alloc(8);
+  b.writeBigUInt64LE(index);
+  return DELAYED_RECEIPT_INDICES_KEY + bytesToLatin1(b);
+}

@@ -1,0 +1,54 @@
+import { decodeAccessKey, encodeAccessKey, type AccessKey } from "../primitives/accessKey.js";
+import { decodeAccount, encodeAccount, type Account } from "../primitives/account.js";
+import { bytesToLatin1, latin1ToBytes } from "../primitives/latin1.js";
+import type { PublicKey } from "../primitives/publicKey.js";
+import {
+  accessKeyTrieKey,
+  accessKeysPrefix,
+  accountTrieKey,
+  contractCodeTrieKey,
+  contractDataPrefix,
+} from "../store/trieKeys.js";
+import type { StateUpdate } from "./StateUpdate.js";
+
+/** Typed reads and writes of accounts, keys and code through a {@link StateUpdate}. */
+
+export function getAccount(su: StateUpdate, accountId: string): Account | undefined {
+  const raw = su.get(accountTrieKey(accountId));
+  return raw === undefined ? undefined : decodeAccount(latin1ToBytes(raw));
+}
+
+export function setAccount(su: StateUpdate, accountId: string, account: Account): void {
+  su.set(accountTrieKey(accountId), bytesToLatin1(encodeAccount(account)));
+}
+
+export function getAccessKey(su: StateUpdate, accountId: string, publicKey: PublicKey): AccessKey | undefined {
+  const raw = su.get(accessKeyTrieKey(accountId, publicKey));
+  return raw === undefined ? undefined : decodeAccessKey(latin1ToBytes(raw));
+}
+
+export function setAccessKey(su: StateUpdate, accountId: string, publicKey: PublicKey, key: AccessKey): void {
+  su.set(accessKeyTrieKey(accountId, publicKey), bytesToLatin1(encodeAccessKey(key)));
+}
+
+export function removeAccessKey(su: StateUpdate, accountId: string, publicKey: PublicKey): void {
+  su.remove(accessKeyTrieKey(accountId, publicKey));
+}
+
+/** Deployed code length in bytes (0 without code). */
+export function codeLength(su: StateUpdate, accountId: string): number {
+  return su.get(contractCodeTrieKey(accountId))?.length ?? 0;
+}
+
+export function setCode(su: StateUpdate, accountId: string, code: Uint8Array): void {
+  su.set(contractCodeTrieKey(accountId), bytesToLatin1(code));
+}
+
+/** nearcore `remove_account`: the account, its code, access keys and contract data. */
+export function removeAccountState(su: StateUpdate, accountId: string): void {
+  su.remove(accountTrieKey(accountId));
+  su.remove(contractCodeTrieKey(accountId));
+  for (const prefix of [accessKeysPrefix(accountId), contractDataPrefix(accountId)]) {
+    for (const key of su.keysWithPrefix(prefix)) su.remove(key);
+  }
+}

@@ -1,0 +1,120 @@
+import { isValidAccountId } from "../primitives/accountId.js";
+import { KeyType, formatPublicKey } from "../primitives/publicKey.js";
+import type { Action } from "../transaction/index.js";
+import type { ActionsValidationErrorJson } from "./invalidTxError.js";
+import { U64_MAX, type RuntimeParameters } from "./parameters.js";
+
+/** nearcore names of the protocol features behind the actions shardkit does not execute. */
+const UNSUPPORTED_FEATURE: Partial<Record<Action["type"], string>> = {
+  DeployGlobalContract: "GlobalContracts",
+  UseGlobalContract: "GlobalContracts",
+  DeterministicStateInit: "DeterministicAccountIds",
+  TransferToGasKey: "GasKeys",
+  WithdrawFromGasKey: "GasKeys",
+  DelegateV2: "GasKeys",
+};
+
+const utf8Length = (s: string): number => Buffer.byteLength(s, "utf8");
+
+/**
+ * nearcore verifier.rs `validate_actions`: the action count, DeleteAccount last, at most one
+ * Delegate, each action's own limits (in order), then the total attached gas. Actions whose
+ * protocol feature shardkit does not implement fail as nearcore fails them on a protocol
+ * without the feature: `UnsupportedProtocolFeature{protocol_feature, version}`.
+ */
+export function validateActions(
+  p: RuntimeParameters,
+  actions: readonly Action[],
+  protocolVersion: number,
+): ActionsValidationErrorJson | undefined {
+  const limits = p.limits;
+  if (actions.length > limits.maxActionsPerReceipt) {
+    return { TotalNumberOfActionsExceeded: { total_number_of_actions: actions.length, limit: limits.maxActionsPerReceipt } };
+  }
+  let foundDelegate = false;
+  for (let i = 0; i < actions.length; i++) {
+    const a = actions[i]!;
+    if (a.type === "DeleteAccount") {
+      if (i + 1 < actions.length) return "DeleteActionMustBeFinal";
+    } else if (a.type === "Delegate") {
+      if (foundDelegate) return "DelegateActionMustBeOnlyOne";
+      foundDelegate = true;
+    }
+    const err = validateAction(p, a, protocolVersion);
+    if (err !== undefined) return err;
+  }
+  let total = 0n;
+  for (const a of actions) total += prepaidGasOf(a);
+  if (total > U64_MAX) return "IntegerOverflow";
+  if (total > limits.maxTotalPrepaidGas) {
+    return { TotalPrepaidGasExceeded: { total_prepaid_gas: Number(total), limit: Number(limits.maxTotalPrepaidGas) } };
+  }
+  return undefined;
+}
+
+function prepaidGasOf(a: Action): bigint {
+  if (a.type === "FunctionCall") return a.gas;
+  if (a.type === "Delegate") return a.delegateAction.actions.reduce((n, x) => n + prepaidGasOf(x), 0n);
+  return 0n;
+}
+
+function validateAction(p: RuntimeParameters, a: Action, protocolVersion: number): ActionsValidationErrorJson | undefined {
+  const limits = p.limits;
+  const feature = UNSUPPORTED_FEATURE[a.type];
+  if (feature !== undefined) return { UnsupportedProtocolFeature: { protocol_feature: feature, version: protocolVersion } };
+  switch (a.type) {
+    case "DeployContract":
+      if (a.code.length > limits.maxContractSize) {
+        return { ContractSizeExceeded: { size: a.code.length, limit: limits.maxContractSize } };
+      }
+      return undefined;
+    case "FunctionCall": {
+      if (a.gas === 0n) return "FunctionCallZeroAttachedGas";
+      const nameLength = utf8Length(a.methodName);
+      if (nameLength > limits.maxLengthMethodName) {
+        return { FunctionCallMethodNameLengthExceeded: { length: nameLength, limit: limits.maxLengthMethodName } };
+      }
+      if (a.args.length > limits.maxArgumentsLength) {
+        return { FunctionCallArgumentsLengthExceeded: { length: a.args.length, limit: limits.maxArgumentsLength } };
+      }
+      return undefined;
+    }
+    case "Stake":
+      // nearcore `is_valid_staking_key`: only ed25519 keys can stake (it also checks that the
+      // key converts to a curve point, which we do not verify).
+      if (a.publicKey.keyType !== KeyType.ED25519) return { UnsuitableStakingKey: { public_key: formatPublicKey(a.publicKey) } };
+      return undefined;
+    case "AddKey": {
+      const permission = a.accessKey.permission;
+      if (permission === "FullAccess") return undefined;
+      if (!("FunctionCall" in permission)) {
+        return { UnsupportedProtocolFeature: { protocol_feature: "GasKeys", version: protocolVersion } };
+      }
+      const fc = permission.FunctionCall;
+      // account_id_validity_rules_version >= 1: the receiver must be a valid account id;
+      // nearcore truncates the echoed id to 2 × 64 bytes.
+      if (!isValidAccountId(fc.receiverId)) return { InvalidAccountId: { account_id: fc.receiverId.slice(0, 128) } };
+      let totalBytes = 0;
+      for (const name of fc.methodNames) {
+        const length = utf8Length(name);
+        if (length > limits.maxLengthMethodName) {
+          return { AddKeyMethodNameLengthExceeded: { length, limit: limits.maxLengthMethodName } };
+        }
+        totalBytes += length + 1; // nearcore counts a terminating byte per name
+      }
+      if (totalBytes > limits.maxNumberBytesMethodNames) {
+        return {
+          AddKeyMethodNamesNumberOfBytesExceeded: { total_number_of_bytes: totalBytes, limit: limits.maxNumberBytesMethodNames },
+        };
+      }
+      return undefined;
+    }
+    case "DeleteAccount":
+      if (!isValidAccountId(a.beneficiaryId)) return { InvalidAccountId: { account_id: a.beneficiaryId } };
+      return undefined;
+    case "Delegate":
+      return validateActions(p, a.delegateAction.actions, protocolVersion);
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,9 @@
+import type { ExperimentalTxStatusParams, ExperimentalTxStatusResult } from "../../../generated/rpc/types.js";
+import type { RpcContext } from "./context.js";
+import { lookupTransaction } from "./tx/lookupTransaction.js";
+import { transactionResponse } from "./tx/transactionResponse.js";
+
+/** `EXPERIMENTAL_tx_status`: as `tx`, with the receipts themselves. */
+export async function experimentalTxStatus(params: ExperimentalTxStatusParams, ctx: RpcContext): Promise<ExperimentalTxStatusResult> {
+  return transactionResponse(await lookupTransaction(ctx, params), true);
+}
