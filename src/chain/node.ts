@@ -464,7 +464,7 @@ export class Chain {
     const shard = this.shardLayout.shardIndexOf(tx.signerId);
     const verified = verifyAndChargeTransaction(this.runtimeParameters, new StateUpdate(head.postState[shard]!), tx, this.config.gasPrice, {
       blockHeight: head.height + 1,
-      pooledNonce: this.pool.highestNonce(tx.signerId, formatPublicKey(tx.publicKey)),
+      pooledNonce: this.pool.highestNonce(tx.signerId, tx.publicKey),
     });
     if (!verified.ok) refuse(verified.error);
     this.pool.add(stx, hash, shard);

@@ -15,28 +15,46 @@ export class Base58Error extends Error {
   override readonly name = "Base58Error";
 }
 
-/** Encodes bytes as base58 (an empty input gives ""). */
+/** 58^5: base58 digits are computed five at a time in limbs of this base. */
+const LIMB = 656_356_768;
+
+/**
+ * Encodes bytes as base58 (an empty input gives ""). Hashes and keys are encoded on every
+ * transaction, so the conversion works in limbs of five base58 digits and consumes the input
+ * two bytes at a time (limb × 2^16 + carry stays below 2^53), about ten times fewer steps
+ * than digit by digit.
+ */
 export function base58Encode(bytes: Uint8Array): string {
   let zeros = 0;
   while (zeros < bytes.length && bytes[zeros] === 0) zeros++;
-  // Digits in base 58, least significant first; log(256)/log(58) < 1.37.
-  const digits = new Uint8Array(Math.ceil((bytes.length - zeros) * 1.37) + 1);
-  let used = 0;
-  for (let i = zeros; i < bytes.length; i++) {
-    let carry = bytes[i]!;
-    for (let j = 0; j < used; j++) {
-      carry += digits[j]! * 256;
-      digits[j] = carry % 58;
-      carry = Math.floor(carry / 58);
+  const limbs: number[] = [];
+  const push = (chunk: number, scale: number) => {
+    let carry = chunk;
+    for (let j = 0; j < limbs.length; j++) {
+      const x = limbs[j]! * scale + carry;
+      carry = Math.floor(x / LIMB);
+      limbs[j] = x - carry * LIMB;
     }
     while (carry > 0) {
-      digits[used++] = carry % 58;
-      carry = Math.floor(carry / 58);
+      const next = Math.floor(carry / LIMB);
+      limbs.push(carry - next * LIMB);
+      carry = next;
+    }
+  };
+  let i = zeros;
+  if ((bytes.length - i) % 2 === 1) push(bytes[i++]!, 256);
+  for (; i < bytes.length; i += 2) push(bytes[i]! * 256 + bytes[i + 1]!, 65536);
+
+  let out = "";
+  for (let j = 0; j < limbs.length; j++) {
+    let limb = limbs[j]!;
+    const last = j === limbs.length - 1;
+    for (let k = 0; k < 5 && (!last || limb > 0); k++) {
+      out = ALPHABET[limb % 58]! + out;
+      limb = Math.floor(limb / 58);
     }
   }
-  let out = "1".repeat(zeros);
-  for (let j = used - 1; j >= 0; j--) out += ALPHABET[digits[j]!];
-  return out;
+  return "1".repeat(zeros) + out;
 }
 
 /**

@@ -1,4 +1,5 @@
-import { formatPublicKey } from "../primitives/publicKey.js";
+import { bytesToLatin1 } from "../primitives/latin1.js";
+import type { PublicKey } from "../primitives/publicKey.js";
 import type { DecodedSignedTransaction } from "../transaction/index.js";
 
 const nonceOf = (stx: DecodedSignedTransaction): bigint => {
@@ -6,8 +7,9 @@ const nonceOf = (stx: DecodedSignedTransaction): bigint => {
   return tx.version === 0 ? tx.nonce : tx.nonce.nonce;
 };
 
-const keyOf = (stx: DecodedSignedTransaction): string =>
-  `${stx.transaction.signerId} ${formatPublicKey(stx.transaction.publicKey)}`;
+/** Groups by signer and raw key bytes (cheaper than formatting the key on every submission). */
+const groupKey = (signerId: string, publicKey: PublicKey): string =>
+  `${signerId} ${publicKey.keyType}${bytesToLatin1(publicKey.data)}`;
 
 /**
  * Validated transactions waiting for a block, grouped by access key. A block takes them all:
@@ -15,7 +17,7 @@ const keyOf = (stx: DecodedSignedTransaction): string =>
  * by nonce), like nearcore's pool iterator.
  */
 export class TransactionPool {
-  private readonly groups = new Map<string, { shard: number; txs: DecodedSignedTransaction[] }>();
+  private readonly groups = new Map<string, { shard: number; txs: DecodedSignedTransaction[]; highest: bigint }>();
   private readonly hashes = new Set<string>();
 
   get size(): number {
@@ -27,24 +29,21 @@ export class TransactionPool {
   }
 
   add(stx: DecodedSignedTransaction, hash: string, shardIndex: number): void {
-    const key = keyOf(stx);
-    let group = this.groups.get(key);
+    const key = groupKey(stx.transaction.signerId, stx.transaction.publicKey);
+    const nonce = nonceOf(stx);
+    const group = this.groups.get(key);
     if (group === undefined) {
-      group = { shard: shardIndex, txs: [] };
-      this.groups.set(key, group);
+      this.groups.set(key, { shard: shardIndex, txs: [stx], highest: nonce });
+    } else {
+      group.txs.push(stx);
+      if (nonce > group.highest) group.highest = nonce;
     }
-    group.txs.push(stx);
     this.hashes.add(hash);
   }
 
-  /** The highest nonce pooled for a signer's key, if any. */
-  highestNonce(signerId: string, publicKey: string): bigint | undefined {
-    const group = this.groups.get(`${signerId} ${publicKey}`);
-    if (group === undefined) return undefined;
-    return group.txs.reduce<bigint | undefined>((max, stx) => {
-      const n = nonceOf(stx);
-      return max === undefined || n > max ? n : max;
-    }, undefined);
+  /** The highest nonce pooled for a signer's key, if any (kept per group: O(1)). */
+  highestNonce(signerId: string, publicKey: PublicKey): bigint | undefined {
+    return this.groups.get(groupKey(signerId, publicKey))?.highest;
   }
 
   /** Empties the pool into per-shard inclusion order. */
