@@ -10,6 +10,7 @@ export const serveFlags = {
   shards: { default: undefined, help: "number of shards, 1 to 26 (default 4, or the genesis file's layout)" },
   genesis: { default: undefined, help: "nearcore genesis JSON file to start from (default: the dev genesis)" },
   keys: { default: undefined, help: 'API keys file: {"keys":[{"key":"...","name":"..."}]}' },
+  "tx-timeout": { default: "10000", help: "milliseconds a transaction method waits for its wait_until before TIMEOUT_ERROR" },
   retention: { default: "1000", help: "blocks whose state the regular listener keeps serving (>= 3, so final blocks stay readable)" },
 } as const;
 
@@ -34,6 +35,7 @@ export function serveOptionsFrom(values: Partial<Record<ServeFlagName, string>>)
     archivalPort: integer("archival-port", 0, 65535),
     apiPort: integer("api-port", 0, 65535),
     retention: integer("retention", 3, Number.MAX_SAFE_INTEGER),
+    txTimeoutMs: integer("tx-timeout", 1, 600_000),
     chain: {
       blockTimeMs: integer("block-time", 0, 3_600_000),
       // Only when asked: otherwise a genesis file's own layout (or the dev default) applies.

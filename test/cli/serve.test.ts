@@ -75,6 +75,7 @@ describe("shardkit serve", () => {
   it.each([
     [["serve", "--retention", "2"], /--retention must be an integer from 3/],
     [["serve", "--shards", "27"], /--shards must be an integer from 1 to 26/],
+    [["serve", "--tx-timeout", "0"], /--tx-timeout must be an integer from 1 to 600000/],
     [["serve", "--rpc-port", "99999"], /--rpc-port must be an integer from 0 to 65535/],
     [["serve", "--no-such-flag"], /Unknown option '--no-such-flag'/],
     [["serve", "--genesis", "/nonexistent/genesis.json"], /nonexistent/],
