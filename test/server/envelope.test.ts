@@ -69,6 +69,7 @@ describe("JSON-RPC envelope", () => {
     ["a positional array for query", "query", ["a", "b", "c"], undefined],
     ["a negative block height", "block", { block_id: -1 }, "Failed parsing args: params/block_id must be >= 0"],
     ["a boolean block id", "block", { block_id: true }, undefined],
+    ["a height beyond 2^53", "block", { block_id: 2 ** 64 }, "Failed parsing args: params/block_id must be <= 9007199254740991"],
   ])("rejects %s in params with PARSE_ERROR", async (_name, method, params, message) => {
     const { status, error } = await rpcError(service.rpcUrl, method, params);
     expect(status).toBe(400);
