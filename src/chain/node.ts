@@ -25,7 +25,7 @@ import { MemoryStateStore } from "./store/MemoryStateStore.js";
 import type { StateSnapshot, StateStore } from "./store/stateStore.js";
 import { base58Encode } from "./primitives/base58.js";
 import { formatPublicKey } from "./primitives/publicKey.js";
-import { decodeSignedTransaction, type DecodedSignedTransaction } from "./transaction/index.js";
+import { decodeSignedTransaction, verifyTransactionSignature, type DecodedSignedTransaction } from "./transaction/index.js";
 import type { ChunkExecution } from "./blocks/BlockProducer.js";
 import { applyChunk, type ChunkResult } from "./runtime/applyChunk.js";
 import type { ApplyContext } from "./runtime/ApplyContext.js";
@@ -439,21 +439,45 @@ export class Chain {
 
   /**
    * Validates a borsh SignedTransaction against the head and pools it for the next block.
-   * A transaction already pooled or included (same hash) is answered `{known: true}` without
-   * revalidation. Throws TransactionDecodeError for bytes that are not a transaction and
-   * InvalidTransactionError (nearcore `InvalidTxError` JSON in `.error`) for a refused one.
-   *
-   * Checks, in nearcore's order (rpc_handler.rs `process_tx_internal`): the validity period
-   * against the head; actions, size, signature; then against the head state of the signer's
-   * shard: cost, signer, key, nonce (the key's nonce counts the pooled transactions of the
-   * same key as already applied), balance, allowance, storage, function-call key rules.
-   * Deviation: nearcore skips NonceTooLarge at submission (it has no block height yet) and
-   * silently drops such a transaction later; we check it against the next block's height.
+   * A transaction already pooled or included (same hash) is answered `{known: true}` once its
+   * signature checks out (the hash does not cover the signature, so a tampered copy is refused
+   * as InvalidSignature). Throws TransactionDecodeError for bytes that are not a transaction
+   * and InvalidTransactionError (nearcore `InvalidTxError` JSON in `.error`) for a refused one.
    */
   submitTransaction(signedTxBytes: Uint8Array): { hash: string; known: boolean } {
     const stx = decodeSignedTransaction(signedTxBytes);
     const hash = base58Encode(stx.hash);
-    if (this.records.transaction(hash) !== undefined) return { hash, known: true };
+    if (this.records.transaction(hash) !== undefined) {
+      if (!verifyTransactionSignature(stx)) throw new InvalidTransactionError("InvalidSignature");
+      return { hash, known: true };
+    }
+    const shard = this.validateAtHead(stx);
+    this.pool.add(stx, hash, shard);
+    this.records.accept(hash, stx);
+    return { hash, known: false };
+  }
+
+  /**
+   * Validates a transaction as `submitTransaction` would, without pooling it (nearcore's
+   * check-only path of `tx` with a signed transaction). Returns its hash; throws as submit does.
+   */
+  checkTransaction(signedTxBytes: Uint8Array): string {
+    const stx = decodeSignedTransaction(signedTxBytes);
+    this.validateAtHead(stx);
+    return base58Encode(stx.hash);
+  }
+
+  /**
+   * Checks, in nearcore's order (rpc_handler.rs `process_tx_internal`): the validity period
+   * against the head; actions, size, signature; then against the head state of the signer's
+   * shard: cost, signer, key, nonce, balance, allowance, storage, function-call key rules.
+   * As in nearcore the nonce is checked against state only, so a client may send a key's
+   * transactions out of order within a block; the pool orders them by nonce and inclusion
+   * drops a repeated nonce. Deviation: nearcore skips NonceTooLarge at submission (it has no
+   * block height yet) and silently drops such a transaction later; we check it against the
+   * next block's height. Returns the signer's shard index.
+   */
+  private validateAtHead(stx: DecodedSignedTransaction): number {
     const tx = stx.transaction;
     const head = this.head();
     const refuse = (error: InvalidTxErrorJson | undefined): void => {
@@ -464,12 +488,9 @@ export class Chain {
     const shard = this.shardLayout.shardIndexOf(tx.signerId);
     const verified = verifyAndChargeTransaction(this.runtimeParameters, new StateUpdate(head.postState[shard]!), tx, this.config.gasPrice, {
       blockHeight: head.height + 1,
-      pooledNonce: this.pool.highestNonce(tx.signerId, tx.publicKey),
     });
     if (!verified.ok) refuse(verified.error);
-    this.pool.add(stx, hash, shard);
-    this.records.accept(hash, stx);
-    return { hash, known: false };
+    return shard;
   }
 
   /**

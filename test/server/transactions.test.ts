@@ -130,11 +130,43 @@ describe("transaction errors", () => {
     expect(error.data).toEqual({ TxExecutionError: { InvalidTxError: expected } });
   });
 
+  it("refuses a tampered copy of a known transaction (the hash does not cover the signature)", async () => {
+    const signed = signedTx(service.chain, ALICE, BOB, transfer(4n));
+    await rpcResult(url, "send_tx", { signed_tx_base64: b64(signed), wait_until: "FINAL" });
+    const tampered = Uint8Array.from(signed);
+    tampered[tampered.length - 1]! ^= 1;
+    const { error } = await rpcError(url, "send_tx", { signed_tx_base64: b64(tampered) });
+    expect(error.data).toEqual({ TxExecutionError: { InvalidTxError: "InvalidSignature" } });
+  });
+
+  it("answers a transaction over the size limit (multi-megabyte base64) with TransactionSizeExceeded, not a crash", async () => {
+    const code = new Uint8Array(4_000_000).fill(7);
+    const signed = signedTx(service.chain, ALICE, ALICE, [{ type: "DeployContract", code }]);
+    const { status, error } = await rpcError(url, "send_tx", { signed_tx_base64: b64(signed) });
+    expect(status).toBe(200);
+    expect(error.data.TxExecutionError.InvalidTxError).toEqual({ TransactionSizeExceeded: { size: expect.any(Number), limit: 1_572_864 } });
+  });
+
+  it("tx with signed_tx_base64 validates but never submits", async () => {
+    const signed = b64(signedTx(service.chain, ALICE, BOB, transfer(9n)));
+    const { error } = await rpcError(url, "tx", { signed_tx_base64: signed, wait_until: "NONE" });
+    expect(error.cause.name).toBe("UNKNOWN_TRANSACTION");
+    expect(service.chain.transactionStatus(error.cause.info.requested_transaction_hash)).toBeUndefined();
+    const stale = b64(signedTx(service.chain, ALICE, BOB, transfer(9n), { nonce: 1n }));
+    expect((await rpcError(url, "tx", { signed_tx_base64: stale, wait_until: "NONE" })).error.cause.name).toBe("INVALID_TRANSACTION");
+  });
+
   it("refuses garbage transaction bytes and bad base64 with PARSE_ERROR, and keeps serving", async () => {
-    for (const signed_tx_base64 of ["AAAA", b64(new Uint8Array(300).fill(1)), "not base64!"]) {
+    for (const [signed_tx_base64, message] of [
+      ["AAAA", /^Failed to decode transaction: /],
+      [b64(new Uint8Array(300).fill(1)), /^Failed to decode transaction: /],
+      ["not base64!", /^Failed parsing args: /],
+      ["YQ", /^Failed parsing args: invalid signed_tx_base64/],
+    ] as const) {
       const { status, error } = await rpcError(url, "send_tx", { signed_tx_base64 });
       expect(status).toBe(400);
       expect(error.cause.name).toBe("PARSE_ERROR");
+      expect(error.data).toMatch(message);
     }
     const async = await post(url, JSON.stringify({ jsonrpc: "2.0", id: 1, method: "broadcast_tx_async", params: ["AAAA"] }));
     expect(async.status).toBe(400);

@@ -17,7 +17,7 @@ const groupKey = (signerId: string, publicKey: PublicKey): string =>
  * by nonce), like nearcore's pool iterator.
  */
 export class TransactionPool {
-  private readonly groups = new Map<string, { shard: number; txs: DecodedSignedTransaction[]; highest: bigint }>();
+  private readonly groups = new Map<string, { shard: number; txs: DecodedSignedTransaction[] }>();
   private readonly hashes = new Set<string>();
 
   get size(): number {
@@ -30,21 +30,12 @@ export class TransactionPool {
 
   add(stx: DecodedSignedTransaction, hash: string, shardIndex: number): void {
     const key = groupKey(stx.transaction.signerId, stx.transaction.publicKey);
-    const nonce = nonceOf(stx);
     const group = this.groups.get(key);
-    if (group === undefined) {
-      this.groups.set(key, { shard: shardIndex, txs: [stx], highest: nonce });
-    } else {
-      group.txs.push(stx);
-      if (nonce > group.highest) group.highest = nonce;
-    }
+    if (group === undefined) this.groups.set(key, { shard: shardIndex, txs: [stx] });
+    else group.txs.push(stx);
     this.hashes.add(hash);
   }
 
-  /** The highest nonce pooled for a signer's key, if any (kept per group: O(1)). */
-  highestNonce(signerId: string, publicKey: PublicKey): bigint | undefined {
-    return this.groups.get(groupKey(signerId, publicKey))?.highest;
-  }
 
   /** Empties the pool into per-shard inclusion order. */
   drain(shardCount: number): DecodedSignedTransaction[][] {

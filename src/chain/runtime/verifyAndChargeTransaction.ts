@@ -22,8 +22,6 @@ export type VerifyResult = { ok: true; value: ChargedTransaction } | { ok: false
 export interface VerifyOptions {
   /** Height of the block the transaction goes into, for NonceTooLarge; undefined skips the check. */
   readonly blockHeight: number | undefined;
-  /** The nonce the key will have once already-pooled transactions are in (submission only). */
-  readonly pooledNonce?: bigint | undefined;
 }
 
 /** The plain nonce of a transaction, or the gas-key nonce index it asks for. */
@@ -66,7 +64,7 @@ export function verifyAndChargeTransaction(
   const { nonce, nonceIndex } = nonceOf(tx);
   // Plain access keys have no nonce slots: nearcore answers a gas-key nonce with InvalidNonceIndex.
   if (nonceIndex !== undefined) return fail({ InvalidNonceIndex: { tx_nonce_index: nonceIndex, num_nonces: 0 } });
-  const akNonce = options.pooledNonce !== undefined && options.pooledNonce > key.nonce ? options.pooledNonce : key.nonce;
+  const akNonce = key.nonce;
   const strict = tx.version === 1 && tx.nonceMode === "Strict";
   if (strict ? nonce !== akNonce + 1n : nonce <= akNonce) {
     return fail({ InvalidNonce: { tx_nonce: Number(nonce), ak_nonce: Number(akNonce) } });

@@ -50,8 +50,7 @@ export function createRpcProcessor<Ctx>(options: RpcProcessorOptions<Ctx>) {
     const name = method as RpcMethodName;
     try {
       const params = normaliseParams(name, request.params);
-      const validate = validateParams[name];
-      if (!validate(params)) throw new ParseError(`Failed parsing args: ${validationMessage(validate.errors)}`);
+      if (!paramsValid(name, params)) throw new ParseError(`Failed parsing args: ${validationMessage(validateParams[name].errors)}`);
       const handler = handlers[name] as (params: unknown, ctx: Ctx) => unknown;
       const result = handler(params, context);
       if (result instanceof Promise) return result.then((value) => resultReply(id, value), (error: unknown) => failure(name, id, error));
@@ -65,6 +64,19 @@ export function createRpcProcessor<Ctx>(options: RpcProcessorOptions<Ctx>) {
     if (error instanceof RpcError) return errorReply(id, error);
     options.onInternalError?.(method, error);
     return errorReply(id, new InternalError(error instanceof Error ? error.message : String(error)));
+  }
+}
+
+/**
+ * Runs the generated validator. A value so large or deep that validation itself overflows
+ * the stack is refused as invalid params rather than reported as a server failure.
+ */
+function paramsValid(method: RpcMethodName, params: unknown): boolean {
+  try {
+    return validateParams[method](params);
+  } catch (error) {
+    if (error instanceof RangeError) throw new ParseError("Failed parsing args: params too large to validate");
+    throw error;
   }
 }
 

@@ -40,7 +40,8 @@ export function awaitTransaction(ctx: RpcContext, hash: string, requested: TxExe
     if (chain.blockTimeMs === 0 && chain.transactionStatus(hash) !== undefined) {
       let produced = 0;
       const step = () => {
-        if (settled || produced++ >= MAX_ON_DEMAND_BLOCKS) return;
+        // A transaction the pool dropped will never land: stop pushing blocks for it.
+        if (settled || produced++ >= MAX_ON_DEMAND_BLOCKS || chain.transactionStatus(hash) === undefined) return;
         chain.produceBlock(); // the onBlock listener re-checks
         setImmediate(step);
       };

@@ -3,26 +3,22 @@ import type { TransactionStatus } from "../../../chain/node.js";
 import { UnknownTransactionError } from "../../errors.js";
 import type { RpcContext } from "../context.js";
 import { awaitTransaction } from "./awaitTransaction.js";
-import { submitSignedTransaction } from "./submitSignedTransaction.js";
+import { checkSignedTransaction } from "./submitSignedTransaction.js";
 
 /**
  * The status `tx` / `EXPERIMENTAL_tx_status` answer with. By hash: a transaction the node never
  * saw (or signed by another account) is UNKNOWN_TRANSACTION when waiting for NONE, otherwise
  * it is waited for until the timeout, as nearcore does. By signed transaction: an unknown one
- * is validated and submitted first.
+ * is validated (INVALID_TRANSACTION when it fails) but not submitted, then treated the same.
  */
 export async function lookupTransaction(ctx: RpcContext, params: RpcTransactionStatusRequest): Promise<TransactionStatus> {
   const waitUntil = params.wait_until ?? "EXECUTED_OPTIMISTIC";
-  let hash: string;
-  if (params.signed_tx_base64 !== undefined) {
-    hash = submitSignedTransaction(ctx, params.signed_tx_base64);
-  } else {
-    hash = params.tx_hash;
-    const status = ctx.chain.transactionStatus(hash);
-    const known = status !== undefined && status.signerId === params.sender_account_id;
-    if (!known && waitUntil === "NONE") throw new UnknownTransactionError(hash);
-    if (status !== undefined && !known) return awaitNever(ctx);
-  }
+  const byHash = params.signed_tx_base64 === undefined;
+  const hash = byHash ? params.tx_hash : checkSignedTransaction(ctx, params.signed_tx_base64);
+  const status = ctx.chain.transactionStatus(hash);
+  const known = status !== undefined && (!byHash || status.signerId === params.sender_account_id);
+  if (!known && waitUntil === "NONE") throw new UnknownTransactionError(hash);
+  if (status !== undefined && !known) return awaitNever(ctx);
   return awaitTransaction(ctx, hash, waitUntil);
 }
 
