@@ -40,12 +40,13 @@ const pinned = (core: number, command: string, args: string[]): [string, string[
 
 interface Running {
   child: ChildProcess;
-  url: string;
+  /** What the process announced: the first group of the awaited pattern (a URL, port or rate). */
+  announced: string;
   startupMs: number;
 }
 
-/** Spawns a process on core 0 and waits for the line announcing its URL. */
-function startProcess(command: string, args: string[], urlPattern: RegExp): Promise<Running> {
+/** Spawns a process on core 0 and waits for the stdout line matching `pattern`. */
+function startProcess(command: string, args: string[], pattern: RegExp): Promise<Running> {
   const started = performance.now();
   const [cmd, cmdArgs] = pinned(0, command, args);
   const child = spawn(cmd, cmdArgs, { stdio: ["ignore", "pipe", "inherit"] });
@@ -53,10 +54,10 @@ function startProcess(command: string, args: string[], urlPattern: RegExp): Prom
     let output = "";
     child.stdout!.on("data", (chunk: Buffer) => {
       output += chunk.toString();
-      const match = urlPattern.exec(output);
-      if (match) resolve({ child, url: match[1]!, startupMs: performance.now() - started });
+      const match = pattern.exec(output);
+      if (match) resolve({ child, announced: match[1]!, startupMs: performance.now() - started });
     });
-    child.once("exit", (code) => reject(new Error(`${command} exited with ${code} before listening:\n${output}`)));
+    child.once("exit", (code) => reject(new Error(`${command} exited with ${code} before announcing itself:\n${output}`)));
   });
 }
 
@@ -124,20 +125,20 @@ async function throughput(): Promise<void> {
     method: "query",
     params: { request_type: "view_state", finality: "final", account_id: "kv.test.near", prefix_base64: "", limit: 5 },
   });
-  const reply = await post(server.url, request);
+  const reply = await post(server.announced, request);
   if (!reply.includes('"values"')) throw new Error(`unexpected reply ${reply}`);
   const bodyFile = join(work, "bare-body.json");
   writeFileSync(bodyFile, reply);
   const bare = await startProcess(process.execPath, [join(import.meta.dirname, "bareServer.mjs"), bodyFile], /listening (\d+)/);
-  const bareUrl = `http://127.0.0.1:${bare.url}/`;
+  const bareUrl = `http://127.0.0.1:${bare.announced}/`;
   try {
-    await load(server.url, request, server.child.pid!); // warm-up both
+    await load(server.announced, request, server.child.pid!); // warm-up both
     await load(bareUrl, request, bare.child.pid!);
     const ours: LoadResult[] = [];
     const base: LoadResult[] = [];
     for (let i = 0; i < rounds; i++) {
       base.push(await load(bareUrl, request, bare.child.pid!));
-      ours.push(await load(server.url, request, server.child.pid!));
+      ours.push(await load(server.announced, request, server.child.pid!));
     }
     const rate = (runs: LoadResult[]) => median(runs.map((r) => r.rate));
     const cpu = (runs: LoadResult[]) => median(runs.map((r) => r.cpuPerRequest));
@@ -175,7 +176,7 @@ async function pagingAndMemory(): Promise<void> {
     };
     const timings = { small: [] as number[], large: [] as number[] };
     for (let i = 0; i < latencySamples + 200; i++) {
-      for (const [name, url] of [["small", smallServer.url], ["large", largeServer.url]] as const) {
+      for (const [name, url] of [["small", smallServer.announced], ["large", largeServer.announced]] as const) {
         const started = performance.now();
         const reply = await page(url);
         const elapsed = performance.now() - started;
@@ -228,7 +229,7 @@ function signed(signerId: string, key: Ed25519KeyPair, nonce: bigint, receiverId
 
 async function transactions(): Promise<void> {
   const verifier = await startProcess(process.execPath, [join(import.meta.dirname, "verifyRate.mjs"), String(seconds)], /verify (\d+)/);
-  const verifyRate = Number(verifier.url);
+  const verifyRate = Number(verifier.announced);
   // Blocks on demand: the accept phase measures admission alone (decode, signature, state
   // checks, pool); the commit phase then makes the chain produce the blocks that execute it all.
   const server = await startShardkit(undefined, "0");
@@ -238,19 +239,19 @@ async function transactions(): Promise<void> {
     const perSender = quick ? 40 : 200;
     const alice = "alice.test.near";
     const keys = Array.from({ length: senders }, (_, i) => ed25519FromSeed(sha256(new TextEncoder().encode(`bench-key:${i}`))));
-    const finalHash = async () => base58Decode((await call(server.url, "block", { finality: "final" })).header.hash);
+    const finalHash = async () => base58Decode((await call(server.announced, "block", { finality: "final" })).header.hash);
     const devKey = devKeyPair(alice);
-    const devNonce = BigInt((await call(server.url, "query", { request_type: "view_access_key", finality: "optimistic", account_id: alice, public_key: devKey.publicKeyString })).nonce);
+    const devNonce = BigInt((await call(server.announced, "query", { request_type: "view_access_key", finality: "optimistic", account_id: alice, public_key: devKey.publicKeyString })).nonce);
     const addKeys = keys.map((key) => ({ type: "AddKey" as const, publicKey: key.publicKey, accessKey: { nonce: 0n, permission: "FullAccess" as const } }));
-    await call(server.url, "send_tx", { signed_tx_base64: signed(alice, devKey, devNonce + 1n, alice, await finalHash(), addKeys), wait_until: "FINAL" });
-    const list = (await call(server.url, "query", { request_type: "view_access_key_list", finality: "optimistic", account_id: alice })).keys as { public_key: string; access_key: { nonce: number } }[];
+    await call(server.announced, "send_tx", { signed_tx_base64: signed(alice, devKey, devNonce + 1n, alice, await finalHash(), addKeys), wait_until: "FINAL" });
+    const list = (await call(server.announced, "query", { request_type: "view_access_key_list", finality: "optimistic", account_id: alice })).keys as { public_key: string; access_key: { nonce: number } }[];
     const nonceOf = new Map(list.map((k) => [k.public_key, BigInt(k.access_key.nonce)]));
     const blockHash = await finalHash();
     const batches = keys.map((key) => {
       const start = nonceOf.get(key.publicKeyString)!;
       return Array.from({ length: perSender }, (_, j) => signed(alice, key, start + BigInt(j) + 1n, "bob.test.near", blockHash, [{ type: "Transfer", deposit: 1n }]));
     });
-    const bobBefore = BigInt((await call(server.url, "query", { request_type: "view_account", finality: "final", account_id: "bob.test.near" })).amount);
+    const bobBefore = BigInt((await call(server.announced, "query", { request_type: "view_account", finality: "final", account_id: "bob.test.near" })).amount);
     const total = senders * perSender;
 
     const cpuBefore = cpuMicros(server.child.pid!);
@@ -259,7 +260,7 @@ async function transactions(): Promise<void> {
       batches.map(async (batch) => {
         let hash = "";
         for (const tx of batch) {
-          const reply = JSON.parse(await fastPost(server.url, `{"jsonrpc":"2.0","id":1,"method":"broadcast_tx_async","params":["${tx}"]}`));
+          const reply = JSON.parse(await fastPost(server.announced, `{"jsonrpc":"2.0","id":1,"method":"broadcast_tx_async","params":["${tx}"]}`));
           if (typeof reply.result !== "string") throw new Error(`broadcast_tx_async: ${JSON.stringify(reply.error)}`);
           hash = reply.result;
         }
@@ -268,9 +269,9 @@ async function transactions(): Promise<void> {
     );
     const acceptedSeconds = (performance.now() - started) / 1000;
     const cpuPerAccepted = (cpuMicros(server.child.pid!) - cpuBefore) / total;
-    for (const hash of lastHashes) await call(server.url, "tx", { tx_hash: hash, sender_account_id: alice, wait_until: "FINAL" });
+    for (const hash of lastHashes) await call(server.announced, "tx", { tx_hash: hash, sender_account_id: alice, wait_until: "FINAL" });
     const committedSeconds = (performance.now() - started) / 1000;
-    const bobAfter = BigInt((await call(server.url, "query", { request_type: "view_account", finality: "final", account_id: "bob.test.near" })).amount);
+    const bobAfter = BigInt((await call(server.announced, "query", { request_type: "view_account", finality: "final", account_id: "bob.test.near" })).amount);
     if (bobAfter - bobBefore !== BigInt(total)) throw new Error(`expected ${total} transfers to land, bob got ${bobAfter - bobBefore}`);
 
     const accepted = total / acceptedSeconds;
