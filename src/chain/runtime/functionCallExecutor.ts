@@ -64,7 +64,7 @@ export const noContractRuntime: FunctionCallExecutor = (input) => {
   }
   return {
     ok: false,
-    error: { ExecutionError: "shardkit: contract execution is not implemented yet" },
+    error: { ExecutionError: "shardkit cannot execute contract code yet; the call was not run" },
     gasBurnt: 0n,
     gasUsed: 0n,
     logs: [],

@@ -147,7 +147,7 @@ describe("FunctionCall without a contract runtime", () => {
     const chain = await openChain();
     settle(chain, submit(chain, ALICE, ALICE, [{ type: "DeployContract", code: new Uint8Array([0, 97, 115, 109]) }]));
     const o = outcomeOf(settle(chain, submit(chain, BOB, ALICE, [{ type: "FunctionCall", methodName: "m", args: new Uint8Array(0), gas: 10n ** 12n, deposit: 0n }])));
-    expect(o.status).toEqual(failureOf(0, { FunctionCallError: { ExecutionError: "shardkit: contract execution is not implemented yet" } }));
+    expect(o.status).toEqual(failureOf(0, { FunctionCallError: { ExecutionError: "shardkit cannot execute contract code yet; the call was not run" } }));
   });
 });
 
