@@ -112,6 +112,7 @@ describe("generated types", () => {
       | "block"
       | "broadcastTxAsync"
       | "broadcastTxCommit"
+      | "experimentalProtocolConfig"
       | "experimentalReceipt"
       | "experimentalTxStatus"
       | "gasPrice"

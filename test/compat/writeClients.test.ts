@@ -28,14 +28,23 @@ const account = (accountId: string) =>
 describe("near-api-js (@near-js/accounts 2.5) sending transactions", () => {
   it("transfers NEAR across shards", async () => {
     const alice = account("alice.test.near");
-    // Account.getState() also needs EXPERIMENTAL_protocol_config, which is not served yet.
-    const balance = async () => BigInt((await alice.provider.viewAccount("alice.test.near", { finality: "optimistic" })).amount);
-    const before = await balance();
+    const carol = account("carol.test.near");
+    // Account.getState() reads EXPERIMENTAL_protocol_config's storage_amount_per_byte (10^19):
+    // the dev accounts hold 10,000 NEAR, nothing locked, and 182 bytes of storage.
+    const storage = 182n * 10n ** 19n;
+    const before = await alice.getState();
+    expect(before.storageUsage).toBe(182);
+    expect(before.balance).toEqual({ total: 10_000n * NEAR, usedOnStorage: storage, locked: 0n, available: 10_000n * NEAR - storage });
     const outcome = await alice.transfer({ receiverId: "carol.test.near", amount: 2n * NEAR });
     expect(outcome.status).toEqual({ SuccessValue: "" });
     expect(outcome.transaction_outcome.outcome.gas_burnt).toBe(223_182_562_500);
-    const after = await balance();
-    expect(before - after).toBe(2n * NEAR + 2n * 22_318_256_250_000_000_000n);
+    const spent = 2n * NEAR + 2n * 22_318_256_250_000_000_000n;
+    const after = await alice.getState();
+    expect(after.balance.total).toBe(10_000n * NEAR - spent);
+    expect(after.balance.available).toBe(10_000n * NEAR - spent - storage);
+    const received = await carol.getState();
+    expect(received.balance.total).toBe(10_002n * NEAR);
+    expect(received.balance.available).toBe(10_002n * NEAR - storage);
   });
 
   it("creates an account with a key, which then signs its own transaction", async () => {

@@ -71,3 +71,19 @@ export function resolveBlockBody(ctx: RpcContext, reference: BlockReference): Bl
   }
   return block;
 }
+
+/**
+ * Resolves a block by its header, as nearcore's `EXPERIMENTAL_protocol_config` does: headers
+ * are never garbage collected, so any block the chain has seen answers, whatever the
+ * retention window. A block it never saw answers UNKNOWN_BLOCK with info `{}` and
+ * `Block Not Found: <store message>` as data.
+ */
+export function resolveBlockHeader(ctx: RpcContext, reference: BlockReference): Block {
+  const block = lookup(ctx, reference);
+  if (block === undefined) {
+    const store =
+      "block_id" in reference ? notFoundMessage(reference.block_id, "BLOCK HEADER").replace(/^DB Not Found Error: /, "") : "EarliestAvailable";
+    throw new UnknownBlockError({}, `Block Not Found: ${store}`);
+  }
+  return block;
+}

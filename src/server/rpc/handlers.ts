@@ -3,6 +3,7 @@ import { block } from "./block.js";
 import { broadcastTxAsync } from "./broadcastTxAsync.js";
 import { broadcastTxCommit } from "./broadcastTxCommit.js";
 import type { RpcContext } from "./context.js";
+import { experimentalProtocolConfig } from "./experimentalProtocolConfig.js";
 import { experimentalReceipt } from "./experimentalReceipt.js";
 import { experimentalTxStatus } from "./experimentalTxStatus.js";
 import { gasPrice } from "./gasPrice.js";
@@ -27,4 +28,5 @@ export const rpcHandlers: RpcHandlers<RpcContext> = {
   tx,
   EXPERIMENTAL_tx_status: experimentalTxStatus,
   EXPERIMENTAL_receipt: experimentalReceipt,
+  EXPERIMENTAL_protocol_config: experimentalProtocolConfig,
 };
