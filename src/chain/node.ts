@@ -24,7 +24,6 @@ import { ChangeSet } from "./store/changeSet.js";
 import { MemoryStateStore } from "./store/MemoryStateStore.js";
 import type { StateSnapshot, StateStore } from "./store/stateStore.js";
 import { base58Encode } from "./primitives/base58.js";
-import { formatPublicKey } from "./primitives/publicKey.js";
 import { decodeSignedTransaction, verifyTransactionSignature, type DecodedSignedTransaction } from "./transaction/index.js";
 import type { ChunkExecution } from "./blocks/BlockProducer.js";
 import { applyChunk, type ChunkResult } from "./runtime/applyChunk.js";
@@ -309,6 +308,7 @@ export class Chain {
     const incoming = this.incoming;
     const staged = this.pending;
     const stakeReturns = newEpoch ? [...this.stakeProposals] : [];
+    const gasLimit = BigInt(this.config.gasLimit);
     const checkTransaction = (stx: DecodedSignedTransaction) =>
       checkValidityPeriod(this.canonical, prev.height, base58Encode(stx.transaction.blockHash), this.transactionValidityPeriod);
 
@@ -322,7 +322,7 @@ export class Chain {
         const result = applyChunk({
           ctx,
           su,
-          gasLimit: BigInt(this.config.gasLimit),
+          gasLimit,
           transactions: transactions[i]!,
           incoming: incoming[i]!,
           checkTransaction,

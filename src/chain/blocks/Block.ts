@@ -20,8 +20,4 @@ export class Block {
     /** Total supply after this block (genesis supply minus every token burnt so far). */
     readonly totalSupply: bigint,
   ) {}
-
-  get prevHash(): string {
-    return this.view.header.prev_hash;
-  }
 }

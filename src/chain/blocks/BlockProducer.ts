@@ -1,6 +1,6 @@
 import { base58Encode } from "../primitives/base58.js";
 import { BorshWriter } from "../primitives/borshWriter.js";
-import { ZERO_HASH, formatCryptoHash, type CryptoHash } from "../primitives/cryptoHash.js";
+import { ZERO_HASH, ZERO_HASH_BASE58, formatCryptoHash, type CryptoHash } from "../primitives/cryptoHash.js";
 import type { Ed25519KeyPair } from "../primitives/ed25519.js";
 import { sha256 } from "../primitives/sha256.js";
 import type { ShardLayout } from "../shards/ShardLayout.js";
@@ -76,10 +76,6 @@ export class BlockProducer {
 
   /** Index of the epoch a height belongs to (0 for the genesis and the first epoch). */
   epochIndexOf(height: number): number {
-    return this.epochIndex(height);
-  }
-
-  private epochIndex(height: number): number {
     const g = this.cfg.genesisHeight;
     return height <= g ? 0 : Math.floor((height - g - 1) / this.cfg.epochLength);
   }
@@ -133,6 +129,7 @@ export class BlockProducer {
     const cfg = this.cfg;
     const isGenesis = prev === undefined;
     const prevHash = isGenesis ? ZERO_HASH : prev.hashBytes;
+    const prevHashText = formatCryptoHash(prevHash);
     const sign = (msg: CryptoHash) => (isGenesis ? EMPTY_SIGNATURE : `ed25519:${base58Encode(cfg.key.sign(msg))}`);
 
     // Chunks: one per shard. The body lists the transaction hashes and outgoing receipt ids
@@ -177,7 +174,7 @@ export class BlockProducer {
       chunkHashes.push(chunkHash);
       chunks.push({
         chunk_hash: formatCryptoHash(chunkHash),
-        prev_block_hash: formatCryptoHash(prevHash),
+        prev_block_hash: prevHashText,
         outcome_root: formatCryptoHash(outcomeRoot),
         prev_state_root: formatCryptoHash(prevStateRoot),
         encoded_merkle_root: formatCryptoHash(encodedMerkleRoot),
@@ -198,9 +195,8 @@ export class BlockProducer {
         bandwidth_requests: null,
       });
     });
-    const zero = formatCryptoHash(ZERO_HASH);
 
-    const epoch = this.epochIndex(height);
+    const epoch = this.epochIndexOf(height);
     const epochId = this.epochId(epoch);
     // The genesis block cannot name itself: both of its epoch ids are zero, as in nearcore.
     const nextEpochId = isGenesis ? ZERO_HASH : this.epochId(epoch + 1);
@@ -247,9 +243,7 @@ export class BlockProducer {
     const hashBytes = sha256(hashInput.toBytes());
     const hash = formatCryptoHash(hashBytes);
 
-    const approval = isGenesis
-      ? []
-      : [`ed25519:${base58Encode(cfg.key.sign(sha256(new BorshWriter().u8(0).fixed(prev.hashBytes).u64(height).toBytes())))}`];
+    const approval = isGenesis ? [] : [sign(sha256(new BorshWriter().u8(0).fixed(prev.hashBytes).u64(height).toBytes()))];
 
     const header: BlockHeaderView = {
       height,
@@ -257,7 +251,7 @@ export class BlockProducer {
       epoch_id: formatCryptoHash(epochId),
       next_epoch_id: formatCryptoHash(nextEpochId),
       hash,
-      prev_hash: formatCryptoHash(prevHash),
+      prev_hash: prevHashText,
       prev_state_root: formatCryptoHash(prevStateRoot),
       block_body_hash: formatCryptoHash(blockBodyHash),
       chunk_receipts_root: formatCryptoHash(chunkReceiptsRoot),
@@ -265,7 +259,7 @@ export class BlockProducer {
       chunk_tx_root: formatCryptoHash(chunkTxRoot),
       outcome_root: formatCryptoHash(outcomeRoot),
       chunks_included: chunks.length,
-      challenges_root: zero,
+      challenges_root: ZERO_HASH_BASE58,
       timestamp: Number(timestampNs),
       timestamp_nanosec: timestampNs.toString(),
       random_value: formatCryptoHash(randomValue),

@@ -121,11 +121,6 @@ export class GenesisStateBuilder {
     }
   }
 
-  /** Storage usage recomputed so far for an account (for tests and diagnostics). */
-  storageUsageOf(accountId: string): number | undefined {
-    return this.accounts.get(accountId)?.usage;
-  }
-
   finish(layout: ShardLayout): GenesisState {
     let totalSupply = 0n;
     for (const agg of this.accounts.values()) {

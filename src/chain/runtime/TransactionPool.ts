@@ -20,10 +20,6 @@ export class TransactionPool {
   private readonly groups = new Map<string, { shard: number; txs: DecodedSignedTransaction[] }>();
   private readonly hashes = new Set<string>();
 
-  get size(): number {
-    return this.hashes.size;
-  }
-
   has(hash: string): boolean {
     return this.hashes.has(hash);
   }
@@ -36,13 +32,15 @@ export class TransactionPool {
     this.hashes.add(hash);
   }
 
-
   /** Empties the pool into per-shard inclusion order. */
   drain(shardCount: number): DecodedSignedTransaction[][] {
     const out: DecodedSignedTransaction[][] = Array.from({ length: shardCount }, () => []);
     const queues: { shard: number; txs: DecodedSignedTransaction[] }[] = [];
     for (const group of this.groups.values()) {
-      const txs = [...group.txs].sort((a, b) => (nonceOf(a) < nonceOf(b) ? -1 : nonceOf(a) > nonceOf(b) ? 1 : 0));
+      const txs = [...group.txs].sort((a, b) => {
+        const d = nonceOf(a) - nonceOf(b);
+        return d < 0n ? -1 : d > 0n ? 1 : 0;
+      });
       queues.push({ shard: group.shard, txs });
     }
     for (let round = 0; queues.some((q) => round < q.txs.length); round++) {

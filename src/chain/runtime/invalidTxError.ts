@@ -47,8 +47,3 @@ export type InvalidTxErrorJson =
   | { TransactionSizeExceeded: { size: number; limit: number } }
   | "InvalidTransactionVersion"
   | { InvalidNonceIndex: { tx_nonce_index: number | null; num_nonces: number } };
-
-/** u64 values (nonces, gas, sizes) go on the wire as JSON numbers, like serde does. */
-export function u64Json(v: bigint | number): number {
-  return typeof v === "number" ? v : Number(v);
-}

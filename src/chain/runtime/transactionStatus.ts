@@ -1,4 +1,5 @@
 import { base58Encode } from "../primitives/base58.js";
+import { base64Encode } from "../primitives/base64.js";
 import { toSignedTransactionView, type DecodedSignedTransaction, type SignedTransactionView } from "../transaction/index.js";
 import type { TxExecutionErrorJson } from "./actionError.js";
 import { toExecutionOutcomeView, type ExecutionOutcome, type ExecutionOutcomeWithIdView } from "./executionOutcome.js";
@@ -82,7 +83,7 @@ function finalStatus(tx: OutcomeRecord, receipts: readonly OutcomeRecord[]): Fin
     const s = r.outcome.status;
     if (s.kind === "SuccessReceiptId") lookingFor = base58Encode(s.receiptId);
     else if (s.kind === "Failure") return { Failure: s.error };
-    else return { SuccessValue: Buffer.from(s.value).toString("base64") };
+    else return { SuccessValue: base64Encode(s.value) };
   }
   return "Started";
 }

@@ -56,10 +56,11 @@ export function verifyAndChargeTransaction(
   const signerId = tx.signerId;
   const signer = getAccount(su, signerId);
   if (signer === undefined) return fail({ SignerDoesNotExist: { signer_id: signerId } });
-  const publicKey = formatPublicKey(tx.publicKey);
   const key = getAccessKey(su, signerId, tx.publicKey);
   if (key === undefined) {
-    return fail({ InvalidAccessKeyError: { AccessKeyNotFound: { account_id: signerId, public_key: publicKey } } });
+    return fail({
+      InvalidAccessKeyError: { AccessKeyNotFound: { account_id: signerId, public_key: formatPublicKey(tx.publicKey) } },
+    });
   }
   const { nonce, nonceIndex } = nonceOf(tx);
   // Plain access keys have no nonce slots: nearcore answers a gas-key nonce with InvalidNonceIndex.
@@ -85,7 +86,7 @@ export function verifyAndChargeTransaction(
         InvalidAccessKeyError: {
           NotEnoughAllowance: {
             account_id: signerId,
-            public_key: publicKey,
+            public_key: formatPublicKey(tx.publicKey),
             allowance: allowance.toString(),
             cost: cost.totalCost.toString(),
           },

@@ -1,3 +1,4 @@
+import { bytesToLatin1 } from "../primitives/latin1.js";
 import type { SortedChanges } from "./applyChanges.js";
 import type { ScanVisitor } from "./scanTrie.js";
 import type { StateSnapshot, StateStore } from "./stateStore.js";
@@ -48,6 +49,6 @@ export class MemoryStateStore implements StateStore {
   }
 
   byRoot(rootHash: Uint8Array): StateSnapshot | undefined {
-    return this.roots.get(Buffer.from(rootHash).toString("latin1"));
+    return this.roots.get(bytesToLatin1(rootHash));
   }
 }

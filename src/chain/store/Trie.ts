@@ -1,3 +1,4 @@
+import { latin1ToBytes } from "../primitives/latin1.js";
 import { applyChanges, type SortedChanges } from "./applyChanges.js";
 import { buildSubtrie } from "./buildSubtrie.js";
 import { nodeHash } from "./nodeEncoding.js";
@@ -45,7 +46,7 @@ export class Trie {
 
   /** Root hash as 32 bytes. */
   rootHash(): Uint8Array {
-    return new Uint8Array(Buffer.from(this.rootHashLatin1(), "latin1"));
+    return latin1ToBytes(this.rootHashLatin1());
   }
 
   get(key: string): string | undefined {

@@ -42,10 +42,6 @@ export class ApiKeys {
   has(key: string): boolean {
     return this.keys.has(key);
   }
-
-  get size(): number {
-    return this.keys.size;
-  }
 }
 
 /** The key a request presents: `Authorization: Bearer <key>` first, else `?apiKey=<key>`. */

@@ -1,6 +1,7 @@
 import type { BlockId, BlockReference } from "../../../generated/rpc/types.js";
 import { GarbageCollectedBlockError, UnknownBlockError } from "../errors.js";
 import type { Block, RpcContext } from "./context.js";
+import { blockPoint } from "./query/blockPoint.js";
 
 /** Lowest height whose state and body this listener still serves. */
 export function earliestAvailableHeight(ctx: RpcContext): number {
@@ -53,7 +54,7 @@ export function resolveStateBlock(ctx: RpcContext, reference: BlockReference): B
     throw new UnknownBlockError({ block_reference: referenceOnly(reference) }, message);
   }
   if (block.height < earliestAvailableHeight(ctx)) {
-    throw new GarbageCollectedBlockError({ block_height: block.height, block_hash: block.hash });
+    throw new GarbageCollectedBlockError(blockPoint(block));
   }
   return block;
 }
