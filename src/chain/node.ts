@@ -281,6 +281,11 @@ export class Chain {
     return this.blockByHeight(finalityHeight(finality, this.head().height, this.genesisBlock.height))!;
   }
 
+  /** First height of the epoch a block belongs to (status' `epoch_start_height`). */
+  epochStartHeight(block: Block): number {
+    return this.producer.epochStartHeight(block.height);
+  }
+
   /** The block and shard index a chunk hash belongs to. */
   chunkByHash(chunkHash: string): { block: Block; shardIndex: number } | undefined {
     return this.chunks.get(chunkHash);

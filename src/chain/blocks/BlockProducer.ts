@@ -80,6 +80,12 @@ export class BlockProducer {
     return height <= g ? 0 : Math.floor((height - g - 1) / this.cfg.epochLength);
   }
 
+  /** First height of the epoch `height` is in: the genesis block opens epoch 0. */
+  epochStartHeight(height: number): number {
+    const e = this.epochIndexOf(height);
+    return e === 0 ? this.cfg.genesisHeight : this.cfg.genesisHeight + 1 + e * this.cfg.epochLength;
+  }
+
   private lastBlockOfEpoch(e: number): number {
     return this.cfg.genesisHeight + (e + 1) * this.cfg.epochLength;
   }

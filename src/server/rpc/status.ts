@@ -29,7 +29,7 @@ export function status(_params: StatusParams, ctx: RpcContext): StatusResult {
       earliest_block_height: earliest.height,
       earliest_block_time: rfc3339(earliest),
       epoch_id: head.view.header.epoch_id,
-      epoch_start_height: chain.genesisBlock.height,
+      epoch_start_height: chain.epochStartHeight(head),
     },
     validator_account_id: producer.accountId,
     validator_public_key: producer.publicKey,
