@@ -20,6 +20,10 @@ const NEARCORE_ENV = new Set([
 ]);
 
 const EXPECTED_METHODS: Record<string, string[]> = {
+  ft: [
+    "ft_balance_of", "ft_metadata", "ft_resolve_transfer", "ft_total_supply", "ft_transfer", "ft_transfer_call", "new",
+    "storage_balance_bounds", "storage_balance_of", "storage_deposit", "storage_unregister", "storage_withdraw",
+  ],
   kv: ["get", "list", "remove", "set"],
 };
 
