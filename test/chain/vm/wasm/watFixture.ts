@@ -13,7 +13,7 @@ export interface WatFeatures {
 }
 
 /** Compiles WAT text to a wasm binary with wabt (the tests' only way to write modules by hand). */
-export async function wat(source: string, features: WatFeatures = {}): Promise<Uint8Array> {
+export async function wat(source: string, features: WatFeatures = {}, debugNames = false): Promise<Uint8Array> {
   wabt ??= wabtInit();
   const w = await wabt;
   const parsed = w.parseWat("fixture.wat", source, {
@@ -28,7 +28,7 @@ export async function wat(source: string, features: WatFeatures = {}): Promise<U
   try {
     parsed.resolveNames();
     parsed.validate();
-    return parsed.toBinary({}).buffer;
+    return parsed.toBinary({ write_debug_names: debugNames }).buffer;
   } finally {
     parsed.destroy();
   }
