@@ -25,6 +25,7 @@ const EXPECTED_METHODS: Record<string, string[]> = {
     "storage_balance_bounds", "storage_balance_of", "storage_deposit", "storage_unregister", "storage_withdraw",
   ],
   kv: ["get", "list", "remove", "set"],
+  relay: ["always_fail", "echo", "forward", "ft_on_transfer", "join", "join_with_failure", "on_forward", "on_join"],
 };
 
 describe("fixture contracts", () => {
