@@ -1,4 +1,5 @@
 import { ByteReader } from "./byteReader.js";
+import { instrumentModule } from "./instrument.js";
 import { readOperator } from "./operators.js";
 import { PrepareFailure, type PrepareErrorJson } from "./prepareError.js";
 import { WasmDecodeError } from "./wasmDecodeError.js";
@@ -8,8 +9,13 @@ import { ExternalKind, type FuncType } from "./wasmTypes.js";
 
 export type { PrepareErrorJson } from "./prepareError.js";
 export { NEARCORE_WASM_LIMITS, type WasmLimits } from "./wasmLimits.js";
+export { FINITE_WASM_IMPORT_MODULE, type FiniteWasmImports } from "./instrument.js";
 
-/** A contract ready to instantiate: validated, memory normalised, limits enforced. */
+/**
+ * A contract ready to instantiate: validated, memory normalised, limits enforced, gas and stack
+ * metered. Instantiate it with `env` (the host functions and `memory`) and `internal`
+ * ({@link FiniteWasmImports}).
+ */
 export interface PreparedContract {
   readonly module: WebAssembly.Module;
   /** The prepared binary `module` was compiled from. */
@@ -29,7 +35,7 @@ export const MEMORY_IMPORT = { module: "env", name: "memory" } as const;
  * Prepares contract code the way nearcore's prepare_v3 does: validate, drop the module's own
  * memory and its export, import `env.memory` sized by the limits, reject imports nearcore
  * rejects and enforce the per-contract counts, stopping at the first violation in nearcore's
- * streaming order. Pure: the same bytes always give the same result, so callers may cache by
+ * streaming order; then meter it (instrument.ts). Pure: the same bytes always give the same result, so callers may cache by
  * code hash. Never throws.
  */
 export function prepareContract(code: Uint8Array, limits: WasmLimits): PrepareResult {
@@ -37,7 +43,8 @@ export function prepareContract(code: Uint8Array, limits: WasmLimits): PrepareRe
     const module = decodeModule(code, limitChecker(limits));
     validateSemantics(code);
     const prepared = normalise(module, limits);
-    const bytes = encodeModule(prepared);
+    const metered = instrumentModule(prepared, limits).module;
+    const bytes = encodeModule(metered);
     let compiled: WebAssembly.Module;
     try {
       compiled = new WebAssembly.Module(bytes);
