@@ -25,6 +25,10 @@ const EXPECTED_METHODS: Record<string, string[]> = {
     "storage_balance_bounds", "storage_balance_of", "storage_deposit", "storage_unregister", "storage_withdraw",
   ],
   kv: ["get", "list", "remove", "set"],
+  nft: [
+    "new", "nft_metadata", "nft_mint", "nft_supply_for_owner", "nft_token", "nft_tokens", "nft_tokens_for_owner",
+    "nft_total_supply", "nft_transfer",
+  ],
   relay: ["always_fail", "echo", "forward", "ft_on_transfer", "join", "join_with_failure", "on_forward", "on_join"],
 };
 
