@@ -85,10 +85,19 @@ function guestError(e: unknown): VmError {
   throw e;
 }
 
+/** i64 arguments arrive signed; nearcore's host sees them as u64. */
+function unsigned(imports: HostImports): HostImports {
+  const out: HostImports = {};
+  for (const [name, fn] of Object.entries(imports)) {
+    out[name] = (...args: unknown[]) => fn(...args.map((a) => (typeof a === "bigint" ? BigInt.asUintN(64, a) : a)));
+  }
+  return out;
+}
+
 /** Every host function for `l`, by module; each group lives in its own file. */
 function hostFunctions(l: VmLogic): Record<string, HostImports> {
   return {
-    env: {
+    env: unsigned({
       ...registerImports(l),
       ...contextImports(l),
       ...economicsImports(l),
@@ -99,8 +108,8 @@ function hostFunctions(l: VmLogic): Record<string, HostImports> {
       ...promiseResultImports(l),
       ...validatorImports(l),
       ...unsupportedImports(l),
-    },
-    internal: internalImports(l),
+    }),
+    internal: unsigned(internalImports(l)),
   };
 }
 
