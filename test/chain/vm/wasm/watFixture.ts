@@ -12,8 +12,8 @@ export interface WatFeatures {
   readonly exceptions?: boolean;
 }
 
-/** Compiles WAT text to a wasm binary with wabt (the tests' only way to write modules by hand). */
 /**
+ * Compiles WAT text to a wasm binary with wabt (the tests' only way to write modules by hand).
  * `validate: false` skips wabt's validation, to build modules that are well-formed but invalid
  * (or use features nearcore refuses), which preparation must reject itself.
  */
