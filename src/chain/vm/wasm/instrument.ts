@@ -27,6 +27,11 @@
  *
  * frame_size = 64 + Σ sizes of parameters and locals; operand_size = the function's largest
  * operand stack; sizes are 4 bytes for i32/f32 and 8 for i64/f64/references.
+ *
+ * Float results that may be NaN are canonicalised (to 0x7fc00000 / 0x7ff8000000000000), as
+ * nearcore's compilers are configured to do: V8 keeps the hardware's NaN sign and payload,
+ * which a contract can observe (copysign, reinterpret) and which would make results differ
+ * between machines. The added code is not metered (nearcore charges the original instructions).
  */
 import { ByteReader } from "./byteReader.js";
 import { ByteWriter } from "./byteWriter.js";
@@ -48,6 +53,12 @@ export interface FiniteWasmImports {
   finite_wasm_stack(operandSize: bigint, frameSize: bigint): void;
   finite_wasm_unstack(operandSize: bigint, frameSize: bigint): void;
 }
+
+/** Float operators whose result may be a freshly made NaN (cranelift's NaN canonicalisation set). */
+const F32_NAN_PRODUCERS: ReadonlySet<number> = new Set([0x8d, 0x8e, 0x8f, 0x90, 0x91, 0x92, 0x93, 0x94, 0x95, 0x96, 0x97, 0xb6]);
+const F64_NAN_PRODUCERS: ReadonlySet<number> = new Set([0x9b, 0x9c, 0x9d, 0x9e, 0x9f, 0xa0, 0xa1, 0xa2, 0xa3, 0xa4, 0xa5, 0xbb]);
+const CANONICAL_F32_NAN = Uint8Array.from([0x00, 0x00, 0xc0, 0x7f]);
+const CANONICAL_F64_NAN = Uint8Array.from([0, 0, 0, 0, 0, 0, 0xf8, 0x7f]);
 
 const GAS_FN = 0;
 const STACK_FN = 1;
@@ -144,7 +155,11 @@ function instrumentFunction(
   let localCount = type.params.length;
   for (const group of body.locals) localCount += group.count;
   const needsCountLocal = points.some((p) => p.kind !== PointKind.unreachable && p.fee.linear !== 0);
+  const needsF32 = ops.some((op) => F32_NAN_PRODUCERS.has(op.code));
+  const needsF64 = ops.some((op) => F64_NAN_PRODUCERS.has(op.code));
   const countLocal = localCount;
+  const f32Local = countLocal + (needsCountLocal ? 1 : 0);
+  const f64Local = f32Local + (needsF32 ? 1 : 0);
 
   const w = new ByteWriter(body.code.length * 2 + 64);
   const stackCall = (fn: number): void => {
@@ -181,18 +196,33 @@ function instrumentFunction(
         break;
       default:
         w.bytes(body.code.subarray(op.start, op.end));
+        if (F32_NAN_PRODUCERS.has(op.code)) canonicaliseNaN(w, f32Local, 0x43, CANONICAL_F32_NAN, 0x5b);
+        else if (F64_NAN_PRODUCERS.has(op.code)) canonicaliseNaN(w, f64Local, 0x44, CANONICAL_F64_NAN, 0x61);
     }
   }
   if (next !== points.length) throw new WasmDecodeError("gas point at an offset without an instruction");
   stackCall(UNSTACK_FN);
   w.u8(Op.end);
 
-  const newLocals = needsCountLocal ? [...body.locals, { count: 1, type: ValType.i32 }] : body.locals;
+  const newLocals = [...body.locals];
+  if (needsCountLocal) newLocals.push({ count: 1, type: ValType.i32 });
+  if (needsF32) newLocals.push({ count: 1, type: ValType.f32 });
+  if (needsF64) newLocals.push({ count: 1, type: ValType.f64 });
   const code = w.finish();
   return {
     body: { locals: newLocals, code, size: code.length },
     metering: { points, operandStackSize, frameSize: frame },
   };
+}
+
+/** [x] → [x == x ? x : canonical NaN], using a scratch local of x's type. */
+function canonicaliseNaN(w: ByteWriter, scratch: number, constOp: number, nan: Uint8Array, eqOp: number): void {
+  w.u8(Op.localTee).varU32(scratch);
+  w.u8(constOp).bytes(nan);
+  w.u8(Op.localGet).varU32(scratch);
+  w.u8(Op.localGet).varU32(scratch);
+  w.u8(eqOp);
+  w.u8(Op.select);
 }
 
 function emitCharge(w: ByteWriter, point: GasPoint, countLocal: number): void {

@@ -9,7 +9,7 @@ import { wat } from "../wasm/watFixture.js";
  * section, but unlike wabt's debug names without empty local-name entries.
  */
 export async function nearcoreWat(source: string): Promise<Uint8Array> {
-  const bytes = await wat(source, {}, true);
+  const bytes = await wat(source, {}, true, false);
   const module = decodeModule(bytes);
   module.customSections = module.customSections.flatMap((section) => {
     if (section.name !== "name") return [section];

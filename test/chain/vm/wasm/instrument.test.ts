@@ -145,6 +145,32 @@ describe("finite-wasm stack accounting", () => {
   });
 });
 
+describe("NaN canonicalisation", () => {
+  it("gives every freshly made NaN the canonical bits, as nearcore's compilers do", async () => {
+    const module = await prepared(`(module
+      (import "env" "seen32" (func $seen32 (param i32)))
+      (import "env" "seen64" (func $seen64 (param i64)))
+      (func (export "main")
+        (call $seen32 (i32.reinterpret_f32 (f32.sqrt (f32.const -1))))
+        (call $seen32 (i32.reinterpret_f32 (f32.div (f32.const 0) (f32.const 0))))
+        (call $seen32 (i32.reinterpret_f32 (f32.demote_f64 (f64.const -nan:0x4))))
+        (call $seen64 (i64.reinterpret_f64 (f64.sub (f64.const inf) (f64.const inf))))
+        (call $seen64 (i64.reinterpret_f64 (f64.promote_f32 (f32.const -nan:0x1))))
+        (call $seen32 (i32.reinterpret_f32 (f32.neg (f32.const nan))))
+        (call $seen32 (i32.reinterpret_f32 (f32.add (f32.const 1.5) (f32.const 2))))))`);
+    const bits: string[] = [];
+    const run = meteredRun(module, "main", {
+      env: {
+        seen32: (v: number) => void bits.push((v >>> 0).toString(16)),
+        seen64: (v: bigint) => void bits.push(BigInt.asUintN(64, v).toString(16)),
+      },
+    });
+    expect(run.end).toBe("ok");
+    // neg is a sign-bit operation nearcore leaves alone; 3.5 is not a NaN.
+    expect(bits).toEqual(["7fc00000", "7fc00000", "7fc00000", "7ff8000000000000", "7ff8000000000000", "ffc00000", "40600000"]);
+  });
+});
+
 describe("function index remapping", () => {
   it("keeps exports, start, element segments, ref.func and globals pointing at the same functions", async () => {
     const module = await prepared(`(module
