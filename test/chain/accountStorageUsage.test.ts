@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { fixtureContractCode } from "../../src/chain/genesis/fixtureContractCode.js";
 import { Chain } from "../../src/chain/node.js";
 
 describe("Chain.accountStorageUsage", () => {
@@ -8,8 +9,8 @@ describe("Chain.accountStorageUsage", () => {
     for (const { accountId } of chain.devAccounts) {
       expect(chain.accountStorageUsage(block, accountId)).toBe(chain.viewAccount(block, accountId)!.storageUsage);
     }
-    // kv.test.near: account record + one key + 2,101 entries with 40 bytes of overhead each.
-    expect(chain.accountStorageUsage(block, "kv.test.near")).toBe(182 + 57_824 + 2_101 * 40);
+    // kv.test.near: account record + one key + its code + 2,101 entries with 40 bytes of overhead each.
+    expect(chain.accountStorageUsage(block, "kv.test.near")).toBe(182 + fixtureContractCode("kv").length + 57_824 + 2_101 * 40);
     expect(chain.accountStorageUsage(block, "nobody.test.near")).toBeUndefined();
   });
 });

@@ -30,6 +30,16 @@ describe("kv contract (mocked blockchain)", () => {
     expect([...kv.storage.keys()].filter((k) => k.startsWith("\0")).sort()).toEqual(["\0a", "\0b", "\0\xc3"]);
   });
 
+  it("reads entries written before the contract, and indexes them once set through it", () => {
+    const kv = new MockedBlockchain(contractWasm("kv"), "kv.test.near");
+    kv.storage.set("a:0001", new TextEncoder().encode("old"));
+    expect(kv.view("get", { key: "a:0001" })).toBe("old");
+    expect(kv.view("list", { prefix: "a:" })).toEqual([]);
+    kv.call("set", { key: "a:0001", value: "new" });
+    kv.call("set", { key: "a:0001", value: "newer" });
+    expect(kv.view("list", { prefix: "a:" })).toEqual([{ key: "a:0001", value: "newer" }]);
+  });
+
   it("keeps storage usage equal to the stored bytes + 40 per record", () => {
     const kv = new MockedBlockchain(contractWasm("kv"), "kv.test.near");
     kv.call("set", { key: "k", value: "vvv" });

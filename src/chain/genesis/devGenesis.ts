@@ -3,6 +3,8 @@ import { bytesToLatin1 } from "../primitives/latin1.js";
 import { sha256 } from "../primitives/sha256.js";
 import type { ShardLayout } from "../shards/ShardLayout.js";
 import { devKeyPair } from "./devKey.js";
+import { fixtureContractCode, type FixtureContract } from "./fixtureContractCode.js";
+import { ftInitState, nftInitState, stakingPoolInitState, type ContractEntry } from "./fixtureContractState.js";
 import { GenesisStateBuilder, type GenesisState } from "./GenesisStateBuilder.js";
 import type { StateRecord } from "./stateRecord.js";
 
@@ -18,16 +20,45 @@ export interface DevAccount {
 
 const NEAR = 10n ** 24n;
 
-/** The dev chain's accounts: the root, three users and the key-value fixture contract. */
+export const KV_ACCOUNT = "kv.test.near";
+export const FT_ACCOUNT = "ft.test.near";
+export const NFT_ACCOUNT = "nft.test.near";
+export const POOL_ACCOUNT = "pool.test.near";
+export const RELAY_ACCOUNT = "relay.test.near";
+
+/** The dev chain's accounts: the root, three users and the fixture contracts (contracts/). */
 export const DEV_ACCOUNT_BALANCES: readonly (readonly [string, bigint])[] = [
   ["test.near", 1_000_000_000n * NEAR],
   ["alice.test.near", 10_000n * NEAR],
   ["bob.test.near", 10_000n * NEAR],
   ["carol.test.near", 10_000n * NEAR],
-  ["kv.test.near", 100n * NEAR],
+  [KV_ACCOUNT, 100n * NEAR],
+  [FT_ACCOUNT, 100n * NEAR],
+  [NFT_ACCOUNT, 100n * NEAR],
+  [POOL_ACCOUNT, 100n * NEAR],
+  [RELAY_ACCOUNT, 100n * NEAR],
 ];
 
-export const KV_ACCOUNT = "kv.test.near";
+/** Which fixture contract each contract account runs. */
+export const DEV_CONTRACTS: readonly (readonly [string, FixtureContract])[] = [
+  [KV_ACCOUNT, "kv"],
+  [FT_ACCOUNT, "ft"],
+  [NFT_ACCOUNT, "nft"],
+  [POOL_ACCOUNT, "staking-pool"],
+  [RELAY_ACCOUNT, "relay"],
+];
+
+/** ft.test.near: 1e9 SKT (18 decimals), all held by test.near. */
+export const FT_INIT = { ownerId: "test.near", totalSupply: 10n ** 27n, name: "Shardkit Token", symbol: "SKT", decimals: 18 } as const;
+export const NFT_INIT = { ownerId: "test.near", name: "Shardkit NFT", symbol: "SKN" } as const;
+/** pool.test.near: owned by test.near, staking with the pool's own dev key, 10% fee; set up in epoch 1. */
+export const POOL_INIT = {
+  ownerId: "test.near",
+  stakePublicKey: devKeyPair(POOL_ACCOUNT).publicKeyString,
+  rewardFeeFraction: { numerator: 10, denominator: 100 },
+  epochHeight: 1n,
+  accountBalance: 100n * NEAR,
+} as const;
 
 /**
  * The kv.test.near fixture: 2,101 entries, 57,824 bytes of key+value (over the 50 KB
@@ -56,6 +87,26 @@ export function kvFixtureEntries(): { key: Uint8Array; value: Uint8Array }[] {
   return out;
 }
 
+/**
+ * Each fixture contract's initial state, as its `new` would write it. kv.test.near keeps the raw
+ * fixture entries only (readable with `get`; `list` covers keys set through the contract), so
+ * its state stays exactly the documented fixture.
+ */
+function contractState(accountId: string): ContractEntry[] {
+  switch (accountId) {
+    case KV_ACCOUNT:
+      return kvFixtureEntries();
+    case FT_ACCOUNT:
+      return ftInitState(FT_INIT);
+    case NFT_ACCOUNT:
+      return nftInitState(NFT_INIT.ownerId, NFT_INIT.name, NFT_INIT.symbol);
+    case POOL_ACCOUNT:
+      return stakingPoolInitState(POOL_INIT);
+    default:
+      return [];
+  }
+}
+
 /** All records of the dev genesis, in a fixed order. */
 export function devGenesisRecords(): { records: StateRecord[]; devAccounts: DevAccount[] } {
   const records: StateRecord[] = [];
@@ -66,8 +117,11 @@ export function devGenesisRecords(): { records: StateRecord[]; devAccounts: DevA
     records.push({ kind: "AccessKey", accountId, publicKey: key.publicKey, accessKey: { nonce: 0n, permission: "FullAccess" } });
     devAccounts.push({ accountId, amount, publicKey: key.publicKeyString, secretKey: key.secretKeyString });
   }
-  for (const { key, value } of kvFixtureEntries()) {
-    records.push({ kind: "Data", accountId: KV_ACCOUNT, key: bytesToLatin1(key), value: bytesToLatin1(value) });
+  for (const [accountId, contract] of DEV_CONTRACTS) {
+    records.push({ kind: "Contract", accountId, code: bytesToLatin1(fixtureContractCode(contract)) });
+    for (const { key, value } of contractState(accountId)) {
+      records.push({ kind: "Data", accountId, key: bytesToLatin1(key), value: bytesToLatin1(value) });
+    }
   }
   return { records, devAccounts };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DEV_ACCOUNT_BALANCES, KV_ACCOUNT, kvFixtureEntries } from "../../../src/chain/genesis/devGenesis.js";
+import { fixtureContractCode } from "../../../src/chain/genesis/fixtureContractCode.js";
 import { devKeyPair } from "../../../src/chain/genesis/devKey.js";
 import { Chain } from "../../../src/chain/node.js";
 
@@ -15,7 +16,10 @@ describe("dev genesis", async () => {
       expect(a.secretKey).toBe(kp.secretKeyString);
       expect(chain.viewAccessKeys(g, a.accountId)).toEqual([{ publicKey: a.publicKey, accessKey: { nonce: 0n, permission: "FullAccess" } }]);
     }
-    expect(chain.devAccounts.map((a) => a.accountId)).toEqual(["test.near", "alice.test.near", "bob.test.near", "carol.test.near", "kv.test.near"]);
+    expect(chain.devAccounts.map((a) => a.accountId)).toEqual([
+      "test.near", "alice.test.near", "bob.test.near", "carol.test.near",
+      "kv.test.near", "ft.test.near", "nft.test.near", "pool.test.near", "relay.test.near",
+    ]);
   });
 
   it("computes storage usage per nearcore (100 per account, 82 per ed25519 full-access key, data + 40)", () => {
@@ -27,8 +31,8 @@ describe("dev genesis", async () => {
         storageUsage: 182,
       });
     }
-    expect(chain.viewAccount(g, KV_ACCOUNT)?.storageUsage).toBe(100 + 82 + 57_824 + 2_101 * 40);
-    expect(g.view.header.total_supply).toBe("1000030100000000000000000000000000");
+    expect(chain.viewAccount(g, KV_ACCOUNT)?.storageUsage).toBe(100 + 82 + fixtureContractCode("kv").length + 57_824 + 2_101 * 40);
+    expect(g.view.header.total_supply).toBe("1000030500000000000000000000000000");
   });
 
   it("gives kv.test.near over 2,000 entries and 50 KB under several prefixes, with high bytes in keys", () => {
