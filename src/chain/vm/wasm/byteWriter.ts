@@ -49,7 +49,21 @@ export class ByteWriter {
   }
 
   varS32(value: number): this {
-    return this.varS64(BigInt(value | 0));
+    return this.varSafeInt(value | 0);
+  }
+
+  /** Signed LEB128 of an integer in ±2^53 (a JS number), shortest form, without bigint work. */
+  varSafeInt(value: number): this {
+    if (!Number.isSafeInteger(value)) throw new RangeError(`${value} is not a safe integer`);
+    let v = value;
+    this.reserve(8);
+    for (;;) {
+      const byte = v & 0x7f; // two's complement low bits, also for negatives
+      v = Math.floor(v / 128);
+      const done = (v === 0 && (byte & 0x40) === 0) || (v === -1 && (byte & 0x40) !== 0);
+      this.buffer[this.length++] = done ? byte : byte | 0x80;
+      if (done) return this;
+    }
   }
 
   /** Signed LEB128 of any bigint in the i64 (or s33) range, shortest form. */

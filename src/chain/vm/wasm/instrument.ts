@@ -163,8 +163,8 @@ function instrumentFunction(
 
   const w = new ByteWriter(body.code.length * 2 + 64);
   const stackCall = (fn: number): void => {
-    w.u8(Op.i64Const).varS64(BigInt(operandStackSize));
-    w.u8(Op.i64Const).varS64(BigInt(frame));
+    w.u8(Op.i64Const).varSafeInt(operandStackSize);
+    w.u8(Op.i64Const).varSafeInt(frame);
     w.u8(Op.call).varU32(fn);
   };
 
@@ -174,32 +174,50 @@ function instrumentFunction(
   w.u8(Op.block);
   if (type.results.length === 0) w.u8(0x40);
   else if (type.results.length === 1) w.u8(type.results[0]!);
-  else w.varS64(BigInt(type.params.length === 0 ? typeIdx : typeIndex({ params: [], results: type.results })));
+  else w.varSafeInt(type.params.length === 0 ? typeIdx : typeIndex({ params: [], results: type.results }));
 
+  // Original bytes are copied in runs; `copied` is where the next run starts.
+  const code = body.code;
+  let copied = 0;
+  const copyUpTo = (end: number): void => {
+    if (end > copied) w.bytes(code.subarray(copied, end));
+    copied = end;
+  };
   let next = 0;
-  for (let i = 0; i < ops.length; i++) {
-    const op = ops[i]!;
-    while (next < points.length && points[next]!.offset === op.start) {
-      emitCharge(w, points[next]!, countLocal);
-      next++;
+  for (const op of ops) {
+    if (next < points.length && points[next]!.offset === op.start) {
+      copyUpTo(op.start);
+      while (next < points.length && points[next]!.offset === op.start) emitCharge(w, points[next++]!, countLocal);
     }
     switch (op.code) {
       case Op.call:
+        copyUpTo(op.start);
         w.u8(Op.call).varU32(op.index! + INJECTED_FUNCTIONS);
+        copied = op.end;
         break;
       case Op.refFunc:
+        copyUpTo(op.start);
         w.u8(Op.refFunc).varU32(op.index! + INJECTED_FUNCTIONS);
+        copied = op.end;
         break;
       case Op.return:
+        copyUpTo(op.start);
         stackCall(UNSTACK_FN);
         w.u8(Op.return);
+        copied = op.end;
         break;
       default:
-        w.bytes(body.code.subarray(op.start, op.end));
-        if (F32_NAN_PRODUCERS.has(op.code)) canonicaliseNaN(w, f32Local, 0x43, CANONICAL_F32_NAN, 0x5b);
-        else if (F64_NAN_PRODUCERS.has(op.code)) canonicaliseNaN(w, f64Local, 0x44, CANONICAL_F64_NAN, 0x61);
+        if (F32_NAN_PRODUCERS.has(op.code)) {
+          copyUpTo(op.end);
+          canonicaliseNaN(w, f32Local, 0x43, CANONICAL_F32_NAN, 0x5b);
+        } else if (F64_NAN_PRODUCERS.has(op.code)) {
+          copyUpTo(op.end);
+          canonicaliseNaN(w, f64Local, 0x44, CANONICAL_F64_NAN, 0x61);
+        }
     }
   }
+  // The body's own final `end` closes the wrapping block.
+  copyUpTo(code.length);
   if (next !== points.length) throw new WasmDecodeError("gas point at an offset without an instruction");
   stackCall(UNSTACK_FN);
   w.u8(Op.end);
@@ -208,9 +226,9 @@ function instrumentFunction(
   if (needsCountLocal) newLocals.push({ count: 1, type: ValType.i32 });
   if (needsF32) newLocals.push({ count: 1, type: ValType.f32 });
   if (needsF64) newLocals.push({ count: 1, type: ValType.f64 });
-  const code = w.finish();
+  const newCode = w.finish();
   return {
-    body: { locals: newLocals, code, size: code.length },
+    body: { locals: newLocals, code: newCode, size: newCode.length },
     metering: { points, operandStackSize, frameSize: frame },
   };
 }
@@ -230,7 +248,7 @@ function emitCharge(w: ByteWriter, point: GasPoint, countLocal: number): void {
   const { constant, linear } = point.fee;
   if (constant === 0 && linear === 0) return;
   if (linear === 0) {
-    w.u8(Op.i64Const).varS64(BigInt(constant));
+    w.u8(Op.i64Const).varSafeInt(constant);
     w.u8(Op.call).varU32(GAS_FN);
     return;
   }
@@ -238,9 +256,9 @@ function emitCharge(w: ByteWriter, point: GasPoint, countLocal: number): void {
   // The count operand is on top of the stack: keep it, charge count × linear + constant.
   w.u8(Op.localTee).varU32(countLocal);
   w.u8(0xad); // i64.extend_i32_u
-  w.u8(Op.i64Const).varS64(BigInt(linear));
+  w.u8(Op.i64Const).varSafeInt(linear);
   w.u8(0x7e); // i64.mul
-  w.u8(Op.i64Const).varS64(BigInt(constant));
+  w.u8(Op.i64Const).varSafeInt(constant);
   w.u8(0x7c); // i64.add
   w.u8(Op.call).varU32(GAS_FN);
   w.u8(Op.localGet).varU32(countLocal);

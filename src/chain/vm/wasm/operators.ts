@@ -117,111 +117,104 @@ function zeroByte(r: ByteReader): void {
   if (r.u8() !== 0x00) r.fail("expected a zero byte (multi-memory is disabled)");
 }
 
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
 /**
  * Reads one operator at the reader's position. `base` is subtracted from positions so that
- * offsets are relative to the function's code bytes.
+ * offsets are relative to the function's code bytes. Allocates only the operator itself: this
+ * runs once per instruction of every contract prepared.
  */
 export function readOperator(r: ByteReader, base: number): Operator {
   const start = r.position - base;
-  const code = r.u8();
-  const done = (fields: Omit<Operator, "code" | "start" | "end"> = {}, opcode = code): Operator => ({
-    code: opcode,
-    start,
-    end: r.position - base,
-    ...fields,
-  });
-  if (code <= 0x01 || code === 0x05 || code === 0x0b || code === 0x0f || code === 0x1a || code === 0x1b) return done();
-  if (code >= 0x02 && code <= 0x04) return done({ blockType: readBlockType(r) });
-  if (code === 0x0c || code === 0x0d) return done({ depth: r.varU32() });
-  if (code === 0x0e) {
+  const byte = r.u8();
+  const op: Mutable<Operator> = { code: byte, start, end: start };
+  if (byte <= 0x01 || byte === 0x05 || byte === 0x0b || byte === 0x0f || byte === 0x1a || byte === 0x1b) {
+    // no immediates
+  } else if (byte >= 0x02 && byte <= 0x04) {
+    op.blockType = readBlockType(r);
+  } else if (byte === 0x0c || byte === 0x0d) {
+    op.depth = r.varU32();
+  } else if (byte === 0x0e) {
     const count = r.varU32();
     if (count > r.remaining) r.fail("br_table length out of bounds");
     const targets: number[] = [];
     for (let i = 0; i < count; i++) targets.push(r.varU32());
-    return done({ targets, depth: r.varU32() });
-  }
-  if (code === 0x10 || code === 0xd2) return done({ index: r.varU32() });
-  if (code === 0x11) {
-    const index = r.varU32();
-    return done({ index, table: r.varU32() });
-  }
-  if (code === 0x1c) {
-    const count = r.varU32();
-    if (count !== 1) r.fail("typed select must have exactly one type");
-    return done({ types: [readValType(r)] });
-  }
-  if (code >= 0x20 && code <= 0x24) return done({ index: r.varU32() });
-  if (code === 0x25 || code === 0x26) return done({ table: r.varU32() });
-  if (isMemoryAccess(code)) {
+    op.targets = targets;
+    op.depth = r.varU32();
+  } else if (byte === 0x10 || byte === 0xd2) {
+    op.index = r.varU32();
+  } else if (byte === 0x11) {
+    op.index = r.varU32();
+    op.table = r.varU32();
+  } else if (byte === 0x1c) {
+    if (r.varU32() !== 1) r.fail("typed select must have exactly one type");
+    op.types = [readValType(r)];
+  } else if (byte >= 0x20 && byte <= 0x24) {
+    op.index = r.varU32();
+  } else if (byte === 0x25 || byte === 0x26) {
+    op.table = r.varU32();
+  } else if (isMemoryAccess(byte)) {
     const align = r.varU32();
     if (align >= 0x40) r.fail("memory index in memarg (multi-memory is disabled)");
-    return done({ align, offset: r.varU32() });
-  }
-  if (code === 0x3f || code === 0x40) {
+    op.align = align;
+    op.offset = r.varU32();
+  } else if (byte === 0x3f || byte === 0x40) {
     zeroByte(r);
-    return done();
-  }
-  if (code === 0x41) {
+  } else if (byte === 0x41) {
     r.varS32();
-    return done();
-  }
-  if (code === 0x42) {
+  } else if (byte === 0x42) {
     r.varS64();
-    return done();
-  }
-  if (code === 0x43) {
+  } else if (byte === 0x43) {
     r.skip(4);
-    return done();
-  }
-  if (code === 0x44) {
+  } else if (byte === 0x44) {
     r.skip(8);
-    return done();
+  } else if (byte >= 0x45 && byte <= 0xc4) {
+    // Numeric operators without immediates: MVP 0x45-0xBF, sign-extension 0xC0-0xC4.
+  } else if (byte === 0xd0) {
+    op.types = [readRefType(r)];
+  } else if (byte === 0xd1) {
+    // ref.is_null
+  } else if (byte === 0xfc) {
+    readPrefixed(r, op);
+  } else {
+    r.fail(`unsupported opcode 0x${byte.toString(16)}`);
   }
-  // Numeric operators without immediates: MVP 0x45-0xBF, sign-extension 0xC0-0xC4.
-  if (code >= 0x45 && code <= 0xc4) return done();
-  if (code === 0xd0) return done({ types: [readRefType(r)] });
-  if (code === 0xd1) return done();
-  if (code === 0xfc) return readPrefixed(r, done);
-  return r.fail(`unsupported opcode 0x${code.toString(16)}`);
+  op.end = r.position - base;
+  return op;
 }
 
-function readPrefixed(
-  r: ByteReader,
-  done: (fields: Omit<Operator, "code" | "start" | "end">, opcode: number) => Operator,
-): Operator {
+function readPrefixed(r: ByteReader, op: Mutable<Operator>): void {
   const sub = r.varU32();
+  if (sub > 17) r.fail(`unsupported opcode 0xfc ${sub}`);
   const code = 0xfc00 | sub;
-  if (sub <= 7) return done({}, code); // saturating float-to-int
+  op.code = code;
+  if (sub <= 7) return; // saturating float-to-int
   switch (code) {
-    case Op.memoryInit: {
-      const index2 = r.varU32();
+    case Op.memoryInit:
+      op.index2 = r.varU32();
       zeroByte(r);
-      return done({ index2 }, code);
-    }
+      return;
     case Op.dataDrop:
-      return done({ index2: r.varU32() }, code);
+    case Op.elemDrop:
+      op.index2 = r.varU32();
+      return;
     case Op.memoryCopy:
       zeroByte(r);
       zeroByte(r);
-      return done({}, code);
+      return;
     case Op.memoryFill:
       zeroByte(r);
-      return done({}, code);
-    case Op.tableInit: {
-      const index2 = r.varU32();
-      return done({ index2, table: r.varU32() }, code);
-    }
-    case Op.elemDrop:
-      return done({ index2: r.varU32() }, code);
-    case Op.tableCopy: {
-      const table = r.varU32();
-      return done({ table, index2: r.varU32() }, code);
-    }
-    case Op.tableGrow:
-    case Op.tableSize:
-    case Op.tableFill:
-      return done({ table: r.varU32() }, code);
+      return;
+    case Op.tableInit:
+      op.index2 = r.varU32();
+      op.table = r.varU32();
+      return;
+    case Op.tableCopy:
+      op.table = r.varU32();
+      op.index2 = r.varU32();
+      return;
     default:
-      return r.fail(`unsupported opcode 0xfc ${sub}`);
+      // table.grow, table.size, table.fill
+      op.table = r.varU32();
   }
 }

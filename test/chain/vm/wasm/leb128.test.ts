@@ -34,6 +34,14 @@ describe("LEB128", () => {
     );
   });
 
+  it("writes safe integers from numbers exactly as from bigints", () => {
+    fc.assert(
+      fc.property(fc.maxSafeInteger().chain((n) => fc.constantFrom(n, -n, n >> 7, -(n >> 20))), (v) => {
+        expect(new ByteWriter().varSafeInt(v).finish()).toEqual(new ByteWriter().varS64(BigInt(v)).finish());
+      }),
+    );
+  });
+
   it("decodes the spec's examples, including non-minimal but in-range forms", () => {
     expect(reader(0xe5, 0x8e, 0x26).varU32()).toBe(624485);
     expect(reader(0xc0, 0xbb, 0x78).varS32()).toBe(-123456);
