@@ -73,11 +73,18 @@ interface GasFrame {
   target: BranchTarget;
 }
 
+/** Prices one instruction by its code (`instructionFee` with nearcore's limits in production). */
+export type FeeModel = (code: number) => Fee;
+
+export function nearcoreFeeModel(limits: WasmLimits): FeeModel {
+  return (code) => instructionFee(code, limits);
+}
+
 /**
  * Runs the analysis over one function body and returns its instrumentation points, merged as
  * finite-wasm merges them unless `merge` is false (one point per instruction, for comparison).
  */
-export function analyzeGas(ops: readonly Operator[], limits: WasmLimits, merge = true): GasPoint[] {
+export function analyzeGas(ops: readonly Operator[], feeOf: FeeModel, merge = true): GasPoint[] {
   const offsets: number[] = [];
   const kinds: PointKind[] = [];
   const fees: Fee[] = [];
@@ -132,7 +139,7 @@ export function analyzeGas(ops: readonly Operator[], limits: WasmLimits, merge =
       scheduled = undefined;
     }
     const code = op.code;
-    const fee = instructionFee(code, limits);
+    const fee = feeOf(code);
     if (NUMERIC_EFFECTS.has(code)) {
       if (isTrappingNumeric(code)) sideEffect(fee);
       else pure(fee);

@@ -37,7 +37,7 @@ import { ByteReader } from "./byteReader.js";
 import { ByteWriter } from "./byteWriter.js";
 import type { ConstExpr } from "./constExpr.js";
 import { LocalTypes, type ModuleContext, funcType, moduleContext } from "./functionContext.js";
-import { type GasPoint, PointKind, analyzeGas } from "./gasAnalysis.js";
+import { type FeeModel, type GasPoint, PointKind, analyzeGas, nearcoreFeeModel } from "./gasAnalysis.js";
 import { Op, type Operator, readOperator } from "./operators.js";
 import { frameSize, maxOperandStackSize } from "./stackAnalysis.js";
 import { WasmDecodeError } from "./wasmDecodeError.js";
@@ -87,11 +87,17 @@ export function decodeOperators(code: Uint8Array): Operator[] {
   return ops;
 }
 
-/**
- * Analyses every function and rewrites the module with metering calls (see the header).
- * `mergeSegments: false` charges every instruction separately (same totals, for comparison).
- */
-export function instrumentModule(m: WasmModule, limits: WasmLimits, mergeSegments = true): InstrumentedModule {
+export interface InstrumentOptions {
+  /** false: charge every instruction separately (same totals; for comparison in tests). */
+  readonly mergeSegments?: boolean;
+  /** Instruction prices; nearcore's by default (finite-wasm's own tests price everything 1). */
+  readonly fee?: FeeModel;
+}
+
+/** Analyses every function and rewrites the module with metering calls (see the header). */
+export function instrumentModule(m: WasmModule, limits: WasmLimits, options: InstrumentOptions = {}): InstrumentedModule {
+  const mergeSegments = options.mergeSegments ?? true;
+  const feeOf = options.fee ?? nearcoreFeeModel(limits);
   const ctx = moduleContext(m);
   const types = [...m.types];
   const typeIndex = (type: FuncType): number => {
@@ -113,7 +119,7 @@ export function instrumentModule(m: WasmModule, limits: WasmLimits, mergeSegment
     const typeIdx = m.functions[i];
     if (typeIdx === undefined) throw new WasmDecodeError("function without a type");
     const type = funcType(ctx, typeIdx);
-    const result = instrumentFunction(body, type, typeIdx, ctx, limits, typeIndex, mergeSegments);
+    const result = instrumentFunction(body, type, typeIdx, ctx, feeOf, typeIndex, mergeSegments);
     metering.push(result.metering);
     return result.body;
   });
@@ -142,13 +148,13 @@ function instrumentFunction(
   type: FuncType,
   typeIdx: number,
   ctx: ModuleContext,
-  limits: WasmLimits,
+  feeOf: FeeModel,
   typeIndex: (type: FuncType) => number,
   mergeSegments: boolean,
 ): { body: FunctionBody; metering: FunctionMetering } {
   const ops = decodeOperators(body.code);
   const locals = new LocalTypes(type.params, body.locals);
-  const points = analyzeGas(ops, limits, mergeSegments);
+  const points = analyzeGas(ops, feeOf, mergeSegments);
   const operandStackSize = maxOperandStackSize(ops, ctx, locals);
   const frame = frameSize(locals);
 

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { PointKind } from "../../../../src/chain/vm/wasm/gasAnalysis.js";
-import { instrumentModule } from "../../../../src/chain/vm/wasm/instrument.js";
+import { ByteReader } from "../../../../src/chain/vm/wasm/byteReader.js";
+import { decodeOperators, instrumentModule } from "../../../../src/chain/vm/wasm/instrument.js";
+import { Op } from "../../../../src/chain/vm/wasm/operators.js";
 import { NEARCORE_WASM_LIMITS, prepareContract } from "../../../../src/chain/vm/wasm/prepareContract.js";
 import { decodeModule, encodeModule } from "../../../../src/chain/vm/wasm/wasmModule.js";
 import { AS_SAMPLE_CONTRACT, compileAssemblyScript } from "./ascFixture.js";
@@ -23,7 +25,7 @@ async function prepared(source: string): Promise<WebAssembly.Module> {
 function perInstruction(code: Uint8Array): WebAssembly.Module {
   const m = decodeModule(code);
   const withMemory = { ...m, memories: [], imports: [...m.imports, { module: "env", name: "memory", desc: { kind: 2 as const, limits: { min: 1024, max: 2048 } } }], exports: m.exports.filter((e) => e.kind !== 2) };
-  return new WebAssembly.Module(encodeModule(instrumentModule(withMemory, NEARCORE_WASM_LIMITS, false).module));
+  return new WebAssembly.Module(encodeModule(instrumentModule(withMemory, NEARCORE_WASM_LIMITS, { mergeSegments: false }).module));
 }
 
 describe("finite-wasm gas analysis", () => {
@@ -192,5 +194,57 @@ describe("function index remapping", () => {
     const run = meteredRun(module, "main", { env: { seen: (v: number) => void seen.push(v) } });
     expect(run.end).toBe("ok");
     expect(seen).toEqual([100, 1, 2, 3, 2]);
+  });
+});
+
+describe("segment boundaries as finite-wasm draws them", () => {
+  /** The gas constants an instrumented function charges, in code order. */
+  function chargesOf(body: Uint8Array): number[] {
+    const ops = decodeOperators(body);
+    const charges: number[] = [];
+    for (let i = 1; i < ops.length; i++) {
+      const op = ops[i]!;
+      const prev = ops[i - 1]!;
+      if (op.code === Op.call && op.index === 0 && prev.code === Op.i64Const) {
+        charges.push(Number(new ByteReader(body, prev.start + 1).varS64()));
+      }
+    }
+    return charges;
+  }
+
+  it("matches finite-wasm's own instrumentation snapshot (tests/snaps/if.wast, every instruction priced 1)", async () => {
+    // The instruction sequences of functions 2, 3, 4, 7, 10 and 11 of that snapshot, and the
+    // gas constants it shows for them, in order. (Function 3 without its empty-else forms,
+    // which encoders write differently.)
+    const module = decodeModule(
+      await wat(`(module
+        (func $dummy)
+        (func (param i32) (if (local.get 0) (then)) (if (local.get 0) (then)))
+        (func (param i32) (result i32)
+          (if (local.get 0) (then (nop)))
+          (if (local.get 0) (then (nop)) (else (nop)))
+          (if (result i32) (local.get 0) (then (i32.const 7)) (else (i32.const 8))))
+        (func (param i32) (result i32)
+          (select (if (result i32) (local.get 0) (then (call $dummy) (i32.const 1)) (else (call $dummy) (i32.const 0)))
+            (i32.const 2) (i32.const 3)))
+        (func (param i32) (result i32)
+          (loop (result i32)
+            (if (result i32) (local.get 0) (then (call $dummy) (i32.const 1)) (else (call $dummy) (i32.const 0)))
+            (call $dummy) (call $dummy)))
+        (func (param i32) (result i32)
+          (loop (result i32)
+            (call $dummy)
+            (if (result i32) (local.get 0) (then (call $dummy) (i32.const 1)) (else (call $dummy) (i32.const 0)))
+            (call $dummy))))`),
+    );
+    const { module: instrumented } = instrumentModule(module, NEARCORE_WASM_LIMITS, { fee: () => ({ constant: 1, linear: 0 }) });
+    expect(instrumented.code.map((f) => chargesOf(f.code))).toEqual([
+      [1],
+      [2, 1, 2, 1, 1],
+      [2, 2, 2, 2, 2, 2, 2, 2, 1],
+      [2, 1, 2, 1, 2, 4],
+      [3, 1, 2, 1, 2, 1, 1, 2],
+      [2, 2, 1, 2, 1, 2, 1, 2],
+    ]);
   });
 });
