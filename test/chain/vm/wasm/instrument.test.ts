@@ -237,7 +237,9 @@ describe("segment boundaries as finite-wasm draws them", () => {
             (if (result i32) (local.get 0) (then (call $dummy) (i32.const 1)) (else (call $dummy) (i32.const 0)))
             (call $dummy))))`),
     );
-    const { module: instrumented } = instrumentModule(module, NEARCORE_WASM_LIMITS, { fee: () => ({ constant: 1, linear: 0 }) });
+    const { module: instrumented, functions } = instrumentModule(module, NEARCORE_WASM_LIMITS, { fee: () => ({ constant: 1, linear: 0 }) });
+    // The operand-stack part of the finite_wasm_stack arguments in the same snapshot.
+    expect(functions.map((f) => f.operandStackSize)).toEqual([0, 4, 4, 12, 4, 4]);
     expect(instrumented.code.map((f) => chargesOf(f.code))).toEqual([
       [1],
       [2, 1, 2, 1, 1],
