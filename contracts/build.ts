@@ -17,6 +17,7 @@ const asc = ((await import(ASC_MODULE)) as { default: AscApi }).default;
 const CONTRACTS_DIR = dirname(fileURLToPath(import.meta.url));
 const SOURCE_DIR = join(CONTRACTS_DIR, "src");
 export const BUILD_DIR = join(CONTRACTS_DIR, "build");
+export const HARNESS_DIR = join(CONTRACTS_DIR, "harness");
 
 /**
  * Fixed compiler flags, so the output is byte-for-byte reproducible: size-optimised, the stub
@@ -40,10 +41,16 @@ export function contractNames(): string[] {
 }
 
 /** Compiles one contract in memory; throws with asc's diagnostics on failure. */
-export async function compileContract(name: string): Promise<Uint8Array> {
+export function compileContract(name: string): Promise<Uint8Array> {
+  return compileFile(join(SOURCE_DIR, `${name}.ts`));
+}
+
+/** Compiles an AssemblyScript file (a contract or a test harness in contracts/harness) with ASC_FLAGS. */
+export async function compileFile(path: string): Promise<Uint8Array> {
+  const name = path.slice(path.lastIndexOf("/") + 1, -3);
   let wasm: Uint8Array | undefined;
   let stderr = "";
-  const { error } = await asc.main([join(SOURCE_DIR, `${name}.ts`), "--outFile", `${name}.wasm`, ...ASC_FLAGS], {
+  const { error } = await asc.main([path, "--outFile", `${name}.wasm`, ...ASC_FLAGS], {
     writeFile(filename, contents) {
       if (filename.endsWith(".wasm") && typeof contents !== "string") wasm = contents;
     },

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { MockedBlockchain, contractWasm } from "./support/MockedBlockchain.js";
 
@@ -47,6 +48,16 @@ describe("relay contract (mocked blockchain)", () => {
     const r = relay.call("echo", { a: [1, "x\"y", null, true], b: { c: -1.5e3 } });
     expect(JSON.parse(r.value)).toEqual({ a: [1, 'x"y', null, true], b: { c: -1.5e3 } });
     expect(r.logs).toEqual(['echo {"a":[1,"x\\"y",null,true],"b":{"c":-1500}}']);
+  });
+
+  it("echo round-trips any JSON object through sdk/json's reader and writer", () => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.string({ unit: "grapheme" }), fc.jsonValue({ maxDepth: 4, stringUnit: "grapheme" })), (obj) => {
+        const input = JSON.parse(JSON.stringify(obj)) as unknown; // what the caller sends (-0 becomes 0)
+        expect(JSON.parse(relay.call("echo", input).value)).toEqual(input);
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it("ft_on_transfer keeps part and returns the rest", () => {
