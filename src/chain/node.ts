@@ -45,6 +45,7 @@ import { verifyAndChargeTransaction } from "./runtime/verifyAndChargeTransaction
 import { readAccount } from "./state/accountViews.js";
 import type { CallFunctionOutcome } from "./vm/CallFunctionOutcome.js";
 import { ContractCache, wasmLimitsOf } from "./vm/ContractCache.js";
+import { MemoryPool } from "./vm/MemoryPool.js";
 import { UnknownAccountError } from "./vm/UnknownAccountError.js";
 import { viewFunctionCall } from "./vm/viewFunctionCall.js";
 import { createWasmExecutor } from "./vm/wasmExecutor.js";
@@ -142,6 +143,8 @@ export class Chain {
   private readonly functionCalls: FunctionCallExecutor;
   /** Prepared contracts by code hash, shared by the executor and view calls. */
   private readonly contracts: ContractCache;
+  /** Guest memories reused across calls (see vm/MemoryPool.ts). */
+  private readonly memories: MemoryPool;
   /** Stakes of the validators contracts see (the block producer's genesis stake). */
   private readonly validatorStakes: ReadonlyMap<string, bigint>;
   private readonly pool = new TransactionPool();
@@ -168,7 +171,9 @@ export class Chain {
     this.transactionValidityPeriod = init.validityPeriod;
     this.minimumStake = init.minimumStake;
     this.contracts = new ContractCache(wasmLimitsOf(this.runtimeParameters));
-    this.functionCalls = init.functionCalls ?? createWasmExecutor({ cache: this.contracts });
+    const w = this.runtimeParameters.wasm;
+    this.memories = new MemoryPool(w.initialMemoryPages, w.maxMemoryPages);
+    this.functionCalls = init.functionCalls ?? createWasmExecutor({ cache: this.contracts, memories: this.memories });
     this.incoming = init.layout.shardIds.map(() => []);
     this.chainId = init.config.chainId;
     this.shardLayout = init.layout;
@@ -614,6 +619,7 @@ export class Chain {
       args,
       params: this.runtimeParameters,
       cache: this.contracts,
+      memories: this.memories,
     });
   }
 

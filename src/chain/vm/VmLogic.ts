@@ -87,6 +87,11 @@ export class VmLogic {
     this.memory = memory;
   }
 
+  /** After the call: the memory may go back to a pool, so nothing here may touch it again. */
+  detachMemory(): void {
+    this.memory = undefined;
+  }
+
   // ---- view calls ----
 
   /** ProhibitedInView for `method` when this is a view call. */

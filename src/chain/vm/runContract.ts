@@ -5,6 +5,7 @@ import type { VmError } from "./FunctionCallError.js";
 import { HostErrorThrow } from "./HostError.js";
 import { hostFunctions } from "./imports/hostFunctions.js";
 import { IMPORT_SIGNATURES, signatureOf } from "./imports/importSignatures.js";
+import type { MemoryPool } from "./MemoryPool.js";
 import type { PendingReceipt } from "./ReceiptManager.js";
 import type { VmContext } from "./VmContext.js";
 import type { VmExternal } from "./VmExternal.js";
@@ -24,6 +25,8 @@ export interface ContractRun {
   /** The next data id of the receipt being executed (nearcore `generate_data_id`). */
   readonly newDataId: () => Uint8Array;
   readonly cache: ContractCache;
+  /** Reusable guest memories (a fresh memory per call when absent). */
+  readonly memories?: MemoryPool;
   /** Wall-clock budget in ms (default DEFAULT_TIME_LIMIT_MS; see VmLogic.checkClock). */
   readonly timeLimitMs?: number;
 }
@@ -80,9 +83,9 @@ function guestError(e: unknown): VmError {
  * The import object for a prepared contract, or the link error nearcore (wasmtime) reports:
  * an unknown name, or a known name imported with another signature.
  */
-function linkImports(contract: PreparedContract, l: VmLogic, memory: WebAssembly.Memory): WebAssembly.Imports | string {
+function linkImports(contract: PreparedContract, l: VmLogic): Record<string, Record<string, WebAssembly.ImportValue>> | string {
   const all = hostFunctions(l);
-  const imports: Record<string, Record<string, WebAssembly.ImportValue>> = { env: { memory } };
+  const imports: Record<string, Record<string, WebAssembly.ImportValue>> = { env: {} };
   for (const imp of WebAssembly.Module.imports(contract.module)) {
     if (imp.kind !== "function") continue;
     const fn = all[imp.module]?.[imp.name];
@@ -124,17 +127,21 @@ export function runContract(run: ContractRun): VmOutcome {
   if (method === undefined) return abort(l, { kind: "MethodResolveError", error: "MethodNotFound" });
   if (method.params.length > 0 || method.results.length > 0) return abort(l, { kind: "MethodResolveError", error: "MethodInvalidSignature" });
 
-  const memory = new WebAssembly.Memory({ initial: run.params.wasm.initialMemoryPages, maximum: run.params.wasm.maxMemoryPages });
-  l.attachMemory(memory);
-  const imports = linkImports(contract, l, memory);
+  const imports = linkImports(contract, l);
   if (typeof imports === "string") return abort(l, { kind: "LinkError", msg: imports });
-
+  const w = run.params.wasm;
+  const memory = run.memories?.take() ?? new WebAssembly.Memory({ initial: w.initialMemoryPages, maximum: w.maxMemoryPages });
+  l.attachMemory(memory);
+  imports.env!.memory = memory;
   try {
     const instance = new WebAssembly.Instance(contract.module, imports);
     const fn = instance.exports[run.methodName] as () => unknown;
     fn();
   } catch (e) {
     return abort(l, guestError(e));
+  } finally {
+    l.detachMemory();
+    run.memories?.give(memory);
   }
 
   if (!run.context.isView) {

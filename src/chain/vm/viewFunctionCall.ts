@@ -8,6 +8,7 @@ import { contractCodeTrieKey } from "../store/trieKeys.js";
 import type { CallFunctionOutcome } from "./CallFunctionOutcome.js";
 import type { ContractCache } from "./ContractCache.js";
 import { viewErrorMessage, vmErrorJson, type VmError } from "./FunctionCallError.js";
+import type { MemoryPool } from "./MemoryPool.js";
 import { runContract } from "./runContract.js";
 import { stateExternal } from "./stateExternal.js";
 
@@ -28,6 +29,7 @@ export interface ViewCall {
   readonly args: Uint8Array;
   readonly params: RuntimeParameters;
   readonly cache: ContractCache;
+  readonly memories?: MemoryPool;
 }
 
 const EMPTY_ED25519 = publicKeyToBorsh({ keyType: KeyType.ED25519, data: new Uint8Array(32) });
@@ -81,6 +83,7 @@ export function viewFunctionCall(call: ViewCall): CallFunctionOutcome {
       throw new Error("a view call creates no data ids");
     },
     cache: call.cache,
+    ...(call.memories === undefined ? {} : { memories: call.memories }),
   });
   if (outcome.error !== undefined) return fail(outcome.error, outcome.logs);
   const rd = outcome.returnData;

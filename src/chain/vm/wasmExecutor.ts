@@ -7,6 +7,7 @@ import { actionHash, dataId } from "../runtime/receiptId.js";
 import { contractCodeTrieKey } from "../store/trieKeys.js";
 import { ContractCache, wasmLimitsOf } from "./ContractCache.js";
 import { vmErrorJson } from "./FunctionCallError.js";
+import { MemoryPool } from "./MemoryPool.js";
 import { runContract } from "./runContract.js";
 import { stateExternal } from "./stateExternal.js";
 import { NEARCORE_RUNTIME_PARAMETERS } from "../runtime/parameters.js";
@@ -16,6 +17,8 @@ const isZero = (b: Uint8Array): boolean => b.every((x) => x === 0);
 export interface WasmExecutorOptions {
   /** Prepared contracts by code hash (shared with view calls); one is made when absent. */
   readonly cache?: ContractCache;
+  /** Reusable guest memories (shared with view calls); one is made when absent. */
+  readonly memories?: MemoryPool;
 }
 
 /**
@@ -29,6 +32,8 @@ export interface WasmExecutorOptions {
  */
 export function createWasmExecutor(options: WasmExecutorOptions = {}): FunctionCallExecutor {
   const cache = options.cache ?? new ContractCache(wasmLimitsOf(NEARCORE_RUNTIME_PARAMETERS));
+  const w = NEARCORE_RUNTIME_PARAMETERS.wasm;
+  const memories = options.memories ?? new MemoryPool(w.initialMemoryPages, w.maxMemoryPages);
   return (input): FunctionCallOutcome => {
     const { ctx, su, receipt, accountId, account, action } = input;
     if (isZero(account.codeHash)) {
@@ -67,6 +72,7 @@ export function createWasmExecutor(options: WasmExecutorOptions = {}): FunctionC
       ext: stateExternal(su, accountId, ctx.validatorStakes),
       newDataId: () => dataId(hash, ctx.blockHeight, dataCount++),
       cache,
+      memories,
     });
     if (outcome.error !== undefined) {
       return { ok: false, error: vmErrorJson(outcome.error), gasBurnt: outcome.burntGas, gasUsed: outcome.usedGas, logs: outcome.logs };

@@ -1,0 +1,31 @@
+import { describe, expect, it } from "vitest";
+import { MemoryPool } from "../../../src/chain/vm/MemoryPool.js";
+
+describe("MemoryPool", () => {
+  it("hands back a used memory only once every byte is zero again", () => {
+    const pool = new MemoryPool(4, 8);
+    const m = pool.take();
+    const bytes = new Uint8Array(m.buffer);
+    bytes[0] = 1;
+    bytes[65_536 * 2 + 17] = 2;
+    bytes[bytes.length - 1] = 3;
+    pool.give(m);
+    const again = pool.take();
+    expect(again).toBe(m);
+    expect(new Uint8Array(again.buffer).every((b) => b === 0)).toBe(true);
+  });
+
+  it("drops memories that grew (a wasm memory cannot shrink) and keeps at most `capacity`", () => {
+    const pool = new MemoryPool(1, 8, 1);
+    const grown = pool.take();
+    grown.grow(1);
+    pool.give(grown);
+    expect(pool.take()).not.toBe(grown);
+    const a = new WebAssembly.Memory({ initial: 1, maximum: 8 });
+    const b = new WebAssembly.Memory({ initial: 1, maximum: 8 });
+    pool.give(a);
+    pool.give(b);
+    expect(pool.take()).toBe(a);
+    expect(pool.take()).not.toBe(b);
+  });
+});
