@@ -164,3 +164,40 @@ describe("fixture contracts through signed transactions on a real chain", () => 
     expect(chain.viewAccount(chain.head(), KV_ACCOUNT)!.storageUsage).toBe(usage0 + 46 + 47);
   });
 });
+
+describe("staking-pool across epochs", () => {
+  it("unstaked stake returns at the epoch boundary and is withdrawable 4 epochs after unstaking", async () => {
+    const chain = await openChain({ epochLength: 5 });
+    ok(tx(chain, ALICE, POOL_ACCOUNT, "deposit_and_stake", {}, 30n * NEAR, 200n * TGAS));
+    ok(tx(chain, BOB, POOL_ACCOUNT, "deposit_and_stake", {}, 10n * NEAR, 200n * TGAS));
+    // Bob's call may open a new epoch, whose rewards (the contract's share of burnt gas) the pool
+    // stakes too: the locked balance always equals the pool's own total.
+    const totalStaked = () => BigInt(view<string>(chain, POOL_ACCOUNT, "get_total_staked_balance"));
+    const locked = () => chain.viewAccount(chain.head(), POOL_ACCOUNT)!.locked;
+    expect(locked()).toBe(totalStaked());
+    expect(locked()).toBeGreaterThanOrEqual(40n * NEAR);
+    ok(tx(chain, ALICE, POOL_ACCOUNT, "unstake_all", {}, 0n, 200n * TGAS));
+    const afterUnstake = totalStaked();
+    expect(afterUnstake).toBeLessThan(11n * NEAR);
+    // Lowering a stake is a proposal: the chain releases the difference at an epoch boundary.
+    for (let i = 0; i < 12; i++) chain.produceBlock();
+    expect(locked()).toBe(afterUnstake);
+    expect(view(chain, POOL_ACCOUNT, "is_account_unstaked_balance_available", { account_id: ALICE })).toBe(false);
+    for (let i = 0; i < 20; i++) chain.produceBlock();
+    expect(view(chain, POOL_ACCOUNT, "is_account_unstaked_balance_available", { account_id: ALICE })).toBe(true);
+    const before = balanceOf(chain, ALICE);
+    const w = ok(tx(chain, ALICE, POOL_ACCOUNT, "withdraw_all", {}, 0n, 200n * TGAS));
+    // The first call of a new epoch distributes "rewards": the contract's share of burnt gas.
+    expect(logsOf(w, POOL_ACCOUNT).some((l) => /^Epoch \d+: Contract received total rewards of \d+ tokens\./.test(l))).toBe(true);
+    const withdrawn = logsOf(w, POOL_ACCOUNT).map((l) => /^@alice\.test\.near withdrawing (\d+)\. New unstaked balance is 0$/.exec(l)?.[1]).find((x) => x !== undefined);
+    expect(BigInt(withdrawn!)).toBeGreaterThanOrEqual(30n * NEAR); // her stake plus her share of rewards
+    const gained = balanceOf(chain, ALICE) - before;
+    expect(gained).toBeGreaterThan(BigInt(withdrawn!) - NEAR / 100n); // minus the gas of the call
+    expect(gained).toBeLessThan(BigInt(withdrawn!));
+    expect(view(chain, POOL_ACCOUNT, "get_account_total_balance", { account_id: ALICE })).toBe("0");
+    // Bob's shares now carry the rewards (and the owner took its 10% in shares).
+    expect(BigInt(view<string>(chain, POOL_ACCOUNT, "get_account_staked_balance", { account_id: BOB }))).toBeGreaterThan(10n * NEAR);
+    expect(BigInt(view<string>(chain, POOL_ACCOUNT, "get_account_staked_balance", { account_id: ROOT }))).toBeGreaterThan(0n);
+    expect(sumOfBalances(chain)).toBe(BigInt(chain.head().view.header.total_supply));
+  });
+});
