@@ -117,10 +117,18 @@ function limitChecker(limits: WasmLimits) {
   };
 }
 
-/** Decodes every operator so opcodes outside nearcore's feature set are refused. */
+/**
+ * Decodes every operator so opcodes outside nearcore's feature set are refused. That set
+ * (near-vm-runner features.rs, preparation V3) has sign-extension, multi-value, reference
+ * types and bulk memory, but not saturating float-to-int (0xFC 0x00-0x07): wasmparser there
+ * rejects those opcodes, so they are Deserialization errors here too.
+ */
 function checkOperators(code: Uint8Array): void {
   const reader = new ByteReader(code);
-  while (!reader.eof) readOperator(reader, 0);
+  while (!reader.eof) {
+    const op = readOperator(reader, 0);
+    if (op.code >= 0xfc00 && op.code <= 0xfc07) throw new WasmDecodeError("saturating float-to-int is not enabled for contracts");
+  }
 }
 
 /**
