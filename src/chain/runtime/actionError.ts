@@ -1,5 +1,5 @@
 import type { PrepareErrorJson } from "../vm/wasm/prepareError.js";
-import type { InvalidAccessKeyErrorJson, InvalidTxErrorJson } from "./invalidTxError.js";
+import type { ActionsValidationErrorJson, InvalidAccessKeyErrorJson, InvalidTxErrorJson } from "./invalidTxError.js";
 
 /*
  * nearcore `ActionError` / `ActionErrorKind` / `TxExecutionError` JSON
@@ -21,6 +21,11 @@ export type FunctionCallErrorJson =
   | { MethodResolveError: "MethodEmptyName" | "MethodNotFound" | "MethodInvalidSignature" }
   | { ExecutionError: string };
 
+/** nearcore `ReceiptValidationError`: what a receipt created by a contract may not be. */
+export type ReceiptValidationErrorJson =
+  | { NumberInputDataDependenciesExceeded: { number_of_input_data_dependencies: number; limit: number } }
+  | { ActionsValidation: ActionsValidationErrorJson };
+
 export type ActionErrorKindJson =
   | { AccountAlreadyExists: { account_id: string } }
   | { AccountDoesNotExist: { account_id: string } }
@@ -35,6 +40,7 @@ export type ActionErrorKindJson =
   | { TriesToStake: { account_id: string; stake: string; locked: string; balance: string } }
   | { InsufficientStake: { account_id: string; stake: string; minimum_stake: string } }
   | { FunctionCallError: FunctionCallErrorJson }
+  | { NewReceiptValidationError: ReceiptValidationErrorJson }
   | { OnlyImplicitAccountCreationAllowed: { account_id: string } }
   | { DeleteAccountWithLargeState: { account_id: string } }
   | "DelegateActionInvalidSignature"

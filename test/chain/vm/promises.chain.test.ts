@@ -4,6 +4,7 @@ import { contractDataTrieKey } from "../../../src/chain/store/trieKeys.js";
 import { ALICE, BOB, CAROL, NEAR, balanceOf, openChain, outcomeOf, settle, submit, sumOfBalances } from "../runtime/helpers.js";
 import { call, deploy } from "./deploy.js";
 import { PROBE } from "./probeContract.js";
+import { contract } from "./wat.js";
 
 const b64 = (s: string): string => Buffer.from(s).toString("base64");
 
@@ -114,5 +115,28 @@ describe("contract promises across shards", () => {
     expect(balanceOf(chain, ALICE)).toBeGreaterThanOrEqual(a0);
     expect(balanceOf(chain, ALICE) - a0).toBeLessThan(NEAR / 1000n);
     expect(sumOfBalances(chain)).toBe(BigInt(chain.head().view.header.total_supply));
+  });
+
+  it("a receipt the contract creates is validated: a too-long method name fails the call with NewReceiptValidationError", async () => {
+    const chain = await openChain();
+    const code = contract(
+      `(import "env" "current_account_id" (func $current (param i64)))
+       (import "env" "promise_create" (func $create (param i64 i64 i64 i64 i64 i64 i64 i64) (result i64)))`,
+      `(func (export "long_name")
+         (call $current (i64.const 0))
+         (memory.fill (i32.const 0) (i32.const 109) (i32.const 300))
+         (drop (call $create (i64.const -1) (i64.const 0) (i64.const 300) (i64.const 0) (i64.const 0) (i64.const 0) (i64.const 512) (i64.const 1000000000000))))`,
+    );
+    deploy(chain, ALICE, code);
+    const o = outcomeOf(settle(chain, submit(chain, CAROL, ALICE, [call("long_name")])));
+    expect(o.status).toEqual({
+      Failure: {
+        ActionError: {
+          index: 0,
+          kind: { NewReceiptValidationError: { ActionsValidation: { FunctionCallMethodNameLengthExceeded: { length: 300, limit: 256 } } } },
+        },
+      },
+    });
+    expect(o.receipts_outcome[0]!.outcome.receipt_ids).toHaveLength(1); // only the gas refund
   });
 });

@@ -1,5 +1,7 @@
 import type { FunctionCallAction } from "../../transaction/index.js";
-import type { ActionResult } from "../ActionResult.js";
+import type { ActionResult, NewReceipt } from "../ActionResult.js";
+import type { ReceiptValidationErrorJson } from "../actionError.js";
+import { validateActions } from "../validateActions.js";
 import type { ActionEnv } from "./ActionEnv.js";
 
 /**
@@ -36,7 +38,31 @@ export function functionCall(
     result.fail({ FunctionCallError: outcome.error });
     return;
   }
+  const invalid = firstInvalidReceipt(env, outcome.newReceipts);
+  if (invalid !== undefined) {
+    result.fail({ NewReceiptValidationError: invalid });
+    return;
+  }
   env.account = { ...account, amount: outcome.balance, storageUsage: outcome.storageUsage };
   result.newReceipts.push(...outcome.newReceipts);
   result.returnData = outcome.returnData;
+}
+
+/**
+ * nearcore lib.rs: receipts a call creates are validated (`validate_receipt`, NewReceipt mode)
+ * and the action fails with NewReceiptValidationError on the first bad one. Account ids are
+ * already checked by the host; what remains is the input-data count and the actions' limits.
+ */
+function firstInvalidReceipt(env: ActionEnv, receipts: readonly NewReceipt[]): ReceiptValidationErrorJson | undefined {
+  const p = env.ctx.params;
+  for (const r of receipts) {
+    if (r.body.type !== "Action") continue;
+    const inputs = r.body.inputDataIds.length;
+    if (inputs > p.limits.maxNumberInputDataDependencies) {
+      return { NumberInputDataDependenciesExceeded: { number_of_input_data_dependencies: inputs, limit: p.limits.maxNumberInputDataDependencies } };
+    }
+    const error = validateActions(p, r.body.actions, env.ctx.protocolVersion);
+    if (error !== undefined) return { ActionsValidation: error };
+  }
+  return undefined;
 }
