@@ -1,17 +1,18 @@
 /**
- * Golden gas table: small contracts from nearcore's VM tests
- * (runtime/near-vm-runner/src/tests/runtime_errors.rs at commit 24522ed, compile_errors.rs at
- * 02a1167) run end to end through our VM (prepare → instrument → host), comparing burnt and
- * used gas and the error with nearcore's `expect!` snapshots. The figures are nearcore's; each
- * row names its test.
+ * Golden gas table: small contracts from nearcore's VM tests (runtime/near-vm-runner/src/tests:
+ * runtime_errors.rs at commit 24522ed, compile_errors.rs at 02a1167, regression_tests.rs at
+ * 133ee1c) run end to end through our VM (prepare, instrument, host), comparing burnt and used
+ * gas, balance, storage usage and the error with nearcore's `expect!` snapshots. The figures
+ * are nearcore's; each row names its test.
  *
- * Which parameters: the snapshot of the latest protocol version in those files (the last
- * `expect!` of each test: finite-wasm instrumentation, i.e. after PreparationV2, with the
- * `fix_contract_loading_cost` feature not compiled in). Their runtime config differs from our
- * parameter table (nearcore's latest parameters.snap) in one value only:
- * `wasm_contract_loading_bytes` = 216,750 (genesis parameters.yaml) instead of 1,089,295, so the
- * table runs with that value; every other cost involved (regular_op_cost 822,756, base
- * 264,768,111, contract_loading_base 35,445,963, max_stack_height 262,144, ...) is the same.
+ * Which parameters: the snapshot each test asserts for the newest protocol version it runs
+ * (its last `expect!`: finite-wasm instrumentation, after PreparationV2, with the
+ * `fix_contract_loading_cost` cargo feature not compiled in). That runtime config differs from
+ * our parameter table (nearcore's latest parameters.snap) in one value involved here:
+ * `wasm_contract_loading_bytes` is 216,750 (as in the genesis parameters.yaml) instead of
+ * 1,089,295, so the table runs with 216,750; every other cost involved (regular_op_cost
+ * 822,756, base 264,768,111, contract_loading_base 35,445,963, max_stack_height 262,144, the
+ * host costs of panic, prepaid_gas and ripemd160) is the same as ours.
  * The context is nearcore's test_builder: account balance 2 + attached deposit 2, storage
  * usage 12, prepaid gas 10^14, method "main".
  *
@@ -486,6 +487,22 @@ const CASES: GoldenCase[] = [
 )`,
     burnt: 100_000_000_000_000n,
     error: "Exceeded the maximum amount of gas allowed to burn per contract.",
+  },
+  {
+    test: "regression_tests: memory_size_alignment_issue",
+    wat: `
+              (module
+                (type (;0;) (func))
+                (func (;0;) (type 0)
+                  memory.size
+                  drop
+                )
+                (memory (;0;) 1 1024)
+                (export "foo" (func 0))
+              )
+            `,
+    method: "foo",
+    burnt: 52_993_773n,
   },
   {
     test: "compile_errors: test_initializer_wrong_signature_contract",
