@@ -4,15 +4,22 @@
 // Storage: "STATE" = owner_id; "m" = contract metadata JSON; "k" ‖ borsh(token_id) = owner_id;
 // "d" ‖ borsh(token_id) = token metadata JSON; "i" = all token ids, sorted (as near-sdk's
 // TreeMap lists them); "o" ‖ borsh(owner_id) = that owner's token ids (UnorderedSet order).
-import { assertInitialized, assertNotInitialized, assertNoDeposit, assertOneYocto, storageByteCost, STATE_KEY } from "../sdk/contract";
+import { assertInitialized, assertNotInitialized, assertNoDeposit, assertOneYocto, assertPrivate, storageByteCost, STATE_KEY } from "../sdk/contract";
 import { emitEvent } from "../sdk/event";
 import { JValue, Kind, Obj, arr, parseArgs, quote } from "../sdk/json";
-import { attachedDeposit, fromUtf8, input, mapKey, predecessorAccountId, returnJson, storageRead, storageUsage, storageWrite, utf8 } from "../sdk/near";
+import {
+  attachedDeposit, currentAccountId, fromUtf8, input, mapKey, predecessorAccountId, prepaidGas, returnJson, storageRead,
+  storageUsage, storageWrite, utf8,
+} from "../sdk/near";
 import { panicStr, require } from "../sdk/panic";
-import { actionTransfer, batchCreate } from "../sdk/promise";
+import {
+  TGAS, actionFunctionCallWeight, actionTransfer, batchCreate, batchThen, promiseResult, promiseReturn,
+} from "../sdk/promise";
 import { loadList, saveList } from "../sdk/stringList";
 import { U128 } from "../sdk/u128";
 
+const GAS_FOR_RESOLVE_TRANSFER: u64 = 5 * TGAS;
+const GAS_FOR_NFT_TRANSFER_CALL: u64 = 25 * TGAS + GAS_FOR_RESOLVE_TRANSFER;
 const TOKEN_METADATA_STRINGS = ["title", "description", "media", "media_hash"];
 const TOKEN_METADATA_TAIL = ["issued_at", "expires_at", "starts_at", "updated_at", "extra", "reference", "reference_hash"];
 
@@ -122,27 +129,86 @@ function removeFromOwner(owner: string, tokenId: string): void {
   saveList(mapKey("o", owner), list);
 }
 
+/** Moves the token between owners (no checks) and emits nft_transfer. */
+function moveToken(tokenId: string, from: string, to: string, memo: string | null): void {
+  storageWrite(mapKey("k", tokenId), utf8(to));
+  removeFromOwner(from, tokenId);
+  const theirs = loadList(mapKey("o", to));
+  theirs.push(tokenId);
+  saveList(mapKey("o", to), theirs);
+  const data = new Obj().str("old_owner_id", from).str("new_owner_id", to).raw("token_ids", arr([quote(tokenId)]));
+  if (memo != null) data.str("memo", memo);
+  emitEvent("nep171", "1.0.0", "nft_transfer", [data.build()]);
+}
+
+/** The checks of near-sdk's internal_transfer; returns the previous owner. */
+function checkedTransfer(sender: string, receiver: string, tokenId: string, memo: string | null): string {
+  const owner = tokenOwner(tokenId);
+  if (owner == null) panicStr("Token not found");
+  require(sender == owner!, "Unauthorized");
+  require(owner! != receiver, "Current and next owner must differ");
+  moveToken(tokenId, owner!, receiver, memo);
+  return owner!;
+}
+
 /** nft_transfer({receiver_id, token_id, approval_id?, memo?}), exactly 1 yoctoNEAR, by the owner. */
 export function nft_transfer(): void {
   assertOneYocto();
   ownerId();
   const args = parseArgs(input());
+  checkedTransfer(predecessorAccountId(), args.str("receiver_id"), args.str("token_id"), args.optStr("memo"));
+}
+
+/**
+ * nft_transfer_call({receiver_id, token_id, approval_id?, memo?, msg}), exactly 1 yoctoNEAR:
+ * transfers, calls receiver.nft_on_transfer({sender_id, previous_owner_id, token_id, msg}), then
+ * self.nft_resolve_transfer, whose bool (kept by the receiver) is this call's result.
+ */
+export function nft_transfer_call(): void {
+  assertOneYocto();
+  ownerId();
+  require(prepaidGas() > GAS_FOR_NFT_TRANSFER_CALL, "More gas is required");
+  const args = parseArgs(input());
+  const sender = predecessorAccountId();
   const receiver = args.str("receiver_id");
   const tokenId = args.str("token_id");
-  const memo = args.optStr("memo");
-  const sender = predecessorAccountId();
-  const owner = tokenOwner(tokenId);
-  if (owner == null) panicStr("Token not found");
-  require(sender == owner!, "Unauthorized");
-  require(owner! != receiver, "Current and next owner must differ");
-  storageWrite(mapKey("k", tokenId), utf8(receiver));
-  removeFromOwner(owner!, tokenId);
-  const theirs = loadList(mapKey("o", receiver));
-  theirs.push(tokenId);
-  saveList(mapKey("o", receiver), theirs);
-  const data = new Obj().str("old_owner_id", owner!).str("new_owner_id", receiver).raw("token_ids", arr([quote(tokenId)]));
-  if (memo != null) data.str("memo", memo);
-  emitEvent("nep171", "1.0.0", "nft_transfer", [data.build()]);
+  const previous = checkedTransfer(sender, receiver, tokenId, args.optStr("memo"));
+  const onTransfer = batchCreate(receiver);
+  actionFunctionCallWeight(
+    onTransfer, "nft_on_transfer",
+    new Obj().str("sender_id", sender).str("previous_owner_id", previous).str("token_id", tokenId).str("msg", args.str("msg")).build(),
+    U128.zero(), prepaidGas() - GAS_FOR_NFT_TRANSFER_CALL, 1,
+  );
+  const resolve = batchThen(onTransfer, currentAccountId());
+  actionFunctionCallWeight(
+    resolve, "nft_resolve_transfer",
+    new Obj().str("previous_owner_id", previous).str("receiver_id", receiver).str("token_id", tokenId).raw("approved_account_ids", "null").build(),
+    U128.zero(), GAS_FOR_RESOLVE_TRANSFER, 1,
+  );
+  promiseReturn(resolve);
+}
+
+/**
+ * Callback: when the receiver asked for the token back (`true`, anything unparsable, or a failed
+ * call) and still owns it, returns it to the previous owner. Result: whether the transfer stands.
+ */
+export function nft_resolve_transfer(): void {
+  assertPrivate("nft_resolve_transfer");
+  ownerId();
+  const args = parseArgs(input());
+  const previous = args.str("previous_owner_id");
+  const receiver = args.str("receiver_id");
+  const tokenId = args.str("token_id");
+  const r = promiseResult(0);
+  const text = r.successful ? fromUtf8(r.value) : "";
+  const mustRevert = !r.successful || text != "false";
+  const current = tokenOwner(tokenId);
+  if (!mustRevert || current == null || current! != receiver) {
+    returnJson("true");
+    return;
+  }
+  moveToken(tokenId, receiver, previous, null);
+  returnJson("false");
 }
 
 export function nft_token(): void {

@@ -101,3 +101,16 @@ export function ft_on_transfer(): void {
   log("relay keeps " + keep.toString() + " of " + amount.toString() + " from " + args.str("sender_id") + " via " + predecessorAccountId());
   returnJson(quote(amount.sub(keep).toString()));
 }
+
+/**
+ * nft_on_transfer({sender_id, previous_owner_id, token_id, msg}) → whether to give the token
+ * back (NEP-171 receiver): msg "return" answers true, "panic" fails the call, anything else keeps it.
+ */
+export function nft_on_transfer(): void {
+  const args = parseArgs(input());
+  const msg = args.str("msg");
+  if (msg == "panic") panicStr("relay: nft_on_transfer refuses the token");
+  const giveBack = msg == "return";
+  log("relay " + (giveBack ? "returns " : "keeps ") + args.str("token_id") + " from " + args.str("previous_owner_id") + " via " + predecessorAccountId());
+  returnJson(giveBack ? "true" : "false");
+}

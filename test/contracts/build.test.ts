@@ -26,8 +26,8 @@ const EXPECTED_METHODS: Record<string, string[]> = {
   ],
   kv: ["get", "list", "remove", "set"],
   nft: [
-    "new", "nft_metadata", "nft_mint", "nft_supply_for_owner", "nft_token", "nft_tokens", "nft_tokens_for_owner",
-    "nft_total_supply", "nft_transfer",
+    "new", "nft_metadata", "nft_mint", "nft_resolve_transfer", "nft_supply_for_owner", "nft_token", "nft_tokens",
+    "nft_tokens_for_owner", "nft_total_supply", "nft_transfer", "nft_transfer_call",
   ],
   "staking-pool": [
     "deposit", "deposit_and_stake", "get_account", "get_account_staked_balance", "get_account_total_balance",
@@ -35,7 +35,7 @@ const EXPECTED_METHODS: Record<string, string[]> = {
     "is_account_unstaked_balance_available", "new", "on_stake_action", "ping", "stake", "unstake", "unstake_all", "withdraw",
     "withdraw_all",
   ],
-  relay: ["always_fail", "echo", "forward", "ft_on_transfer", "join", "join_with_failure", "on_forward", "on_join"],
+  relay: ["always_fail", "echo", "forward", "ft_on_transfer", "join", "join_with_failure", "nft_on_transfer", "on_forward", "on_join"],
 };
 
 describe("fixture contracts", () => {

@@ -125,6 +125,20 @@ describe("fixture contracts through signed transactions on a real chain", () => 
     expect(view(chain, NFT_ACCOUNT, "nft_supply_for_owner", { account_id: ALICE })).toBe("0");
     const stolen = tx(chain, ALICE, NFT_ACCOUNT, "nft_transfer", { receiver_id: ALICE, token_id: "t1" }, 1n);
     expect(JSON.stringify(stolen.status)).toContain("Smart contract panicked: Unauthorized");
+
+    // transfer_call to the relay on another shard: it asks for the token back, then keeps it.
+    expect(chain.shardOf(NFT_ACCOUNT) === chain.shardOf(BOB)).toBe(false);
+    const back = ok(tx(chain, BOB, NFT_ACCOUNT, "nft_transfer_call", { receiver_id: RELAY_ACCOUNT, token_id: "t1", msg: "return" }, 1n, 300n * TGAS));
+    expect(back.status).toEqual({ SuccessValue: b64("false") });
+    expect(logsOf(back, NFT_ACCOUNT)).toEqual([
+      nep("nep171", "nft_transfer", [{ old_owner_id: BOB, new_owner_id: RELAY_ACCOUNT, token_ids: ["t1"] }]),
+      nep("nep171", "nft_transfer", [{ old_owner_id: RELAY_ACCOUNT, new_owner_id: BOB, token_ids: ["t1"] }]),
+    ]);
+    expect(view(chain, NFT_ACCOUNT, "nft_token", { token_id: "t1" })).toMatchObject({ owner_id: BOB });
+    const kept = ok(tx(chain, BOB, NFT_ACCOUNT, "nft_transfer_call", { receiver_id: RELAY_ACCOUNT, token_id: "t1", msg: "" }, 1n, 300n * TGAS));
+    expect(kept.status).toEqual({ SuccessValue: b64("true") });
+    expect(logsOf(kept, RELAY_ACCOUNT)).toEqual([`relay keeps t1 from ${BOB} via ${NFT_ACCOUNT}`]);
+    expect(view(chain, NFT_ACCOUNT, "nft_token", { token_id: "t1" })).toMatchObject({ owner_id: RELAY_ACCOUNT });
   });
 
   it("staking-pool: deposit_and_stake locks the pool's stake and credits the delegator", async () => {

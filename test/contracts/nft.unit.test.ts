@@ -56,4 +56,27 @@ describe("nft contract (mocked blockchain)", () => {
     expect(() => nft.call("nft_tokens", { limit: 0 })).toThrow("Cannot provide limit of 0.");
     expect(() => nft.call("nft_tokens", { from_index: "4" })).toThrow("Out of bounds, please use a smaller from_index.");
   });
+
+  it("transfer_call: calls nft_on_transfer then nft_resolve_transfer, which returns the token when asked", () => {
+    const nft = deployed();
+    nft.call("nft_mint", { token_id: "t", token_owner_id: "alice.test.near", token_metadata: {} }, { predecessor: "test.near", deposit: 10n ** 23n });
+    const r = nft.call("nft_transfer_call", { receiver_id: "relay.test.near", token_id: "t", msg: "return" }, { predecessor: "alice.test.near", deposit: 1n });
+    expect(r.promises.map((p) => [p.receiver, p.after, p.actions.map((a) => [a.method, a.args, a.gas])])).toEqual([
+      ["relay.test.near", [], [["nft_on_transfer", JSON.stringify({ sender_id: "alice.test.near", previous_owner_id: "alice.test.near", token_id: "t", msg: "return" }), 270_000_000_000_000n]]],
+      [NFT, [0], [["nft_resolve_transfer", JSON.stringify({ previous_owner_id: "alice.test.near", receiver_id: "relay.test.near", token_id: "t", approved_account_ids: null }), 5_000_000_000_000n]]],
+    ]);
+    expect(r.returnedPromise).toBe(1);
+    const resolve = (result: Uint8Array | null) =>
+      nft.call("nft_resolve_transfer", { previous_owner_id: "alice.test.near", receiver_id: "relay.test.near", token_id: "t" }, { predecessor: NFT, promiseResults: [result] });
+    const kept = resolve(new TextEncoder().encode("false"));
+    expect([kept.value, kept.logs]).toEqual(["true", []]);
+    expect(nft.view("nft_token", { token_id: "t" })).toMatchObject({ owner_id: "relay.test.near" });
+    const back = resolve(null);
+    expect(back.value).toBe("false");
+    expect(back.logs).toEqual([event("nft_transfer", [{ old_owner_id: "relay.test.near", new_owner_id: "alice.test.near", token_ids: ["t"] }])]);
+    expect(nft.view("nft_token", { token_id: "t" })).toMatchObject({ owner_id: "alice.test.near" });
+    // Not the receiver's any more: the transfer stands.
+    expect(resolve(new TextEncoder().encode("true")).value).toBe("true");
+    expect(() => nft.call("nft_resolve_transfer", {}, { predecessor: "alice.test.near" })).toThrow("Method nft_resolve_transfer is private");
+  });
 });

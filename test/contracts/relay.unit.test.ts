@@ -69,4 +69,12 @@ describe("relay contract (mocked blockchain)", () => {
     expect(on("").value).toBe('"0"');
     expect(() => on("panic")).toThrow("relay: ft_on_transfer refuses the tokens");
   });
+
+  it("nft_on_transfer keeps the token or asks for it back", () => {
+    const on = (msg: string) => relay.call("nft_on_transfer", { sender_id: "a.near", previous_owner_id: "a.near", token_id: "t", msg }, { predecessor: "nft.test.near" });
+    expect(on("").value).toBe("false");
+    expect(on("").logs).toEqual(["relay keeps t from a.near via nft.test.near"]);
+    expect(on("return").value).toBe("true");
+    expect(() => on("panic")).toThrow("relay: nft_on_transfer refuses the token");
+  });
 });
