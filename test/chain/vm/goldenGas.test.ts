@@ -21,20 +21,11 @@
  */
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import {
-  ContractCache,
-  wasmLimitsOf,
-} from "../../../src/chain/vm/ContractCache.js";
-import {
-  runContract,
-  type VmOutcome,
-} from "../../../src/chain/vm/runContract.js";
+import { ContractCache, wasmLimitsOf } from "../../../src/chain/vm/ContractCache.js";
+import { runContract, type VmOutcome } from "../../../src/chain/vm/runContract.js";
 import type { VmContext } from "../../../src/chain/vm/VmContext.js";
 import type { VmExternal } from "../../../src/chain/vm/VmExternal.js";
-import {
-  NEARCORE_RUNTIME_PARAMETERS,
-  type RuntimeParameters,
-} from "../../../src/chain/runtime/parameters.js";
+import { NEARCORE_RUNTIME_PARAMETERS, type RuntimeParameters } from "../../../src/chain/runtime/parameters.js";
 import { nearcoreDisplay } from "./golden/nearcoreDisplay.js";
 import { nearcoreWat } from "./golden/nearcoreWat.js";
 
@@ -155,9 +146,8 @@ const CASES: GoldenCase[] = [
   {
     test: "runtime_errors: test_imported_memory",
     wasm: [
-      0, 97, 115, 109, 1, 0, 0, 0, 2, 12, 1, 3, 101, 110, 118, 0, 2, 1, 239, 1,
-      248, 1, 4, 6, 1, 112, 0, 143, 129, 32, 7, 12, 1, 8, 0, 17, 17, 17, 17, 17,
-      17, 2, 2, 0,
+      0, 97, 115, 109, 1, 0, 0, 0, 2, 12, 1, 3, 101, 110, 118, 0, 2, 1, 239, 1, 248, 1, 4, 6, 1, 112, 0, 143, 129, 32,
+      7, 12, 1, 8, 0, 17, 17, 17, 17, 17, 17, 2, 2, 0,
     ],
     burnt: 0n,
     error: "...",
@@ -216,12 +206,7 @@ const CASES: GoldenCase[] = [
     burnt: 53_166_279n,
     error: "WebAssembly trap: An arithmetic exception, e.g. divided by zero.",
   },
-  ...[
-    "i32.trunc_f64_s",
-    "i32.trunc_f64_u",
-    "i64.trunc_f64_s",
-    "i64.trunc_f64_u",
-  ].map((op) => ({
+  ...["i32.trunc_f64_s", "i32.trunc_f64_u", "i64.trunc_f64_s", "i64.trunc_f64_u"].map((op) => ({
     test: `runtime_errors: test_float_to_int_contract (${op})`,
     wat: floatToInt(op),
     burnt: 53_427_273n,
@@ -617,12 +602,7 @@ describe("golden gas: nearcore VM test snapshots", () => {
         storageUsage: outcome.storageUsage,
         burnt: outcome.burntGas,
         used: outcome.usedGas,
-        error:
-          outcome.error === undefined
-            ? undefined
-            : c.error === "..."
-              ? "..."
-              : nearcoreDisplay(outcome.error),
+        error: outcome.error === undefined ? undefined : c.error === "..." ? "..." : nearcoreDisplay(outcome.error),
       };
       const want: Outcome = {
         balance: c.nop === true ? 0n : 4n,

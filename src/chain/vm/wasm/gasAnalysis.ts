@@ -253,7 +253,8 @@ function samePointKind(a: PointKind, b: PointKind): PointKind {
   if (a === K.aggregate || b === K.aggregate) return K.aggregate;
   if (a === K.pure) return b;
   if (a === K.preControlFlow) return b === K.preControlFlow || b === K.pure ? K.preControlFlow : K.betweenControlFlow;
-  if (a === K.postControlFlow) return b === K.postControlFlow || b === K.pure ? K.postControlFlow : K.betweenControlFlow;
+  if (a === K.postControlFlow)
+    return b === K.postControlFlow || b === K.pure ? K.postControlFlow : K.betweenControlFlow;
   return K.betweenControlFlow;
 }
 

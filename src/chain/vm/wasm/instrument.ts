@@ -55,8 +55,12 @@ export interface FiniteWasmImports {
 }
 
 /** Float operators whose result may be a freshly made NaN (cranelift's NaN canonicalisation set). */
-const F32_NAN_PRODUCERS: ReadonlySet<number> = new Set([0x8d, 0x8e, 0x8f, 0x90, 0x91, 0x92, 0x93, 0x94, 0x95, 0x96, 0x97, 0xb6]);
-const F64_NAN_PRODUCERS: ReadonlySet<number> = new Set([0x9b, 0x9c, 0x9d, 0x9e, 0x9f, 0xa0, 0xa1, 0xa2, 0xa3, 0xa4, 0xa5, 0xbb]);
+const F32_NAN_PRODUCERS: ReadonlySet<number> = new Set([
+  0x8d, 0x8e, 0x8f, 0x90, 0x91, 0x92, 0x93, 0x94, 0x95, 0x96, 0x97, 0xb6,
+]);
+const F64_NAN_PRODUCERS: ReadonlySet<number> = new Set([
+  0x9b, 0x9c, 0x9d, 0x9e, 0x9f, 0xa0, 0xa1, 0xa2, 0xa3, 0xa4, 0xa5, 0xbb,
+]);
 const CANONICAL_F32_NAN = Uint8Array.from([0x00, 0x00, 0xc0, 0x7f]);
 const CANONICAL_F64_NAN = Uint8Array.from([0, 0, 0, 0, 0, 0, 0xf8, 0x7f]);
 
@@ -95,7 +99,11 @@ export interface InstrumentOptions {
 }
 
 /** Analyses every function and rewrites the module with metering calls (see the header). */
-export function instrumentModule(m: WasmModule, limits: WasmLimits, options: InstrumentOptions = {}): InstrumentedModule {
+export function instrumentModule(
+  m: WasmModule,
+  limits: WasmLimits,
+  options: InstrumentOptions = {},
+): InstrumentedModule {
   const mergeSegments = options.mergeSegments ?? true;
   const feeOf = options.fee ?? nearcoreFeeModel(limits);
   const ctx = moduleContext(m);
@@ -109,9 +117,21 @@ export function instrumentModule(m: WasmModule, limits: WasmLimits, options: Ins
   const gasType = typeIndex({ params: [ValType.i64], results: [] });
   const stackType = typeIndex({ params: [ValType.i64, ValType.i64], results: [] });
   const injected: Import[] = [
-    { module: FINITE_WASM_IMPORT_MODULE, name: "finite_wasm_gas", desc: { kind: ExternalKind.func, typeIndex: gasType } },
-    { module: FINITE_WASM_IMPORT_MODULE, name: "finite_wasm_stack", desc: { kind: ExternalKind.func, typeIndex: stackType } },
-    { module: FINITE_WASM_IMPORT_MODULE, name: "finite_wasm_unstack", desc: { kind: ExternalKind.func, typeIndex: stackType } },
+    {
+      module: FINITE_WASM_IMPORT_MODULE,
+      name: "finite_wasm_gas",
+      desc: { kind: ExternalKind.func, typeIndex: gasType },
+    },
+    {
+      module: FINITE_WASM_IMPORT_MODULE,
+      name: "finite_wasm_stack",
+      desc: { kind: ExternalKind.func, typeIndex: stackType },
+    },
+    {
+      module: FINITE_WASM_IMPORT_MODULE,
+      name: "finite_wasm_unstack",
+      desc: { kind: ExternalKind.func, typeIndex: stackType },
+    },
   ];
 
   const metering: FunctionMetering[] = [];
@@ -125,7 +145,8 @@ export function instrumentModule(m: WasmModule, limits: WasmLimits, options: Ins
   });
 
   const shift = (index: number): number => index + INJECTED_FUNCTIONS;
-  const shiftExpr = (e: ConstExpr): ConstExpr => (e.op === "ref.func" ? { op: "ref.func", functionIndex: shift(e.functionIndex) } : e);
+  const shiftExpr = (e: ConstExpr): ConstExpr =>
+    e.op === "ref.func" ? { op: "ref.func", functionIndex: shift(e.functionIndex) } : e;
   const module: WasmModule = {
     ...m,
     types,

@@ -127,7 +127,8 @@ function checkOperators(code: Uint8Array): void {
   const reader = new ByteReader(code);
   while (!reader.eof) {
     const op = readOperator(reader, 0);
-    if (op.code >= 0xfc00 && op.code <= 0xfc07) throw new WasmDecodeError("saturating float-to-int is not enabled for contracts");
+    if (op.code >= 0xfc00 && op.code <= 0xfc07)
+      throw new WasmDecodeError("saturating float-to-int is not enabled for contracts");
   }
 }
 
@@ -160,7 +161,8 @@ function normalise(m: WasmModule, limits: WasmLimits): WasmModule {
 function describe(module: WebAssembly.Module, code: Uint8Array, m: WasmModule): PreparedContract {
   const importedFunctions: { name: string; type: FuncType }[] = [];
   for (const imp of m.imports) {
-    if (imp.desc.kind === ExternalKind.func) importedFunctions.push({ name: imp.name, type: m.types[imp.desc.typeIndex]! });
+    if (imp.desc.kind === ExternalKind.func)
+      importedFunctions.push({ name: imp.name, type: m.types[imp.desc.typeIndex]! });
   }
   const exportedFunctions = new Map<string, FuncType>();
   for (const exp of m.exports) {

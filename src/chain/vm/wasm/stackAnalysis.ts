@@ -29,9 +29,20 @@ interface StackFrame {
 }
 
 const LOAD_RESULTS: Readonly<Record<number, ValType>> = {
-  0x28: ValType.i32, 0x29: ValType.i64, 0x2a: ValType.f32, 0x2b: ValType.f64,
-  0x2c: ValType.i32, 0x2d: ValType.i32, 0x2e: ValType.i32, 0x2f: ValType.i32,
-  0x30: ValType.i64, 0x31: ValType.i64, 0x32: ValType.i64, 0x33: ValType.i64, 0x34: ValType.i64, 0x35: ValType.i64,
+  0x28: ValType.i32,
+  0x29: ValType.i64,
+  0x2a: ValType.f32,
+  0x2b: ValType.f64,
+  0x2c: ValType.i32,
+  0x2d: ValType.i32,
+  0x2e: ValType.i32,
+  0x2f: ValType.i32,
+  0x30: ValType.i64,
+  0x31: ValType.i64,
+  0x32: ValType.i64,
+  0x33: ValType.i64,
+  0x34: ValType.i64,
+  0x35: ValType.i64,
 };
 
 /**

@@ -111,7 +111,20 @@ export const SectionId = {
 } as const;
 
 /** Position of each known section in the mandatory order (data count sits between element and code). */
-const SECTION_ORDER: Readonly<Record<number, number>> = { 1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7, 8: 8, 9: 9, 12: 10, 10: 11, 11: 12 };
+const SECTION_ORDER: Readonly<Record<number, number>> = {
+  1: 1,
+  2: 2,
+  3: 3,
+  4: 4,
+  5: 5,
+  6: 6,
+  7: 7,
+  8: 8,
+  9: 9,
+  12: 10,
+  10: 11,
+  11: 12,
+};
 
 /**
  * Observes decoding section by section, so limit checks happen in the same order as nearcore's
@@ -272,7 +285,14 @@ function readElementSegment(r: ByteReader): ElementSegment {
     else if (r.u8() !== 0x00) r.fail("unsupported element kind");
   }
   if (usesExprs) {
-    return { flags, tableIndex, offset, elementType, functionIndices: undefined, exprs: readVec(r, () => readConstExpr(r)) };
+    return {
+      flags,
+      tableIndex,
+      offset,
+      elementType,
+      functionIndices: undefined,
+      exprs: readVec(r, () => readConstExpr(r)),
+    };
   }
   return { flags, tableIndex, offset, elementType, functionIndices: readVec(r, () => r.varU32()), exprs: undefined };
 }

@@ -17,7 +17,8 @@ const PREPARE_ERROR_DISPLAY: Readonly<Record<string, string>> = {
 export function nearcoreDisplay(error: VmError): string {
   switch (error.kind) {
     case "CompilationError":
-      if (error.error.kind === "PrepareError") return `PrepareError: ${PREPARE_ERROR_DISPLAY[error.error.error] ?? error.error.error}`;
+      if (error.error.kind === "PrepareError")
+        return `PrepareError: ${PREPARE_ERROR_DISPLAY[error.error.error] ?? error.error.error}`;
       return JSON.stringify(vmErrorJson(error));
     case "MethodResolveError":
       return error.error;

@@ -3,13 +3,16 @@ import asc from "assemblyscript/asc";
 /** Compiles an AssemblyScript source (one file, stub runtime, -O3) to wasm in memory. */
 export async function compileAssemblyScript(source: string): Promise<Uint8Array> {
   let wasm: Uint8Array | undefined;
-  const { error, stderr } = await asc.main(["main.ts", "--outFile", "main.wasm", "-O3", "--runtime", "stub", "--noAssert"], {
-    readFile: (name: string) => (name === "main.ts" ? source : null),
-    writeFile: (name: string, contents: string | Uint8Array) => {
-      if (name.endsWith(".wasm") && typeof contents !== "string") wasm = contents;
+  const { error, stderr } = await asc.main(
+    ["main.ts", "--outFile", "main.wasm", "-O3", "--runtime", "stub", "--noAssert"],
+    {
+      readFile: (name: string) => (name === "main.ts" ? source : null),
+      writeFile: (name: string, contents: string | Uint8Array) => {
+        if (name.endsWith(".wasm") && typeof contents !== "string") wasm = contents;
+      },
+      listFiles: () => [],
     },
-    listFiles: () => [],
-  });
+  );
   if (error !== null || wasm === undefined) throw new Error(`asc failed: ${String(error)} ${stderr.toString()}`);
   return wasm;
 }

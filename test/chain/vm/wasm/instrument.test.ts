@@ -24,13 +24,25 @@ async function prepared(source: string): Promise<WebAssembly.Module> {
 /** The same module metered with one charge per instruction instead of per segment. */
 function perInstruction(code: Uint8Array): WebAssembly.Module {
   const m = decodeModule(code);
-  const withMemory = { ...m, memories: [], imports: [...m.imports, { module: "env", name: "memory", desc: { kind: 2 as const, limits: { min: 1024, max: 2048 } } }], exports: m.exports.filter((e) => e.kind !== 2) };
-  return new WebAssembly.Module(encodeModule(instrumentModule(withMemory, NEARCORE_WASM_LIMITS, { mergeSegments: false }).module));
+  const withMemory = {
+    ...m,
+    memories: [],
+    imports: [
+      ...m.imports,
+      { module: "env", name: "memory", desc: { kind: 2 as const, limits: { min: 1024, max: 2048 } } },
+    ],
+    exports: m.exports.filter((e) => e.kind !== 2),
+  };
+  return new WebAssembly.Module(
+    encodeModule(instrumentModule(withMemory, NEARCORE_WASM_LIMITS, { mergeSegments: false }).module),
+  );
 }
 
 describe("finite-wasm gas analysis", () => {
   it("charges a straight-line body once, up front; block, else and end are free", async () => {
-    const m = decodeModule(await wat(`(module (func (export "main") (block (drop (i32.add (i32.const 1) (i32.const 2))))))`));
+    const m = decodeModule(
+      await wat(`(module (func (export "main") (block (drop (i32.add (i32.const 1) (i32.const 2))))))`),
+    );
     const { functions } = instrumentModule(m, NEARCORE_WASM_LIMITS);
     expect(functions[0]!.points.filter((p) => p.kind !== PointKind.unreachable && p.fee.constant > 0)).toEqual([
       { offset: 0, kind: PointKind.pure, fee: { constant: 4 * NEARCORE_WASM_LIMITS.regularOpCost, linear: 0 } },
@@ -96,7 +108,8 @@ describe("finite-wasm gas analysis", () => {
     if (!result.ok) throw new Error(result.error);
     const logs: string[] = [];
     const env = (memory: WebAssembly.Memory) => ({
-      log_utf8: (len: bigint, ptr: bigint) => void logs.push(Buffer.from(memory.buffer, Number(ptr), Number(len)).toString()),
+      log_utf8: (len: bigint, ptr: bigint) =>
+        void logs.push(Buffer.from(memory.buffer, Number(ptr), Number(len)).toString()),
       value_return: () => undefined,
       abort: () => {
         throw new Error("abort");
@@ -113,17 +126,24 @@ describe("finite-wasm gas analysis", () => {
 
 describe("finite-wasm stack accounting", () => {
   it("sizes frames as 64 bytes plus parameters and locals, operands by their widest point", async () => {
-    const { functions } = instrumentModule(decodeModule(await wat(`(module
+    const { functions } = instrumentModule(
+      decodeModule(
+        await wat(`(module
         (func (param i64 i32) (local f64 f32 externref)
-          (drop (i64.add (i64.const 1) (i64.extend_i32_u (i32.const 2))))))`)), NEARCORE_WASM_LIMITS);
+          (drop (i64.add (i64.const 1) (i64.extend_i32_u (i32.const 2))))))`),
+      ),
+      NEARCORE_WASM_LIMITS,
+    );
     // 64 + i64 8 + i32 4 + f64 8 + f32 4 + externref 8; operands: i64 then i32 widened to i64 = 16.
     expect(functions[0]).toMatchObject({ frameSize: 96, operandStackSize: 16 });
   });
 
   it("keeps call_indirect's table index counted, as finite-wasm does", async () => {
     const { functions } = instrumentModule(
-      decodeModule(await wat(`(module (type $t (func (param i32))) (table 1 funcref)
-        (func (call_indirect (type $t) (i32.const 1) (i32.const 0)) (drop (i32.const 9))))`)),
+      decodeModule(
+        await wat(`(module (type $t (func (param i32))) (table 1 funcref)
+        (func (call_indirect (type $t) (i32.const 1) (i32.const 0)) (drop (i32.const 9))))`),
+      ),
       NEARCORE_WASM_LIMITS,
     );
     // i32 argument + i32 index = 8; the argument is popped, the index stays: 4 + 4 for i32.const 9.
@@ -169,7 +189,15 @@ describe("NaN canonicalisation", () => {
     });
     expect(run.end).toBe("ok");
     // neg is a sign-bit operation nearcore leaves alone; 3.5 is not a NaN.
-    expect(bits).toEqual(["7fc00000", "7fc00000", "7fc00000", "7ff8000000000000", "7ff8000000000000", "ffc00000", "40600000"]);
+    expect(bits).toEqual([
+      "7fc00000",
+      "7fc00000",
+      "7fc00000",
+      "7ff8000000000000",
+      "7ff8000000000000",
+      "ffc00000",
+      "40600000",
+    ]);
   });
 });
 
@@ -237,7 +265,9 @@ describe("segment boundaries as finite-wasm draws them", () => {
             (if (result i32) (local.get 0) (then (call $dummy) (i32.const 1)) (else (call $dummy) (i32.const 0)))
             (call $dummy))))`),
     );
-    const { module: instrumented, functions } = instrumentModule(module, NEARCORE_WASM_LIMITS, { fee: () => ({ constant: 1, linear: 0 }) });
+    const { module: instrumented, functions } = instrumentModule(module, NEARCORE_WASM_LIMITS, {
+      fee: () => ({ constant: 1, linear: 0 }),
+    });
     // The operand-stack part of the finite_wasm_stack arguments in the same snapshot.
     expect(functions.map((f) => f.operandStackSize)).toEqual([0, 4, 4, 12, 4, 4]);
     expect(instrumented.code.map((f) => chargesOf(f.code))).toEqual([

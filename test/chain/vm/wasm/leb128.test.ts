@@ -36,9 +36,12 @@ describe("LEB128", () => {
 
   it("writes safe integers from numbers exactly as from bigints", () => {
     fc.assert(
-      fc.property(fc.maxSafeInteger().chain((n) => fc.constantFrom(n, -n, n >> 7, -(n >> 20))), (v) => {
-        expect(new ByteWriter().varSafeInt(v).finish()).toEqual(new ByteWriter().varS64(BigInt(v)).finish());
-      }),
+      fc.property(
+        fc.maxSafeInteger().chain((n) => fc.constantFrom(n, -n, n >> 7, -(n >> 20))),
+        (v) => {
+          expect(new ByteWriter().varSafeInt(v).finish()).toEqual(new ByteWriter().varS64(BigInt(v)).finish());
+        },
+      ),
     );
   });
 

@@ -28,7 +28,11 @@ export interface MeteredRunResult {
 export function meteredRun(
   module: WebAssembly.Module,
   method: string,
-  options: { gasLimit?: bigint; env?: HostFunctions | ((memory: WebAssembly.Memory) => HostFunctions); limits?: WasmLimits } = {},
+  options: {
+    gasLimit?: bigint;
+    env?: HostFunctions | ((memory: WebAssembly.Memory) => HostFunctions);
+    limits?: WasmLimits;
+  } = {},
 ): MeteredRunResult {
   const limits = options.limits ?? NEARCORE_WASM_LIMITS;
   const gasLimit = options.gasLimit ?? 300_000_000_000_000n;

@@ -17,6 +17,8 @@ describe("prepareContract", () => {
     ]);
     expect(WebAssembly.Module.exports(result.contract.module).map((e) => e.name)).not.toContain("memory");
     expect(result.contract.exportedFunctions.get("main")).toEqual({ params: [], results: [] });
-    expect(result.contract.importedFunctions).toEqual([{ name: "log_utf8", type: { params: [0x7e, 0x7e], results: [] } }]);
+    expect(result.contract.importedFunctions).toEqual([
+      { name: "log_utf8", type: { params: [0x7e, 0x7e], results: [] } },
+    ]);
   });
 });

@@ -1,6 +1,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { NEARCORE_WASM_LIMITS, type PrepareErrorJson, prepareContract, type WasmLimits } from "../../../../src/chain/vm/wasm/prepareContract.js";
+import {
+  NEARCORE_WASM_LIMITS,
+  type PrepareErrorJson,
+  prepareContract,
+  type WasmLimits,
+} from "../../../../src/chain/vm/wasm/prepareContract.js";
 import { AS_SAMPLE_CONTRACT, compileAssemblyScript } from "./ascFixture.js";
 import { wat, type WatFeatures } from "./watFixture.js";
 
@@ -22,33 +27,103 @@ const CASES: ErrorCase[] = [
   { name: "truncated section", bytes: [...header, 0x01, 0x05, 0x01], error: "Deserialization" },
   { name: "tag section (exceptions are disabled)", bytes: [...header, 0x0d, 0x01, 0x00], error: "Deserialization" },
   { name: "type error in a body", wat: `(module (func (result i32) (i64.const 1)))`, error: "Deserialization" },
-  { name: "export of a missing function", bytes: [...header, 0x07, 0x05, 0x01, 0x01, 0x61, 0x00, 0x00], error: "Deserialization" },
-  { name: "SIMD (disabled)", wat: `(module (func (drop (v128.const i64x2 1 2))))`, features: { simd: true }, error: "Deserialization" },
-  { name: "threads: shared memory", wat: `(module (memory 1 1 shared))`, features: { threads: true }, error: "Deserialization" },
-  { name: "threads: atomics", wat: `(module (memory 1 1 shared) (func (drop (i32.atomic.load (i32.const 0)))))`, features: { threads: true }, error: "Deserialization" },
-  { name: "saturating float-to-int (disabled in nearcore)", wat: `(module (func (drop (i32.trunc_sat_f32_s (f32.const 1)))))`, error: "Deserialization" },
-  { name: "tail calls (disabled)", wat: `(module (func $f (return_call $f)))`, features: { tail_call: true }, error: "Deserialization" },
-  { name: "two memories", wat: `(module (memory 1 2) (memory 3 4))`, features: { multi_memory: true }, error: "Deserialization" },
-  { name: "memory of 65537 pages (over 4 GiB)", bytes: [...header, 0x05, 0x05, 0x01, 0x00, 0x81, 0x80, 0x04], error: "Deserialization" },
+  {
+    name: "export of a missing function",
+    bytes: [...header, 0x07, 0x05, 0x01, 0x01, 0x61, 0x00, 0x00],
+    error: "Deserialization",
+  },
+  {
+    name: "SIMD (disabled)",
+    wat: `(module (func (drop (v128.const i64x2 1 2))))`,
+    features: { simd: true },
+    error: "Deserialization",
+  },
+  {
+    name: "threads: shared memory",
+    wat: `(module (memory 1 1 shared))`,
+    features: { threads: true },
+    error: "Deserialization",
+  },
+  {
+    name: "threads: atomics",
+    wat: `(module (memory 1 1 shared) (func (drop (i32.atomic.load (i32.const 0)))))`,
+    features: { threads: true },
+    error: "Deserialization",
+  },
+  {
+    name: "saturating float-to-int (disabled in nearcore)",
+    wat: `(module (func (drop (i32.trunc_sat_f32_s (f32.const 1)))))`,
+    error: "Deserialization",
+  },
+  {
+    name: "tail calls (disabled)",
+    wat: `(module (func $f (return_call $f)))`,
+    features: { tail_call: true },
+    error: "Deserialization",
+  },
+  {
+    name: "two memories",
+    wat: `(module (memory 1 2) (memory 3 4))`,
+    features: { multi_memory: true },
+    error: "Deserialization",
+  },
+  {
+    name: "memory of 65537 pages (over 4 GiB)",
+    bytes: [...header, 0x05, 0x05, 0x01, 0x00, 0x81, 0x80, 0x04],
+    error: "Deserialization",
+  },
   { name: "import from another module", wat: `(module (import "other" "f" (func)))`, error: "Instantiate" },
   { name: "global import", wat: `(module (import "env" "g" (global i32)))`, error: "Instantiate" },
   { name: "table import", wat: `(module (import "env" "t" (table 1 funcref)))`, error: "Instantiate" },
   { name: "memory import", wat: `(module (import "env" "memory" (memory 1)))`, error: "Memory" },
-  { name: "non-env module wins over a memory import after it", wat: `(module (import "x" "f" (func)) (import "env" "m" (memory 1)))`, error: "Instantiate" },
+  {
+    name: "non-env module wins over a memory import after it",
+    wat: `(module (import "x" "f" (func)) (import "env" "m" (memory 1)))`,
+    error: "Instantiate",
+  },
   { name: "two tables", wat: `(module (table 1 funcref) (table 1 funcref))`, error: "TooManyTables" },
   { name: "table larger than 10,000 elements", wat: `(module (table 10001 funcref))`, error: "TooManyTableElements" },
-  { name: "table of exactly 10,000 elements is fine, two tables are not", wat: `(module (table 10000 funcref) (table 0 funcref))`, error: "TooManyTables" },
+  {
+    name: "table of exactly 10,000 elements is fine, two tables are not",
+    wat: `(module (table 10000 funcref) (table 0 funcref))`,
+    error: "TooManyTables",
+  },
   {
     name: "imported plus defined functions over the limit",
     wat: `(module (import "env" "a" (func)) (import "env" "b" (func)) (func) (func))`,
     limits: { maxFunctionsNumberPerContract: 3 },
     error: "TooManyFunctions",
   },
-  { name: "imports alone over the limit", wat: `(module (import "env" "a" (func)) (import "env" "b" (func)))`, limits: { maxFunctionsNumberPerContract: 1 }, error: "TooManyFunctions" },
-  { name: "locals summed over functions", wat: `(module (func (local i32 i64)) (func (local f32 f32)))`, limits: { maxLocalsPerContract: 3 }, error: "TooManyLocals" },
-  { name: "a million and one locals", wat: `(module (func (local i32)) (func))`, limits: { maxLocalsPerContract: 0 }, error: "TooManyLocals" },
-  { name: "function body over the size limit", wat: `(module (func (drop (i64.const 1))))`, limits: { maxFunctionBodySize: 3 }, error: "FunctionBodyTooLarge" },
-  { name: "body size wins over locals in the same body", wat: `(module (func (local i32) (nop)))`, limits: { maxFunctionBodySize: 2, maxLocalsPerContract: 0 }, error: "FunctionBodyTooLarge" },
+  {
+    name: "imports alone over the limit",
+    wat: `(module (import "env" "a" (func)) (import "env" "b" (func)))`,
+    limits: { maxFunctionsNumberPerContract: 1 },
+    error: "TooManyFunctions",
+  },
+  {
+    name: "locals summed over functions",
+    wat: `(module (func (local i32 i64)) (func (local f32 f32)))`,
+    limits: { maxLocalsPerContract: 3 },
+    error: "TooManyLocals",
+  },
+  {
+    name: "a million and one locals",
+    wat: `(module (func (local i32)) (func))`,
+    limits: { maxLocalsPerContract: 0 },
+    error: "TooManyLocals",
+  },
+  {
+    name: "function body over the size limit",
+    wat: `(module (func (drop (i64.const 1))))`,
+    limits: { maxFunctionBodySize: 3 },
+    error: "FunctionBodyTooLarge",
+  },
+  {
+    name: "body size wins over locals in the same body",
+    wat: `(module (func (local i32) (nop)))`,
+    limits: { maxFunctionBodySize: 2, maxLocalsPerContract: 0 },
+    error: "FunctionBodyTooLarge",
+  },
 ];
 
 async function bytesOf(c: ErrorCase): Promise<Uint8Array> {
@@ -108,10 +183,13 @@ describe("prepareContract on random and mutated input", () => {
     ];
     const mutation = fc.record({
       seed: fc.nat({ max: seeds.length - 1 }),
-      edits: fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 }), fc.constantFrom("set", "insert", "delete", "truncate")), {
-        minLength: 1,
-        maxLength: 4,
-      }),
+      edits: fc.array(
+        fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 }), fc.constantFrom("set", "insert", "delete", "truncate")),
+        {
+          minLength: 1,
+          maxLength: 4,
+        },
+      ),
     });
     let accepted = 0;
     fc.assert(

@@ -17,7 +17,12 @@ export interface WatFeatures {
  * `validate: false` skips wabt's validation, to build modules that are well-formed but invalid
  * (or use features nearcore refuses), which preparation must reject itself.
  */
-export async function wat(source: string, features: WatFeatures = {}, debugNames = false, validate = true): Promise<Uint8Array> {
+export async function wat(
+  source: string,
+  features: WatFeatures = {},
+  debugNames = false,
+  validate = true,
+): Promise<Uint8Array> {
   wabt ??= wabtInit();
   const w = await wabt;
   const parsed = w.parseWat("fixture.wat", source, {
