@@ -1,5 +1,7 @@
+import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { decodeModule, encodeModule } from "../../../../src/chain/vm/wasm/wasmModule.js";
+import { NEARCORE_WASM_LIMITS, prepareContract } from "../../../../src/chain/vm/wasm/prepareContract.js";
 import { WasmDecodeError } from "../../../../src/chain/vm/wasm/wasmDecodeError.js";
 import { AS_SAMPLE_CONTRACT, compileAssemblyScript } from "./ascFixture.js";
 import { wat } from "./watFixture.js";
@@ -75,6 +77,17 @@ describe("wasm module reader/writer", () => {
     const bytes = await compileAssemblyScript(AS_SAMPLE_CONTRACT);
     expect(encodeModule(decodeModule(bytes))).toEqual(bytes);
   }, 30_000);
+
+  it("re-encodes and prepares the fixture contracts in contracts/build byte for byte", () => {
+    const dir = new URL("../../../../contracts/build/", import.meta.url);
+    const files = readdirSync(dir).filter((f) => f.endsWith(".wasm"));
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files) {
+      const bytes = new Uint8Array(readFileSync(new URL(file, dir)));
+      expect(encodeModule(decodeModule(bytes))).toEqual(bytes);
+      expect(prepareContract(bytes, NEARCORE_WASM_LIMITS).ok).toBe(true);
+    }
+  });
 
   it("rejects malformed modules with WasmDecodeError", async () => {
     const good = await wat(`(module (func (export "main")))`);
