@@ -29,23 +29,25 @@ const utf8Length = (s: string): number => Buffer.byteLength(s, "utf8");
  * promise DAG and the receipts it creates.
  */
 export class VmLogic {
-  readonly gas: GasCounter;
-  readonly registers = new Map<bigint, Uint8Array>();
+  gas!: GasCounter;
+  registers = new Map<bigint, Uint8Array>();
   private registersUsage = 0n;
-  readonly logs: string[] = [];
+  logs: string[] = [];
   private totalLogLength = 0n;
   returnData: ReturnData = { kind: "None" };
   /** Balance + attached deposit − deposits attached to promises. */
-  balance: bigint;
-  storageUsage: bigint;
-  readonly promises: Promise[] = [];
-  readonly receipts: ReceiptManager;
+  balance = 0n;
+  storageUsage = 0n;
+  promises: Promise[] = [];
+  receipts!: ReceiptManager;
   /** Bytes of wasm stack left (finite-wasm stack accounting). */
-  remainingStack: bigint;
+  remainingStack = 0n;
   private memory: WebAssembly.Memory | undefined;
   /** finite_wasm_gas calls left before the next wall-clock check. */
   ticksToClockCheck = CLOCK_CHECK_EVERY;
-  private readonly deadline: number;
+  private deadline = 0;
+  context!: VmContext;
+  ext!: VmExternal;
 
   readonly config: WasmConfig;
   readonly fees: RuntimeFees;
@@ -53,23 +55,42 @@ export class VmLogic {
   readonly storageNumExtraBytesRecord: number;
 
   constructor(
-    readonly context: VmContext,
+    context: VmContext,
     params: RuntimeParameters,
-    readonly ext: VmExternal,
+    ext: VmExternal,
     newDataId: () => Uint8Array,
     timeLimitMs: number = DEFAULT_TIME_LIMIT_MS,
   ) {
-    this.deadline = performance.now() + timeLimitMs;
-    const config = params.wasm;
-    this.config = config;
+    this.config = params.wasm;
     this.fees = params.fees;
     this.storageNumExtraBytesRecord = params.storageNumExtraBytesRecord;
+    this.begin(context, ext, newDataId, timeLimitMs);
+  }
+
+  /**
+   * Starts a new call with fresh state (registers, logs, gas, promises...). Host functions
+   * built over this object stay valid, so a contract's linked imports are made once and
+   * reused call after call (calls never nest: a contract cannot call another synchronously).
+   */
+  begin(context: VmContext, ext: VmExternal, newDataId: () => Uint8Array, timeLimitMs: number = DEFAULT_TIME_LIMIT_MS): void {
+    const config = this.config;
+    this.context = context;
+    this.ext = ext;
+    this.deadline = performance.now() + timeLimitMs;
+    this.ticksToClockCheck = CLOCK_CHECK_EVERY;
     const maxBurnt = context.isView ? config.maxGasBurntView : config.maxGasBurnt;
     this.gas = new GasCounter(config.extCosts, maxBurnt, context.prepaidGas, context.isView);
+    this.registers = new Map();
+    this.registersUsage = 0n;
+    this.logs = [];
+    this.totalLogLength = 0n;
+    this.returnData = { kind: "None" };
     this.balance = context.accountBalance + context.attachedDeposit;
     this.storageUsage = context.storageUsage;
+    this.promises = [];
     this.receipts = new ReceiptManager(newDataId);
     this.remainingStack = config.maxStackHeight;
+    this.memory = undefined;
   }
 
   /**

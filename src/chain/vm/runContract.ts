@@ -79,13 +79,16 @@ function guestError(e: unknown): VmError {
   throw e;
 }
 
+type ImportObject = Record<string, Record<string, WebAssembly.ImportValue>>;
+
 /**
- * The import object for a prepared contract, or the link error nearcore (wasmtime) reports:
- * an unknown name, or a known name imported with another signature.
+ * The import object for a prepared contract over `l`, or the link error nearcore (wasmtime)
+ * reports: an unknown name, or a known name imported with another signature. Only the
+ * functions the contract imports are taken.
  */
-function linkImports(contract: PreparedContract, l: VmLogic): Record<string, Record<string, WebAssembly.ImportValue>> | string {
+function linkImports(contract: PreparedContract, l: VmLogic): ImportObject | string {
   const all = hostFunctions(l);
-  const imports: Record<string, Record<string, WebAssembly.ImportValue>> = { env: {} };
+  const imports: ImportObject = { env: {} };
   for (const imp of WebAssembly.Module.imports(contract.module)) {
     if (imp.kind !== "function") continue;
     const fn = all[imp.module]?.[imp.name];
@@ -100,6 +103,28 @@ function linkImports(contract: PreparedContract, l: VmLogic): Record<string, Rec
   return imports;
 }
 
+/** A contract's host state and imports, linked once and reused by each call (`VmLogic.begin`). */
+interface Linked {
+  readonly logic: VmLogic;
+  readonly imports: ImportObject | string;
+  busy: boolean;
+}
+const linkedContracts = new WeakMap<PreparedContract, Map<RuntimeParameters, Linked>>();
+
+function linked(contract: PreparedContract, run: ContractRun): Linked {
+  let byParams = linkedContracts.get(contract);
+  if (byParams === undefined) linkedContracts.set(contract, (byParams = new Map()));
+  let entry = byParams.get(run.params);
+  if (entry !== undefined && !entry.busy) {
+    entry.logic.begin(run.context, run.ext, run.newDataId, run.timeLimitMs);
+    return entry;
+  }
+  const logic = new VmLogic(run.context, run.params, run.ext, run.newDataId, run.timeLimitMs);
+  const fresh: Linked = { logic, imports: linkImports(contract, logic), busy: false };
+  if (entry === undefined) byParams.set(run.params, fresh);
+  return fresh;
+}
+
 /**
  * Runs a contract method as nearcore's wasmtime runner does: empty name → MethodEmptyName;
  * prepare (cached by code hash) → CompilationError; contract-loading fee (charged after
@@ -110,10 +135,14 @@ function linkImports(contract: PreparedContract, l: VmLogic): Record<string, Rec
  */
 export function runContract(run: ContractRun): VmOutcome {
   if (run.methodName.length === 0) return nop(run, { kind: "MethodResolveError", error: "MethodEmptyName" });
-  const l = new VmLogic(run.context, run.params, run.ext, run.newDataId, run.timeLimitMs);
   const prepared = run.cache.get(run.codeHash, run.code);
-  if (!prepared.ok) return abort(l, { kind: "CompilationError", error: { kind: "PrepareError", error: prepared.error } });
+  if (!prepared.ok) {
+    const l = new VmLogic(run.context, run.params, run.ext, run.newDataId, run.timeLimitMs);
+    return abort(l, { kind: "CompilationError", error: { kind: "PrepareError", error: prepared.error } });
+  }
   const contract = prepared.contract;
+  const link = linked(contract, run);
+  const l = link.logic;
 
   try {
     l.gas.payPer("contract_loading_bytes", run.codeLength);
@@ -127,12 +156,13 @@ export function runContract(run: ContractRun): VmOutcome {
   if (method === undefined) return abort(l, { kind: "MethodResolveError", error: "MethodNotFound" });
   if (method.params.length > 0 || method.results.length > 0) return abort(l, { kind: "MethodResolveError", error: "MethodInvalidSignature" });
 
-  const imports = linkImports(contract, l);
+  const imports = link.imports;
   if (typeof imports === "string") return abort(l, { kind: "LinkError", msg: imports });
   const w = run.params.wasm;
   const memory = run.memories?.take() ?? new WebAssembly.Memory({ initial: w.initialMemoryPages, maximum: w.maxMemoryPages });
   l.attachMemory(memory);
   imports.env!.memory = memory;
+  link.busy = true;
   try {
     const instance = new WebAssembly.Instance(contract.module, imports);
     const fn = instance.exports[run.methodName] as () => unknown;
@@ -140,6 +170,8 @@ export function runContract(run: ContractRun): VmOutcome {
   } catch (e) {
     return abort(l, guestError(e));
   } finally {
+    link.busy = false;
+    imports.env!.memory = PLACEHOLDER_MEMORY;
     l.detachMemory();
     run.memories?.give(memory);
   }
@@ -158,3 +190,6 @@ export function runContract(run: ContractRun): VmOutcome {
     receipts: l.receipts.receipts,
   };
 }
+
+/** Stands in for the guest memory between calls, so a pooled memory is never referenced twice. */
+const PLACEHOLDER_MEMORY = new WebAssembly.Memory({ initial: 0 });

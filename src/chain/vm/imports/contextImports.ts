@@ -5,48 +5,47 @@ const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s);
 
 /** Context API: account ids, input, block and epoch, storage usage, contract code. */
 export function contextImports(l: VmLogic): HostImports {
-  const c = l.context;
   return {
     current_account_id(reg: bigint): void {
       l.gas.payBase("base");
-      l.writeRegister(reg, utf8(c.currentAccountId));
+      l.writeRegister(reg, utf8(l.context.currentAccountId));
     },
     signer_account_id(reg: bigint): void {
       l.gas.payBase("base");
       l.denyInView("signer_account_id");
-      l.writeRegister(reg, utf8(c.signerAccountId));
+      l.writeRegister(reg, utf8(l.context.signerAccountId));
     },
     signer_account_pk(reg: bigint): void {
       l.gas.payBase("base");
       l.denyInView("signer_account_pk");
-      l.writeRegister(reg, c.signerAccountPk);
+      l.writeRegister(reg, l.context.signerAccountPk);
     },
     predecessor_account_id(reg: bigint): void {
       l.gas.payBase("base");
       l.denyInView("predecessor_account_id");
-      l.writeRegister(reg, utf8(c.predecessorAccountId));
+      l.writeRegister(reg, utf8(l.context.predecessorAccountId));
     },
     refund_to_account_id(reg: bigint): void {
       l.gas.payBase("base");
       l.denyInView("refund_to_account_id");
-      l.writeRegister(reg, utf8(c.predecessorAccountId));
+      l.writeRegister(reg, utf8(l.context.predecessorAccountId));
     },
     input(reg: bigint): void {
       l.gas.payBase("base");
       // deterministic_account_ids: shared data, no per-byte register charge.
-      l.writeRegister(reg, c.input, false);
+      l.writeRegister(reg, l.context.input, false);
     },
     block_index(): bigint {
       l.gas.payBase("base");
-      return c.blockHeight;
+      return l.context.blockHeight;
     },
     block_timestamp(): bigint {
       l.gas.payBase("base");
-      return c.blockTimestamp;
+      return l.context.blockTimestamp;
     },
     epoch_height(): bigint {
       l.gas.payBase("base");
-      return c.epochHeight;
+      return l.context.epochHeight;
     },
     storage_usage(): bigint {
       l.gas.payBase("base");
@@ -54,8 +53,8 @@ export function contextImports(l: VmLogic): HostImports {
     },
     current_contract_code(reg: bigint): bigint {
       l.gas.payBase("base");
-      if (c.codeHash.every((b) => b === 0)) return 0n;
-      l.writeRegister(reg, c.codeHash);
+      if (l.context.codeHash.every((b) => b === 0)) return 0n;
+      l.writeRegister(reg, l.context.codeHash);
       return 1n;
     },
   };
