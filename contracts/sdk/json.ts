@@ -35,7 +35,7 @@ export class JValue {
     return v!.text;
   }
 
-  /** An optional string member ("" when absent or null). */
+  /** An optional string member (null when absent or null). */
   optStr(key: string): string | null {
     const v = this.get(key);
     if (v == null || v.isNull()) return null;
