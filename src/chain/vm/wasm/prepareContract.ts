@@ -4,7 +4,14 @@ import { readOperator } from "./operators.js";
 import { PrepareFailure, type PrepareErrorJson } from "./prepareError.js";
 import { WasmDecodeError } from "./wasmDecodeError.js";
 import type { WasmLimits } from "./wasmLimits.js";
-import { type FunctionBody, type WasmModule, SectionId, decodeModule, encodeModule } from "./wasmModule.js";
+import {
+  type DecodeObserver,
+  type FunctionBody,
+  type WasmModule,
+  SectionId,
+  decodeModule,
+  encodeModule,
+} from "./wasmModule.js";
 import { ExternalKind, type FuncType } from "./wasmTypes.js";
 
 export type { PrepareErrorJson } from "./prepareError.js";
@@ -35,8 +42,8 @@ export const MEMORY_IMPORT = { module: "env", name: "memory" } as const;
  * Prepares contract code the way nearcore's prepare_v3 does: validate, drop the module's own
  * memory and its export, import `env.memory` sized by the limits, reject imports nearcore
  * rejects and enforce the per-contract counts, stopping at the first violation in nearcore's
- * streaming order; then meter it (instrument.ts). Pure: the same bytes always give the same result, so callers may cache by
- * code hash. Never throws.
+ * streaming order; then meter it (instrument.ts). Pure: the same bytes always give the same
+ * result, so callers may cache by code hash. Never throws.
  */
 export function prepareContract(code: Uint8Array, limits: WasmLimits): PrepareResult {
   try {
@@ -54,14 +61,14 @@ export function prepareContract(code: Uint8Array, limits: WasmLimits): PrepareRe
     return { ok: true, contract: describe(compiled, bytes, prepared) };
   } catch (error) {
     if (error instanceof PrepareFailure) return { ok: false, error: error.error };
-    if (error instanceof WasmDecodeError) return { ok: false, error: "Deserialization" };
-    // Anything else (e.g. a RangeError on absurd input) is still a malformed module, never a crash.
+    // WasmDecodeError, or anything else absurd input provokes (a RangeError, say): a malformed
+    // module, never a crash.
     return { ok: false, error: "Deserialization" };
   }
 }
 
 /** The limit checks nearcore makes while streaming the sections, in the same order. */
-function limitChecker(limits: WasmLimits) {
+function limitChecker(limits: WasmLimits): DecodeObserver {
   let functionsLeft = limits.maxFunctionsNumberPerContract;
   let localsLeft = limits.maxLocalsPerContract;
   return {
