@@ -1,5 +1,7 @@
 import { generateKeyPairSync, sign } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { sha256 } from "../../../src/chain/primitives/sha256.js";
+import { secp256k1PublicKeyOf, secp256k1Sign } from "../../../src/chain/transaction/secp256k1.js";
 import { E, P, U64_MAX, hostErrorOf, hostKit } from "./hostKit.js";
 
 const hex = (b: Uint8Array | undefined): string => Buffer.from(b ?? []).toString("hex");
@@ -55,6 +57,29 @@ describe("math", () => {
       name: "Ed25519VerifyInvalidInput",
       fields: { msg: "invalid public key length" },
     });
+  });
+
+  it("ecrecover recovers the signer's 64-byte key; malleable or unrecoverable signatures give 0", () => {
+    const secret = sha256(new TextEncoder().encode("ecrecover test key"));
+    const hash = sha256(new TextEncoder().encode("message"));
+    const signed = secp256k1Sign(hash, secret);
+    const k = hostKit();
+    const [hl, hp] = k.put(0, hash);
+    const [sl, sp] = k.put(100, signed.subarray(0, 64));
+    const g = k.gasOf(() => expect(k.env.ecrecover(hl, hp, sl, sp, BigInt(signed[64]!), 1n, 1n)).toBe(1n));
+    expect(k.register(1n)).toEqual(secp256k1PublicKeyOf(secret));
+    expect(g).toBe(E.ecrecover_base + 2n * E.read_memory_base + 96n * E.read_memory_byte + E.write_register_base + 64n * E.write_register_byte);
+    // The other recovery id yields another key; a high s is rejected only with the flag.
+    expect(k.env.ecrecover(hl, hp, sl, sp, BigInt(signed[64]! ^ 1), 0n, 2n)).toBe(1n);
+    expect(k.register(2n)).not.toEqual(k.register(1n));
+    const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+    const s = BigInt(`0x${Buffer.from(signed.subarray(32, 64)).toString("hex")}`);
+    k.put(132, Buffer.from((N - s).toString(16).padStart(64, "0"), "hex"));
+    expect(k.env.ecrecover(hl, hp, sl, sp, BigInt(signed[64]! ^ 1), 1n, 3n)).toBe(0n);
+    expect(k.env.ecrecover(hl, hp, sl, sp, BigInt(signed[64]! ^ 1), 0n, 3n)).toBe(1n);
+    expect(k.register(3n)).toEqual(secp256k1PublicKeyOf(secret));
+    k.put(100, new Uint8Array(64));
+    expect(k.env.ecrecover(hl, hp, sl, sp, 0n, 0n, 4n)).toBe(0n);
   });
 
   it("random_seed, and ecrecover's input checks", () => {

@@ -3,6 +3,7 @@ import { ripemd160 } from "@noble/hashes/legacy.js";
 import { keccak_256, keccak_512 } from "@noble/hashes/sha3.js";
 import { sha256 } from "../../primitives/sha256.js";
 import { hostError } from "../HostError.js";
+import { secp256k1Recover, secp256k1SignatureValuesOk } from "../secp256k1Recover.js";
 import type { VmLogic } from "../VmLogic.js";
 import type { HostImports } from "./HostImports.js";
 
@@ -52,7 +53,7 @@ export function mathImports(l: VmLogic): HostImports {
       if (publicKey.length !== 32) throw hostError({ name: "Ed25519VerifyInvalidInput", fields: { msg: "invalid public key length" } });
       return ed25519Verify(signature, message, publicKey) ? 1n : 0n;
     },
-    ecrecover(hLen: bigint, hPtr: bigint, sLen: bigint, sPtr: bigint, v: bigint, flag: bigint, _reg: bigint): bigint {
+    ecrecover(hLen: bigint, hPtr: bigint, sLen: bigint, sPtr: bigint, v: bigint, flag: bigint, reg: bigint): bigint {
       l.gas.payBase("ecrecover_base");
       const sig = l.memoryOrRegister(sPtr, sLen);
       if (sig.length !== 64) {
@@ -66,8 +67,11 @@ export function mathImports(l: VmLogic): HostImports {
       if (flag !== 0n && flag !== 1n) {
         throw hostError({ name: "ECRecoverError", fields: { msg: `Malleability flag needs to be 0 or 1, but is instead ${flag}` } });
       }
-      // Deviation: shardkit has no secp256k1 public-key recovery.
-      throw hostError({ name: "ECRecoverError", fields: { msg: "public key recovery is not implemented by shardkit" } });
+      if (!secp256k1SignatureValuesOk(sig, flag !== 0n)) return 0n;
+      const key = secp256k1Recover(h, sig, Number(v));
+      if (key === undefined) return 0n;
+      l.writeRegister(reg, key);
+      return 1n;
     },
   };
 }
