@@ -27,7 +27,7 @@ describe("generated types", () => {
       switch (params.request_type) {
         case "view_state":
           expectTypeOf(params.prefix_base64).toEqualTypeOf<string>();
-          expectTypeOf(params.limit).toEqualTypeOf<number | undefined>();
+          expectTypeOf(params.limit).toEqualTypeOf<number | null | undefined>();
           // @ts-expect-error public_key belongs to view_access_key
           void params.public_key;
           return params.account_id;

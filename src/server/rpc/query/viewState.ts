@@ -11,15 +11,18 @@ export const STATE_VIEW_SIZE_LIMIT = 50_000;
 /**
  * `query` / `view_state`, with nearcore 2.13 paging: `after_key_base64` (exclusive, inside the
  * prefix) and `limit` make the request paginated, which skips the size gate and caps pages at
- * 10,000 entries and about 50,000 bytes; `last_key` appears only when a page was cut short.
+ * 10,000 entries (whatever uint32 `limit` asks for) and about 50,000 bytes; `last_key` appears
+ * only when a page was cut short. Both fields are nearcore `Option`s: `null` means not set.
  */
 export function viewState(ctx: RpcContext, block: Block, params: ViewStateRequest): ViewStateResult {
   const prefix = storeKey("prefix_base64", params.prefix_base64);
-  const afterKey = params.after_key_base64 === undefined ? undefined : storeKey("after_key_base64", params.after_key_base64);
+  const afterKeyText = params.after_key_base64 ?? undefined;
+  const limit = params.limit ?? undefined;
+  const afterKey = afterKeyText === undefined ? undefined : storeKey("after_key_base64", afterKeyText);
   if (afterKey !== undefined && !startsWith(afterKey, prefix)) {
     throw new ParseError("Failed parsing args: after_key_base64 must start with prefix_base64");
   }
-  const paginated = afterKey !== undefined || params.limit !== undefined;
+  const paginated = afterKey !== undefined || limit !== undefined;
 
   const storageUsage = existingAccountStorageUsage(ctx, block, params.account_id);
   if (!paginated && storageUsage - ctx.chain.viewCodeLength(block, params.account_id) > STATE_VIEW_SIZE_LIMIT) {
@@ -29,7 +32,7 @@ export function viewState(ctx: RpcContext, block: Block, params: ViewStateReques
   const page = ctx.chain.viewState(block, params.account_id, {
     prefix,
     ...(afterKey !== undefined && { afterKey }),
-    ...(params.limit !== undefined && { limit: params.limit }),
+    ...(limit !== undefined && { limit }),
     includeProof: params.include_proof === true,
   });
   const result: ViewStateResult = {
