@@ -30,7 +30,7 @@ import { applyChunk, type ChunkResult } from "./runtime/applyChunk.js";
 import type { ApplyContext } from "./runtime/ApplyContext.js";
 import { checkValidityPeriod, type CanonicalChain } from "./runtime/checkValidityPeriod.js";
 import { outcomeHash } from "./runtime/executionOutcome.js";
-import { noContractRuntime, type FunctionCallExecutor } from "./runtime/functionCallExecutor.js";
+import type { FunctionCallExecutor } from "./runtime/functionCallExecutor.js";
 import { InvalidTransactionError } from "./runtime/InvalidTransactionError.js";
 import type { InvalidTxErrorJson } from "./runtime/invalidTxError.js";
 import { NEARCORE_RUNTIME_PARAMETERS, type RuntimeParameters } from "./runtime/parameters.js";
@@ -42,6 +42,13 @@ import { TransactionPool } from "./runtime/TransactionPool.js";
 import { includedTransactionStatus, type ExecutionLookup, type TransactionStatus } from "./runtime/transactionStatus.js";
 import { validateTransaction } from "./runtime/validateTransaction.js";
 import { verifyAndChargeTransaction } from "./runtime/verifyAndChargeTransaction.js";
+import { readAccount } from "./state/accountViews.js";
+import type { CallFunctionOutcome } from "./vm/CallFunctionOutcome.js";
+import { ContractCache, wasmLimitsOf } from "./vm/ContractCache.js";
+import { UnknownAccountError } from "./vm/UnknownAccountError.js";
+import { viewFunctionCall } from "./vm/viewFunctionCall.js";
+import { createWasmExecutor } from "./vm/wasmExecutor.js";
+import { sha256 } from "./primitives/sha256.js";
 
 export { Block } from "./blocks/Block.js";
 export type { Finality } from "./blocks/finality.js";
@@ -64,6 +71,8 @@ export type {
   TxExecutionStatus,
 } from "./runtime/transactionStatus.js";
 export type { FunctionCallExecutor } from "./runtime/functionCallExecutor.js";
+export type { CallFunctionOutcome } from "./vm/CallFunctionOutcome.js";
+export { UnknownAccountError } from "./vm/UnknownAccountError.js";
 
 export interface ChainOptions {
   /** Shard count for the default layout (default 4; see defaultBoundaryAccounts). */
@@ -88,7 +97,7 @@ export interface ChainOptions {
   readonly gasLimit?: number;
   /** Smallest stake a Stake action may ask for (default 0: any positive stake). */
   readonly minimumStake?: bigint;
-  /** Runs FunctionCall actions (default: no contract runtime; see runtime/functionCallExecutor.ts). */
+  /** Runs FunctionCall actions (default: the wasm contract VM, vm/wasmExecutor.ts). */
   readonly functionCalls?: FunctionCallExecutor;
 }
 
@@ -131,6 +140,10 @@ export class Chain {
   readonly transactionValidityPeriod: number;
   private readonly minimumStake: bigint;
   private readonly functionCalls: FunctionCallExecutor;
+  /** Prepared contracts by code hash, shared by the executor and view calls. */
+  private readonly contracts: ContractCache;
+  /** Stakes of the validators contracts see (the block producer's genesis stake). */
+  private readonly validatorStakes: ReadonlyMap<string, bigint>;
   private readonly pool = new TransactionPool();
   private readonly records = new ExecutionRecords();
   /** Receipts to execute in the next block, by shard index. */
@@ -149,12 +162,13 @@ export class Chain {
     now: () => number;
     validityPeriod: number;
     minimumStake: bigint;
-    functionCalls: FunctionCallExecutor;
+    functionCalls: FunctionCallExecutor | undefined;
   }) {
     this.config = init.config;
     this.transactionValidityPeriod = init.validityPeriod;
     this.minimumStake = init.minimumStake;
-    this.functionCalls = init.functionCalls;
+    this.contracts = new ContractCache(wasmLimitsOf(this.runtimeParameters));
+    this.functionCalls = init.functionCalls ?? createWasmExecutor({ cache: this.contracts });
     this.incoming = init.layout.shardIds.map(() => []);
     this.chainId = init.config.chainId;
     this.shardLayout = init.layout;
@@ -182,6 +196,8 @@ export class Chain {
     );
     const genesisState = init.state.shards.map((s) => this.store.build(s.keys, s.values));
     this.genesisBlock = this.record(this.producer.genesis(init.config.genesisTimeNs, genesisState));
+    const producerAccount = readAccount(this.stateOf(this.genesisBlock, init.author), init.author);
+    this.validatorStakes = new Map([[init.author, producerAccount?.locked ?? 0n]]);
   }
 
   /** Builds the genesis (from a file, streamed, or the dev genesis) and returns the chain. */
@@ -216,7 +232,7 @@ export class Chain {
     const runtime = {
       validityPeriod,
       minimumStake: opts.minimumStake ?? 0n,
-      functionCalls: opts.functionCalls ?? noContractRuntime,
+      functionCalls: opts.functionCalls,
     };
     if (opts.genesisFile !== undefined) {
       const loaded = await loadGenesisFile(opts.genesisFile, pickLayout, now());
@@ -301,9 +317,14 @@ export class Chain {
     const prev = this.head();
     const height = prev.height + 1;
     const newEpoch = this.producer.epochIndexOf(height) !== this.producer.epochIndexOf(prev.height);
+    const timestampNs = this.nextTimestamp(prev);
     const ctx: ApplyContext = {
       params: this.runtimeParameters,
       blockHeight: height,
+      blockTimestampNs: timestampNs,
+      epochHeight: this.producer.epochIndexOf(height) + 1,
+      randomSeed: blockRandomSeed(prev.hashBytes, height),
+      validatorStakes: this.validatorStakes,
       gasPrice: this.config.gasPrice,
       protocolVersion: this.config.protocolVersion,
       minimumStake: this.minimumStake,
@@ -364,7 +385,7 @@ export class Chain {
       };
     });
     const block = this.record(
-      this.producer.next(prev, this.nextTimestamp(prev), postState, { chunks, totalSupply: prev.totalSupply - burnt }),
+      this.producer.next(prev, timestampNs, postState, { chunks, totalSupply: prev.totalSupply - burnt }),
     );
     this.recordExecution(block, results);
     for (const listener of this.listeners) {
@@ -569,6 +590,33 @@ export class Chain {
     return viewAccessKeysIn(this.stateOf(block, accountId), accountId);
   }
 
+  /**
+   * Runs `methodName` of `accountId`'s contract as a view call against the post-state of
+   * `block` (nearcore `query` `call_function`). Errors of the call (no code, no such method,
+   * a panic, a prohibited host function...) come back in the outcome with nearcore's JSON and
+   * legacy message. Throws UnknownAccountError when the account does not exist.
+   */
+  callFunction(block: Block, accountId: string, methodName: string, args: Uint8Array): CallFunctionOutcome {
+    const state = this.stateOf(block, accountId);
+    const account = readAccount(state, accountId);
+    if (account === undefined) throw new UnknownAccountError(accountId);
+    return viewFunctionCall({
+      state,
+      block: {
+        height: block.height,
+        timestampNs: block.timestampNs,
+        epochHeight: this.producer.epochIndexOf(block.height) + 1,
+        validatorStakes: this.validatorStakes,
+      },
+      accountId,
+      account,
+      methodName,
+      args,
+      params: this.runtimeParameters,
+      cache: this.contracts,
+    });
+  }
+
   viewCode(block: Block, accountId: string): Uint8Array | undefined {
     return viewCodeIn(this.stateOf(block, accountId), accountId);
   }
@@ -582,4 +630,12 @@ export class Chain {
   viewState(block: Block, accountId: string, options: ViewStateOptions): ViewStateResult {
     return viewStateIn(this.stateOf(block, accountId), accountId, options);
   }
+}
+
+/** The random seed contracts see in a block: sha256(prev hash ‖ u64 height) (nearcore derives it from the block's VRF value). */
+function blockRandomSeed(prevHash: Uint8Array, height: number): Uint8Array {
+  const buf = Buffer.alloc(prevHash.length + 8);
+  buf.set(prevHash, 0);
+  buf.writeBigUInt64LE(BigInt(height), prevHash.length);
+  return sha256(buf);
 }

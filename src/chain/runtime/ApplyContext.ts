@@ -6,6 +6,14 @@ export interface ApplyContext {
   readonly params: RuntimeParameters;
   /** Height of the block whose chunk is being applied. */
   readonly blockHeight: number;
+  /** That block's timestamp, ns (contracts read it with block_timestamp). */
+  readonly blockTimestampNs: bigint;
+  /** nearcore epoch height of that block (the first epoch is 1). */
+  readonly epochHeight: number;
+  /** 32 bytes contracts read with random_seed. */
+  readonly randomSeed: Uint8Array;
+  /** Stakes of the current validators (validator_stake / validator_total_stake). */
+  readonly validatorStakes: ReadonlyMap<string, bigint>;
   /** Gas price of that block (the price gas is bought at and burnt at). */
   readonly gasPrice: bigint;
   readonly protocolVersion: number;

@@ -1,3 +1,4 @@
+import type { PrepareErrorJson } from "../vm/wasm/prepareError.js";
 import type { InvalidAccessKeyErrorJson, InvalidTxErrorJson } from "./invalidTxError.js";
 
 /*
@@ -7,9 +8,16 @@ import type { InvalidAccessKeyErrorJson, InvalidTxErrorJson } from "./invalidTxE
  * found after all actions ran.
  */
 
-/** FunctionCallErrorSer: the shapes shardkit can produce before it runs contract code. */
+export type { PrepareErrorJson } from "../vm/wasm/prepareError.js";
+
+/**
+ * nearcore primitives `FunctionCallError` JSON (what the VM's error becomes in outcomes and
+ * in `vm_error`): host errors, traps and link errors collapse into an ExecutionError string.
+ */
 export type FunctionCallErrorJson =
   | { CompilationError: { CodeDoesNotExist: { account_id: string } } }
+  | { CompilationError: { PrepareError: PrepareErrorJson } }
+  | { CompilationError: { WasmerCompileError: { msg: string } } }
   | { MethodResolveError: "MethodEmptyName" | "MethodNotFound" | "MethodInvalidSignature" }
   | { ExecutionError: string };
 

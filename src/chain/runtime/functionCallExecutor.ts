@@ -1,4 +1,5 @@
 import type { Account } from "../primitives/account.js";
+import type { ApplyContext } from "./ApplyContext.js";
 import type { FunctionCallAction } from "../transaction/index.js";
 import type { FunctionCallErrorJson } from "./actionError.js";
 import type { NewReceipt, ReturnData } from "./ActionResult.js";
@@ -7,6 +8,8 @@ import type { StateUpdate } from "./StateUpdate.js";
 
 /** Everything a contract call can see and touch. */
 export interface FunctionCallInput {
+  /** The block being applied: parameters, height, timestamp, epoch, random seed, validators. */
+  readonly ctx: ApplyContext;
   readonly su: StateUpdate;
   readonly receipt: ActionReceiptOf;
   readonly accountId: string;
@@ -25,6 +28,8 @@ export type FunctionCallOutcome =
       readonly returnData: ReturnData;
       /** The account's balance afterwards (the attached deposit included). */
       readonly balance: bigint;
+      /** The account's storage usage afterwards (contract data written or removed). */
+      readonly storageUsage: number;
       readonly gasBurnt: bigint;
       readonly gasUsed: bigint;
       readonly logs: string[];
@@ -40,7 +45,9 @@ export type FunctionCallOutcome =
 
 /**
  * Runs one FunctionCall action: the seam where a contract VM plugs in. Gas here is what the
- * VM burnt/used beyond the action's execution fee, which the runtime charges itself.
+ * VM burnt/used beyond the action's execution fee, which the runtime charges itself. The
+ * default is the wasm VM (`vm/wasmExecutor.ts`); `noContractRuntime` remains for tests and
+ * for running without contracts.
  */
 export type FunctionCallExecutor = (input: FunctionCallInput) => FunctionCallOutcome;
 

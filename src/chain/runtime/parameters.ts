@@ -12,7 +12,9 @@
  *  - pessimistic_gas_price_inflation 1/1 and no refund-price changes (78.yaml, NEP-536).
  * Not verified: which protocol number first carried each snapshot value (the yaml files were
  * renumbered over time); burnt_gas_reward is 3/10 in the snapshot but 87.yaml sets it to 0.
- * It only applies to gas burnt by contract code, which shardkit does not run yet.
+ * It only applies to gas burnt by contract code.
+ * The `wasm` part (ext costs and VM limits) comes from the same snapshot: `wasm_*` costs and the
+ * limit_config values (max_gas_burnt, memory pages, registers, logs, storage key/value sizes...).
  */
 
 /** Gas of one fee: burnt on the signer shard when sending (SIR = sender is receiver) and on execution. */
@@ -53,9 +55,102 @@ export interface RuntimeLimits {
   readonly maxLengthReturnedData: number;
 }
 
+/** nearcore `ExtCosts`: gas of host-function work, charged by the contract VM. */
+export const EXT_COST_NAMES = [
+  "base",
+  "contract_loading_base",
+  "contract_loading_bytes",
+  "read_memory_base",
+  "read_memory_byte",
+  "write_memory_base",
+  "write_memory_byte",
+  "read_register_base",
+  "read_register_byte",
+  "write_register_base",
+  "write_register_byte",
+  "utf8_decoding_base",
+  "utf8_decoding_byte",
+  "utf16_decoding_base",
+  "utf16_decoding_byte",
+  "sha256_base",
+  "sha256_byte",
+  "keccak256_base",
+  "keccak256_byte",
+  "keccak512_base",
+  "keccak512_byte",
+  "ripemd160_base",
+  "ripemd160_block",
+  "ecrecover_base",
+  "ed25519_verify_base",
+  "ed25519_verify_byte",
+  "log_base",
+  "log_byte",
+  "storage_write_base",
+  "storage_write_key_byte",
+  "storage_write_value_byte",
+  "storage_write_evicted_byte",
+  "storage_read_base",
+  "storage_read_key_byte",
+  "storage_read_value_byte",
+  "storage_large_read_overhead_base",
+  "storage_large_read_overhead_byte",
+  "storage_remove_base",
+  "storage_remove_key_byte",
+  "storage_remove_ret_value_byte",
+  "storage_has_key_base",
+  "storage_has_key_byte",
+  "touching_trie_node",
+  "read_cached_trie_node",
+  "promise_and_base",
+  "promise_and_per_promise",
+  "promise_return",
+  "validator_stake_base",
+  "validator_total_stake_base",
+  "yield_create_base",
+  "yield_create_byte",
+  "yield_resume_base",
+  "yield_resume_byte",
+] as const;
+export type ExtCost = (typeof EXT_COST_NAMES)[number];
+
+/** nearcore `vm::Config`: what a contract call may cost and use. */
+export interface WasmConfig {
+  readonly extCosts: Readonly<Record<ExtCost, bigint>>;
+  /** Gas per wasm instruction (finite-wasm instrumentation). */
+  readonly regularOpCost: bigint;
+  /** Bulk-memory operations: base + unit × bytes. */
+  readonly linearOpBaseCost: bigint;
+  readonly linearOpUnitCost: bigint;
+  readonly maxGasBurnt: bigint;
+  /** Gas limit of view calls (`max_gas_burnt_view`). */
+  readonly maxGasBurntView: bigint;
+  /** Bytes of wasm stack a call may use (finite-wasm stack accounting). */
+  readonly maxStackHeight: bigint;
+  readonly initialMemoryPages: number;
+  readonly maxMemoryPages: number;
+  readonly registersMemoryLimit: bigint;
+  readonly maxRegisterSize: bigint;
+  readonly maxNumberRegisters: number;
+  readonly maxNumberLogs: number;
+  readonly maxTotalLogLength: bigint;
+  readonly maxLengthStorageKey: bigint;
+  readonly maxLengthStorageValue: bigint;
+  readonly maxPromisesPerFunctionCallAction: number;
+  readonly maxNumberInputDataDependencies: number;
+  readonly maxLengthReturnedData: bigint;
+  readonly maxContractSize: bigint;
+  readonly maxFunctionsNumberPerContract: number;
+  readonly maxLocalsPerContract: number;
+  readonly maxTablesPerContract: number;
+  readonly maxElementsPerContractTable: number;
+  readonly maxFunctionBodySize: number;
+  readonly maxYieldPayloadSize: bigint;
+}
+
 export interface RuntimeParameters {
   readonly fees: RuntimeFees;
   readonly limits: RuntimeLimits;
+  readonly wasm: WasmConfig;
   /** yoctoNEAR of balance an account must hold per byte of storage (10^19). */
   readonly storageAmountPerByte: bigint;
   /** Bytes every account record costs (100). */
@@ -107,6 +202,88 @@ export const NEARCORE_RUNTIME_PARAMETERS: RuntimeParameters = {
     maxTransactionSize: 1_572_864,
     maxNumberInputDataDependencies: 128,
     maxLengthReturnedData: 4_194_304,
+  },
+  wasm: {
+    extCosts: {
+      base: 264_768_111n,
+      contract_loading_base: 35_445_963n,
+      contract_loading_bytes: 1_089_295n,
+      read_memory_base: 2_609_863_200n,
+      read_memory_byte: 3_801_333n,
+      write_memory_base: 2_803_794_861n,
+      write_memory_byte: 2_723_772n,
+      read_register_base: 2_517_165_186n,
+      read_register_byte: 98_562n,
+      write_register_base: 2_865_522_486n,
+      write_register_byte: 3_801_564n,
+      utf8_decoding_base: 3_111_779_061n,
+      utf8_decoding_byte: 291_580_479n,
+      utf16_decoding_base: 3_543_313_050n,
+      utf16_decoding_byte: 163_577_493n,
+      sha256_base: 4_540_970_250n,
+      sha256_byte: 24_117_351n,
+      keccak256_base: 5_879_491_275n,
+      keccak256_byte: 21_471_105n,
+      keccak512_base: 5_811_388_236n,
+      keccak512_byte: 36_649_701n,
+      ripemd160_base: 853_675_086n,
+      ripemd160_block: 680_107_584n,
+      ecrecover_base: 278_821_988_457n,
+      ed25519_verify_base: 210_000_000_000n,
+      ed25519_verify_byte: 9_000_000n,
+      log_base: 3_543_313_050n,
+      log_byte: 13_198_791n,
+      storage_write_base: 64_196_736_000n,
+      storage_write_key_byte: 70_482_867n,
+      storage_write_value_byte: 31_018_539n,
+      storage_write_evicted_byte: 32_117_307n,
+      storage_read_base: 56_356_845_749n,
+      storage_read_key_byte: 30_952_533n,
+      storage_read_value_byte: 5_611_004n,
+      storage_large_read_overhead_base: 1n,
+      storage_large_read_overhead_byte: 1n,
+      storage_remove_base: 53_473_030_500n,
+      storage_remove_key_byte: 38_220_384n,
+      storage_remove_ret_value_byte: 11_531_556n,
+      storage_has_key_base: 54_039_896_625n,
+      storage_has_key_byte: 30_790_845n,
+      touching_trie_node: 2_280_000_000n,
+      read_cached_trie_node: 2_280_000_000n,
+      promise_and_base: 1_465_013_400n,
+      promise_and_per_promise: 5_452_176n,
+      promise_return: 560_152_386n,
+      validator_stake_base: 911_834_726_400n,
+      validator_total_stake_base: 911_834_726_400n,
+      yield_create_base: 153_411_779_276n,
+      yield_create_byte: 15_643_988n,
+      yield_resume_base: 1_195_627_285_210n,
+      yield_resume_byte: 47_683_715n,
+    },
+    regularOpCost: 822_756n,
+    linearOpBaseCost: 26_328_192n,
+    linearOpUnitCost: 822_756n,
+    maxGasBurnt: 1_000_000_000_000_000n,
+    maxGasBurntView: 1_000_000_000_000_000n,
+    maxStackHeight: 262_144n,
+    initialMemoryPages: 1_024,
+    maxMemoryPages: 2_048,
+    registersMemoryLimit: 1_073_741_824n,
+    maxRegisterSize: 104_857_600n,
+    maxNumberRegisters: 100,
+    maxNumberLogs: 100,
+    maxTotalLogLength: 16_384n,
+    maxLengthStorageKey: 2_048n,
+    maxLengthStorageValue: 4_194_304n,
+    maxPromisesPerFunctionCallAction: 1_024,
+    maxNumberInputDataDependencies: 128,
+    maxLengthReturnedData: 4_194_304n,
+    maxContractSize: 4_194_304n,
+    maxFunctionsNumberPerContract: 10_000,
+    maxLocalsPerContract: 1_000_000,
+    maxTablesPerContract: 1,
+    maxElementsPerContractTable: 10_000,
+    maxFunctionBodySize: 196_608,
+    maxYieldPayloadSize: 1_024n,
   },
   storageAmountPerByte: 10_000_000_000_000_000_000n,
   storageNumBytesAccount: 100,

@@ -115,7 +115,7 @@ describe("function-call keys", () => {
   });
 });
 
-describe("FunctionCall without a contract runtime", () => {
+describe("FunctionCall on an account without runnable code", () => {
   it("fails on an account without code exactly as nearcore does, refunding gas and deposit", async () => {
     const chain = await openChain();
     const a0 = balanceOf(chain, ALICE);
@@ -143,11 +143,11 @@ describe("FunctionCall without a contract runtime", () => {
     expect(balanceOf(chain, BOB)).toBe(b0);
   });
 
-  it("reports code that cannot run yet with an ExecutionError", async () => {
+  it("reports malformed code as nearcore's CompilationError (PrepareError Deserialization)", async () => {
     const chain = await openChain();
     settle(chain, submit(chain, ALICE, ALICE, [{ type: "DeployContract", code: new Uint8Array([0, 97, 115, 109]) }]));
     const o = outcomeOf(settle(chain, submit(chain, BOB, ALICE, [{ type: "FunctionCall", methodName: "m", args: new Uint8Array(0), gas: 10n ** 12n, deposit: 0n }])));
-    expect(o.status).toEqual(failureOf(0, { FunctionCallError: { ExecutionError: "shardkit cannot execute contract code yet; the call was not run" } }));
+    expect(o.status).toEqual(failureOf(0, { FunctionCallError: { CompilationError: { PrepareError: "Deserialization" } } }));
   });
 });
 

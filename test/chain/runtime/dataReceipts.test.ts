@@ -49,13 +49,13 @@ const scripted: FunctionCallExecutor = (input) => {
       burnt += sendFee(P.fees.actionReceiptCreation, sir) + sendFee(P.fees.functionCallBase, sir) + sendFee(P.fees.functionCallPerByte, sir) * BigInt(a.methodName.length);
       used += P.fees.actionReceiptCreation.execution + execFee(P, a, receiver) + a.gas;
     }
-    return { ok: true, returnData: { kind: "ReceiptIndex", index: 1 }, balance: account.amount + action.deposit, gasBurnt: burnt, gasUsed: burnt + used, logs: ["forked"], newReceipts: receipts };
+    return { ok: true, returnData: { kind: "ReceiptIndex", index: 1 }, balance: account.amount + action.deposit, storageUsage: account.storageUsage, gasBurnt: burnt, gasUsed: burnt + used, logs: ["forked"], newReceipts: receipts };
   }
   if (action.methodName === "leaf") {
-    return { ok: true, returnData: { kind: "Value", value: utf8("42") }, balance: account.amount, gasBurnt: 0n, gasUsed: 0n, logs: [], newReceipts: [] };
+    return { ok: true, returnData: { kind: "Value", value: utf8("42") }, balance: account.amount, storageUsage: account.storageUsage, gasBurnt: 0n, gasUsed: 0n, logs: [], newReceipts: [] };
   }
   const got = input.promiseResults.map((r) => (r === null ? "failed" : new TextDecoder().decode(r)));
-  return { ok: true, returnData: { kind: "Value", value: utf8(`joined:${got.join(",")}`) }, balance: account.amount, gasBurnt: 0n, gasUsed: 0n, logs: [`results ${got.join(",")}`], newReceipts: [] };
+  return { ok: true, returnData: { kind: "Value", value: utf8(`joined:${got.join(",")}`) }, balance: account.amount, storageUsage: account.storageUsage, gasBurnt: 0n, gasUsed: 0n, logs: [`results ${got.join(",")}`], newReceipts: [] };
 };
 
 describe("data receipts and input data dependencies", () => {

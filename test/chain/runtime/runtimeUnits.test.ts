@@ -147,7 +147,7 @@ describe("produceBlock", () => {
     const chain = await openChain({
       functionCalls: (input) => {
         if (broken) throw new Error("vm bug");
-        return { ok: true, returnData: { kind: "None" }, balance: input.account.amount, gasBurnt: 0n, gasUsed: 0n, logs: [], newReceipts: [] };
+        return { ok: true, returnData: { kind: "None" }, balance: input.account.amount, storageUsage: input.account.storageUsage, gasBurnt: 0n, gasUsed: 0n, logs: [], newReceipts: [] };
       },
     });
     const hash = submit(chain, ALICE, BOB, [{ type: "FunctionCall", methodName: "m", args: new Uint8Array(0), gas: 10n ** 12n, deposit: 0n }]);

@@ -4,8 +4,9 @@ import type { ActionEnv } from "./ActionEnv.js";
 
 /**
  * nearcore actions.rs `action_function_call`, minus the VM: the executor runs the call; on
- * success the account takes the balance it reports (deposit included), its new receipts and
- * its return value. VM gas adds to the action's execution fee.
+ * success the account takes the balance and storage usage it reports (deposit included), its
+ * new receipts and its return value. VM gas adds to the action's execution fee; logs are kept
+ * even when the call fails (its state writes are undone with the whole receipt).
  */
 export function functionCall(
   env: ActionEnv,
@@ -16,6 +17,7 @@ export function functionCall(
 ): void {
   const account = env.account!;
   const outcome = env.ctx.functionCalls({
+    ctx: env.ctx,
     su: env.su,
     receipt: env.receipt,
     accountId: env.accountId,
@@ -34,7 +36,7 @@ export function functionCall(
     result.fail({ FunctionCallError: outcome.error });
     return;
   }
-  env.account = { ...account, amount: outcome.balance };
+  env.account = { ...account, amount: outcome.balance, storageUsage: outcome.storageUsage };
   result.newReceipts.push(...outcome.newReceipts);
   result.returnData = outcome.returnData;
 }

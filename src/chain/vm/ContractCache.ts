@@ -1,0 +1,53 @@
+import type { RuntimeParameters } from "../runtime/parameters.js";
+import { prepareContract, type PrepareResult } from "./wasm/prepareContract.js";
+import type { WasmLimits } from "./wasm/wasmLimits.js";
+
+/** The limits preparation enforces, from the runtime parameter table. */
+export function wasmLimitsOf(p: RuntimeParameters): WasmLimits {
+  const w = p.wasm;
+  return {
+    initialMemoryPages: w.initialMemoryPages,
+    maxMemoryPages: w.maxMemoryPages,
+    maxStackHeight: Number(w.maxStackHeight),
+    maxFunctionsNumberPerContract: w.maxFunctionsNumberPerContract,
+    maxLocalsPerContract: w.maxLocalsPerContract,
+    maxTablesPerContract: w.maxTablesPerContract,
+    maxElementsPerContractTable: w.maxElementsPerContractTable,
+    maxFunctionBodySize: w.maxFunctionBodySize,
+    maxContractSize: Number(w.maxContractSize),
+    regularOpCost: Number(w.regularOpCost),
+    linearOpBaseCost: Number(w.linearOpBaseCost),
+    linearOpUnitCost: Number(w.linearOpUnitCost),
+  };
+}
+
+/**
+ * Prepared (validated, memory-normalised, instrumented) contracts by code hash, so each code
+ * is prepared and compiled once; a failed preparation is cached too (it is deterministic).
+ * Least recently used entries leave first once `capacity` is reached.
+ */
+export class ContractCache {
+  private readonly entries = new Map<string, PrepareResult>();
+
+  constructor(
+    private readonly limits: WasmLimits,
+    private readonly capacity = 256,
+  ) {}
+
+  get(codeHash: string, code: () => Uint8Array): PrepareResult {
+    const hit = this.entries.get(codeHash);
+    if (hit !== undefined) {
+      this.entries.delete(codeHash);
+      this.entries.set(codeHash, hit);
+      return hit;
+    }
+    const result = prepareContract(code(), this.limits);
+    if (this.entries.size >= this.capacity) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(codeHash, result);
+    return result;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}

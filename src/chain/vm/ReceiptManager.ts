@@ -1,0 +1,68 @@
+import type { DataReceiver } from "../runtime/receipt.js";
+import type { Action } from "../transaction/index.js";
+
+/** An action receipt a call is building (nearcore receipt_manager.rs `ReceiptMetadata`). */
+export interface PendingReceipt {
+  readonly receiverId: string;
+  readonly inputDataIds: Uint8Array[];
+  readonly outputDataReceivers: DataReceiver[];
+  readonly actions: Action[];
+}
+
+/**
+ * nearcore `ReceiptManager`: the receipts a call creates, by receipt index. A receipt that
+ * depends on others gets one fresh data id per dependency: the id is an input of the new
+ * receipt and an output (data receiver) of the dependency. Function calls with a gas weight
+ * share the call's unused gas at the end (`distribute_unused_gas`).
+ */
+export class ReceiptManager {
+  readonly receipts: PendingReceipt[] = [];
+  private readonly weights: { receipt: number; action: number; weight: bigint }[] = [];
+
+  constructor(private readonly newDataId: () => Uint8Array) {}
+
+  receiverOf(receiptIndex: number): string {
+    return this.receipts[receiptIndex]!.receiverId;
+  }
+
+  createActionReceipt(dependencies: readonly number[], receiverId: string): number {
+    const inputDataIds: Uint8Array[] = [];
+    for (const dep of dependencies) {
+      const dataId = this.newDataId();
+      this.receipts[dep]!.outputDataReceivers.push({ dataId, receiverId });
+      inputDataIds.push(dataId);
+    }
+    this.receipts.push({ receiverId, inputDataIds, outputDataReceivers: [], actions: [] });
+    return this.receipts.length - 1;
+  }
+
+  append(receiptIndex: number, action: Action): void {
+    this.receipts[receiptIndex]!.actions.push(action);
+  }
+
+  appendFunctionCall(receiptIndex: number, methodName: string, args: Uint8Array, deposit: bigint, gas: bigint, weight: bigint): void {
+    const actions = this.receipts[receiptIndex]!.actions;
+    if (weight > 0n) this.weights.push({ receipt: receiptIndex, action: actions.length, weight });
+    actions.push({ type: "FunctionCall", methodName, args, deposit, gas });
+  }
+
+  /**
+   * Splits `unusedGas` over the weighted function calls: each gets floor(unused / Σweights) ×
+   * weight, the last one also the remainder. Returns false when no call has a weight.
+   */
+  distributeUnusedGas(unusedGas: bigint): boolean {
+    if (this.weights.length === 0) return false;
+    const total = this.weights.reduce((s, w) => s + w.weight, 0n);
+    const perWeight = unusedGas / total;
+    let distributed = 0n;
+    this.weights.forEach((w, i) => {
+      const extra = i === this.weights.length - 1 ? unusedGas - distributed : perWeight * w.weight;
+      distributed += extra;
+      const actions = this.receipts[w.receipt]!.actions;
+      const a = actions[w.action];
+      if (a?.type !== "FunctionCall") throw new Error("a weighted action should be a function call");
+      actions[w.action] = { ...a, gas: a.gas + extra };
+    });
+    return true;
+  }
+}

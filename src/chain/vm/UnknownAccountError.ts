@@ -1,0 +1,7 @@
+/** A view call on an account that does not exist (nearcore `CallFunctionError::AccountDoesNotExist`, RPC UNKNOWN_ACCOUNT). */
+export class UnknownAccountError extends Error {
+  override readonly name = "UnknownAccountError";
+  constructor(readonly accountId: string) {
+    super(`account ${accountId} does not exist while viewing`);
+  }
+}

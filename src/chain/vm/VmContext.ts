@@ -1,0 +1,33 @@
+/**
+ * nearcore `VMContext`: what a contract call sees of the receipt, the block and the account.
+ * u64 values are bigint because they cross the wasm boundary as i64.
+ */
+export interface VmContext {
+  readonly currentAccountId: string;
+  readonly signerAccountId: string;
+  /** The signer's public key, borsh (key type byte + key bytes). */
+  readonly signerAccountPk: Uint8Array;
+  readonly predecessorAccountId: string;
+  /** Call arguments, raw bytes. */
+  readonly input: Uint8Array;
+  /** Results of the receipt's input data, in order (null = the promise failed). */
+  readonly promiseResults: readonly (Uint8Array | null)[];
+  readonly blockHeight: bigint;
+  /** Block timestamp, ns. */
+  readonly blockTimestamp: bigint;
+  readonly epochHeight: bigint;
+  /** Liquid balance before the attached deposit is added. */
+  readonly accountBalance: bigint;
+  readonly accountLockedBalance: bigint;
+  readonly storageUsage: bigint;
+  readonly attachedDeposit: bigint;
+  readonly prepaidGas: bigint;
+  /** 32 bytes. */
+  readonly randomSeed: Uint8Array;
+  /** View calls: no state changes, no promises, unlimited prepaid gas (capped by max_gas_burnt_view). */
+  readonly isView: boolean;
+  /** Receivers of this receipt's result (value_return charges data-receipt bytes per receiver). */
+  readonly outputDataReceivers: readonly string[];
+  /** sha256 of the account's code (current_contract_code). */
+  readonly codeHash: Uint8Array;
+}

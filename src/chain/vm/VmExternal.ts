@@ -1,0 +1,12 @@
+/**
+ * What the host reaches outside the VM (nearcore `External`): the current account's contract
+ * storage and the validator set. Keys and values are raw bytes.
+ */
+export interface VmExternal {
+  storageGet(key: Uint8Array): Uint8Array | undefined;
+  storageSet(key: Uint8Array, value: Uint8Array): void;
+  storageRemove(key: Uint8Array): void;
+  /** Stake of a current validator, undefined when the account is not one. */
+  validatorStake(accountId: string): bigint | undefined;
+  validatorTotalStake(): bigint;
+}

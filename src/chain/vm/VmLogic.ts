@@ -1,0 +1,319 @@
+import { isValidAccountId } from "../primitives/accountId.js";
+import { publicKeyFromBorsh, type PublicKey } from "../primitives/publicKey.js";
+import type { ReturnData } from "../runtime/ActionResult.js";
+import type { Fee, RuntimeFees, RuntimeParameters, WasmConfig } from "../runtime/parameters.js";
+import { GasCounter } from "./GasCounter.js";
+import { hostError } from "./HostError.js";
+import { ReceiptManager } from "./ReceiptManager.js";
+import type { VmContext } from "./VmContext.js";
+import type { VmExternal } from "./VmExternal.js";
+
+export const U64_MAX = (1n << 64n) - 1n;
+
+/** nearcore logic.rs `Promise`: a receipt, or a joint promise (promise_and) over receipts. */
+export type Promise = { readonly receipt: number } | { readonly joint: readonly number[] };
+
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+const utf16 = new TextDecoder("utf-16le", { fatal: true, ignoreBOM: true });
+const utf8Length = (s: string): number => Buffer.byteLength(s, "utf8");
+
+/**
+ * The state of one contract call and the helpers every host function shares (nearcore
+ * `VMLogic` minus the host functions themselves, which live in the `*Imports.ts` files):
+ * guest memory and registers with their gas charges, string decoding, account-id parsing,
+ * logs, the balance left after deposits attached to promises, live storage usage, the
+ * promise DAG and the receipts it creates.
+ */
+export class VmLogic {
+  readonly gas: GasCounter;
+  readonly registers = new Map<bigint, Uint8Array>();
+  private registersUsage = 0n;
+  readonly logs: string[] = [];
+  private totalLogLength = 0n;
+  returnData: ReturnData = { kind: "None" };
+  /** Balance + attached deposit − deposits attached to promises. */
+  balance: bigint;
+  storageUsage: bigint;
+  readonly promises: Promise[] = [];
+  readonly receipts: ReceiptManager;
+  /** Bytes of wasm stack left (finite-wasm stack accounting). */
+  remainingStack: bigint;
+  private memory: WebAssembly.Memory | undefined;
+
+  readonly config: WasmConfig;
+  readonly fees: RuntimeFees;
+  /** Bytes every contract-data record adds to storage usage beyond key and value (40). */
+  readonly storageNumExtraBytesRecord: number;
+
+  constructor(
+    readonly context: VmContext,
+    params: RuntimeParameters,
+    readonly ext: VmExternal,
+    newDataId: () => Uint8Array,
+  ) {
+    const config = params.wasm;
+    this.config = config;
+    this.fees = params.fees;
+    this.storageNumExtraBytesRecord = params.storageNumExtraBytesRecord;
+    const maxBurnt = context.isView ? config.maxGasBurntView : config.maxGasBurnt;
+    this.gas = new GasCounter(config.extCosts, maxBurnt, context.prepaidGas, context.isView);
+    this.balance = context.accountBalance + context.attachedDeposit;
+    this.storageUsage = context.storageUsage;
+    this.receipts = new ReceiptManager(newDataId);
+    this.remainingStack = config.maxStackHeight;
+  }
+
+  attachMemory(memory: WebAssembly.Memory): void {
+    this.memory = memory;
+  }
+
+  // ---- view calls ----
+
+  /** ProhibitedInView for `method` when this is a view call. */
+  denyInView(method: string): void {
+    if (this.context.isView) throw hostError({ name: "ProhibitedInView", fields: { method_name: method } });
+  }
+
+  // ---- memory ----
+
+  private bytes(): Uint8Array {
+    if (this.memory === undefined) throw hostError({ name: "MemoryAccessViolation" });
+    return new Uint8Array(this.memory.buffer);
+  }
+
+  private range(ptr: bigint, len: bigint): [number, number] {
+    const mem = this.bytes();
+    const end = ptr + len;
+    if (end > BigInt(mem.length)) throw hostError({ name: "MemoryAccessViolation" });
+    return [Number(ptr), Number(end)];
+  }
+
+  /** A copy of guest memory, charging read_memory (`Memory::view`). */
+  readMemory(ptr: bigint, len: bigint): Uint8Array {
+    this.gas.payBase("read_memory_base");
+    this.gas.payPer("read_memory_byte", len);
+    const [start, end] = this.range(ptr, len);
+    return this.bytes().slice(start, end);
+  }
+
+  readMemoryFree(ptr: bigint, len: bigint): Uint8Array {
+    const [start, end] = this.range(ptr, len);
+    return this.bytes().slice(start, end);
+  }
+
+  writeMemory(ptr: bigint, data: Uint8Array): void {
+    this.gas.payBase("write_memory_base");
+    this.gas.payPer("write_memory_byte", data.length);
+    const [start] = this.range(ptr, BigInt(data.length));
+    this.bytes().set(data, start);
+  }
+
+  readU128(ptr: bigint): bigint {
+    const b = this.readMemory(ptr, 16n);
+    return Buffer.from(b.buffer, b.byteOffset, 16).readBigUInt64LE(0) + (Buffer.from(b.buffer, b.byteOffset, 16).readBigUInt64LE(8) << 64n);
+  }
+
+  writeU128(ptr: bigint, value: bigint): void {
+    const b = Buffer.alloc(16);
+    b.writeBigUInt64LE(value & U64_MAX, 0);
+    b.writeBigUInt64LE(value >> 64n, 8);
+    this.writeMemory(ptr, b);
+  }
+
+  readU32(ptr: bigint): number {
+    const b = this.readMemory(ptr, 4n);
+    return (b[0]! | (b[1]! << 8) | (b[2]! << 16) | (b[3]! << 24)) >>> 0;
+  }
+
+  // ---- registers ----
+
+  readRegister(id: bigint): Uint8Array {
+    const data = this.registers.get(id);
+    if (data === undefined) throw hostError({ name: "InvalidRegisterId", fields: { register_id: id } });
+    this.gas.payBase("read_register_base");
+    this.gas.payPer("read_register_byte", data.length);
+    return data;
+  }
+
+  /** `Registers::set`; `chargeBytes` false for data the host shares (input, promise results). */
+  writeRegister(id: bigint, data: Uint8Array, chargeBytes = true): void {
+    this.gas.payBase("write_register_base");
+    if (chargeBytes) this.gas.payPer("write_register_byte", data.length);
+    const len = BigInt(data.length);
+    if (len > this.config.maxRegisterSize) throw hostError({ name: "MemoryAccessViolation" });
+    // nearcore quirk kept: at the register-count limit even replacing a register fails.
+    if (this.registers.size >= this.config.maxNumberRegisters) throw hostError({ name: "MemoryAccessViolation" });
+    const old = this.registers.get(id);
+    const usage = this.registersUsage - (old === undefined ? 0n : BigInt(old.length) + 8n) + len + 8n;
+    if (usage > this.config.registersMemoryLimit) throw hostError({ name: "MemoryAccessViolation" });
+    this.registersUsage = usage;
+    this.registers.set(id, data);
+  }
+
+  /** `get_memory_or_register!`: len = u64::MAX reads register `ptr`. */
+  memoryOrRegister(ptr: bigint, len: bigint): Uint8Array {
+    return len === U64_MAX ? this.readRegister(ptr) : this.readMemory(ptr, len);
+  }
+
+  // ---- strings ----
+
+  private logRoom(): bigint {
+    const room = this.config.maxTotalLogLength - this.totalLogLength;
+    return room > 0n ? room : 0n;
+  }
+
+  totalLogLengthExceeded(add: bigint): Error {
+    return hostError({ name: "TotalLogLengthExceeded", fields: { length: this.totalLogLength + add, limit: this.config.maxTotalLogLength } });
+  }
+
+  /** `get_utf8_string`: len = u64::MAX reads a NUL-terminated string byte by byte. */
+  readUtf8(len: bigint, ptr: bigint): string {
+    this.gas.payBase("utf8_decoding_base");
+    const maxLen = this.logRoom();
+    let buf: Uint8Array;
+    if (len !== U64_MAX) {
+      if (len > maxLen) throw this.totalLogLengthExceeded(len);
+      buf = this.readMemory(ptr, len);
+    } else {
+      const out: number[] = [];
+      for (let i = 0n; i <= maxLen; i++) {
+        const el = this.readMemory(ptr + i, 1n)[0]!;
+        if (el === 0) break;
+        if (i === maxLen) throw this.totalLogLengthExceeded(maxLen + 1n);
+        out.push(el);
+      }
+      buf = Uint8Array.from(out);
+    }
+    this.gas.payPer("utf8_decoding_byte", buf.length);
+    try {
+      return utf8.decode(buf);
+    } catch {
+      throw hostError({ name: "BadUTF8" });
+    }
+  }
+
+  /** `get_utf16_string`: UTF-16LE, len in bytes; u64::MAX = NUL-terminated (two zero bytes). */
+  readUtf16(len: bigint, ptr: bigint): string {
+    this.gas.payBase("utf16_decoding_base");
+    const maxLen = this.logRoom();
+    let buf: Uint8Array;
+    if (len === U64_MAX) {
+      let n = 0n;
+      for (;;) {
+        const u = this.readMemory(ptr + n, 2n);
+        if (u[0] === 0 && u[1] === 0) break;
+        n += 2n;
+        if (n > maxLen) throw this.totalLogLengthExceeded(n);
+      }
+      len = n;
+      buf = this.readMemoryFree(ptr, n);
+    } else {
+      buf = this.readMemory(ptr, len);
+    }
+    if (buf.length % 2 !== 0) throw hostError({ name: "BadUTF16" });
+    if (len > maxLen) throw this.totalLogLengthExceeded(len);
+    this.gas.payPer("utf16_decoding_byte", len);
+    try {
+      return utf16.decode(buf);
+    } catch {
+      throw hostError({ name: "BadUTF16" });
+    }
+  }
+
+  /** `read_and_parse_account_id`. */
+  readAccountId(ptr: bigint, len: bigint): string {
+    const buf = this.memoryOrRegister(ptr, len);
+    this.gas.payBase("utf8_decoding_base");
+    this.gas.payPer("utf8_decoding_byte", buf.length);
+    let id: string;
+    try {
+      id = utf8.decode(buf);
+    } catch {
+      throw hostError({ name: "BadUTF8" });
+    }
+    if (!isValidAccountId(id)) throw hostError({ name: "InvalidAccountId" });
+    return id;
+  }
+
+  /** A borsh public key; decoding errors surface only when the key is used (`PublicKeyBuffer`). */
+  readPublicKey(ptr: bigint, len: bigint): () => PublicKey {
+    const data = this.memoryOrRegister(ptr, len);
+    let key: PublicKey | undefined;
+    try {
+      const decoded = publicKeyFromBorsh(data);
+      if (decoded.read === data.length) key = decoded.key;
+    } catch {
+      key = undefined;
+    }
+    return () => {
+      if (key === undefined) throw hostError({ name: "InvalidPublicKey" });
+      return key;
+    };
+  }
+
+  // ---- logs ----
+
+  checkCanLog(): void {
+    if (this.logs.length >= this.config.maxNumberLogs) {
+      throw hostError({ name: "NumberOfLogsExceeded", fields: { limit: BigInt(this.config.maxNumberLogs) } });
+    }
+  }
+
+  pushLog(message: string): void {
+    const len = BigInt(utf8Length(message));
+    if (this.totalLogLength + len > this.config.maxTotalLogLength) throw this.totalLogLengthExceeded(len);
+    this.totalLogLength += len;
+    this.logs.push(message);
+  }
+
+  // ---- promises ----
+
+  deductBalance(amount: bigint): void {
+    if (amount > this.balance) throw hostError({ name: "BalanceExceeded" });
+    this.balance -= amount;
+  }
+
+  pushPromise(p: Promise): bigint {
+    this.promises.push(p);
+    const limit = this.config.maxPromisesPerFunctionCallAction;
+    if (this.promises.length > limit) {
+      throw hostError({ name: "NumberPromisesExceeded", fields: { number_of_promises: BigInt(this.promises.length), limit: BigInt(limit) } });
+    }
+    return BigInt(this.promises.length - 1);
+  }
+
+  promise(idx: bigint): Promise {
+    const p = idx < BigInt(this.promises.length) ? this.promises[Number(idx)] : undefined;
+    if (p === undefined) throw hostError({ name: "InvalidPromiseIndex", fields: { promise_idx: idx } });
+    return p;
+  }
+
+  /** `promise_idx_to_receipt_idx_with_sir`. */
+  receiptOf(idx: bigint): { receipt: number; sir: boolean } {
+    const p = this.promise(idx);
+    if (!("receipt" in p)) throw hostError({ name: "CannotAppendActionToJointPromise" });
+    return { receipt: p.receipt, sir: this.receipts.receiverOf(p.receipt) === this.context.currentAccountId };
+  }
+
+  /** `pay_gas_for_new_receipt`: the receipt's send fee and data-receipt base fees burnt, its exec fee reserved. */
+  payForNewReceipt(sir: boolean, dependenciesSir: readonly boolean[]): void {
+    const f = this.fees;
+    let burn = sendFee(f.actionReceiptCreation, sir);
+    for (const dep of dependenciesSir) burn += sendFee(f.dataReceiptCreationBase, dep) + f.dataReceiptCreationBase.execution;
+    this.gas.payAction(burn, burn + f.actionReceiptCreation.execution);
+  }
+
+  payActionBase(fee: Fee, sir: boolean): void {
+    const burn = sendFee(fee, sir);
+    this.gas.payAction(burn, burn + fee.execution);
+  }
+
+  payActionPerByte(fee: Fee, bytes: bigint, sir: boolean): void {
+    const burn = sendFee(fee, sir) * bytes;
+    this.gas.payAction(burn, burn + fee.execution * bytes);
+  }
+}
+
+function sendFee(fee: Fee, sir: boolean): bigint {
+  return sir ? fee.sendSir : fee.sendNotSir;
+}

@@ -1,0 +1,234 @@
+import { isNearImplicitAccount } from "../../runtime/implicitAccount.js";
+import { hostError } from "../HostError.js";
+import type { VmLogic } from "../VmLogic.js";
+import type { HostImports } from "./HostImports.js";
+
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** nearcore utils.rs `split_method_names`: comma-separated UTF-8, no empty name. */
+function splitMethodNames(raw: Uint8Array): string[] {
+  if (raw.length === 0) return [];
+  let text: string;
+  try {
+    text = utf8.decode(raw);
+  } catch {
+    throw hostError({ name: "BadUTF8" });
+  }
+  const names = text.split(",");
+  if (names.some((n) => n.length === 0)) throw hostError({ name: "EmptyMethodName" });
+  return names;
+}
+
+/**
+ * Promises API: promise_create/then/and, promise_batch_create/then and every
+ * promise_batch_action_*. Fees are nearcore's: a new receipt burns its send fee and reserves
+ * its execution fee, each dependency burns the data-receipt base fees; each action burns its
+ * send fee and reserves its execution fee; function calls also reserve their attached gas.
+ * Deposits leave the balance the contract sees at once.
+ */
+export function promiseImports(l: VmLogic): HostImports {
+  const f = l.fees;
+  const decodeMethod = (bytes: Uint8Array): string => {
+    try {
+      return utf8.decode(bytes);
+    } catch {
+      throw hostError({ name: "BadUTF8" });
+    }
+  };
+
+  const batchCreate = (accLen: bigint, accPtr: bigint): bigint => {
+    l.gas.payBase("base");
+    l.denyInView("promise_batch_create");
+    const accountId = l.readAccountId(accPtr, accLen);
+    l.payForNewReceipt(accountId === l.context.currentAccountId, []);
+    const receipt = l.receipts.createActionReceipt([], accountId);
+    return l.pushPromise({ receipt });
+  };
+
+  const batchThen = (idx: bigint, accLen: bigint, accPtr: bigint): bigint => {
+    l.gas.payBase("base");
+    l.denyInView("promise_batch_then");
+    const accountId = l.readAccountId(accPtr, accLen);
+    const p = l.promise(idx);
+    const deps = "receipt" in p ? [p.receipt] : [...p.joint];
+    l.payForNewReceipt(
+      accountId === l.context.currentAccountId,
+      deps.map((d) => l.receipts.receiverOf(d) === accountId),
+    );
+    const receipt = l.receipts.createActionReceipt(deps, accountId);
+    return l.pushPromise({ receipt });
+  };
+
+  const functionCallWeight = (
+    idx: bigint,
+    mLen: bigint,
+    mPtr: bigint,
+    aLen: bigint,
+    aPtr: bigint,
+    amountPtr: bigint,
+    gas: bigint,
+    weight: bigint,
+  ): void => {
+    l.gas.payBase("base");
+    l.denyInView("promise_batch_action_function_call");
+    const amount = l.readU128(amountPtr);
+    const method = l.memoryOrRegister(mPtr, mLen);
+    if (method.length === 0) throw hostError({ name: "EmptyMethodName" });
+    const args = l.memoryOrRegister(aPtr, aLen);
+    const { receipt, sir } = l.receiptOf(idx);
+    const bytes = BigInt(method.length + args.length);
+    l.payActionBase(f.functionCallBase, sir);
+    l.payActionPerByte(f.functionCallPerByte, bytes, sir);
+    l.gas.prepay(gas);
+    l.deductBalance(amount);
+    l.receipts.appendFunctionCall(receipt, decodeMethod(method), args, amount, gas, weight);
+  };
+
+  return {
+    promise_create(accLen: bigint, accPtr: bigint, mLen: bigint, mPtr: bigint, aLen: bigint, aPtr: bigint, amountPtr: bigint, gas: bigint): bigint {
+      const idx = batchCreate(accLen, accPtr);
+      functionCallWeight(idx, mLen, mPtr, aLen, aPtr, amountPtr, gas, 0n);
+      return idx;
+    },
+    promise_then(
+      prev: bigint,
+      accLen: bigint,
+      accPtr: bigint,
+      mLen: bigint,
+      mPtr: bigint,
+      aLen: bigint,
+      aPtr: bigint,
+      amountPtr: bigint,
+      gas: bigint,
+    ): bigint {
+      const idx = batchThen(prev, accLen, accPtr);
+      functionCallWeight(idx, mLen, mPtr, aLen, aPtr, amountPtr, gas, 0n);
+      return idx;
+    },
+    promise_and(idsPtr: bigint, count: bigint): bigint {
+      l.gas.payBase("base");
+      l.denyInView("promise_and");
+      l.gas.payBase("promise_and_base");
+      const memLen = count * 8n;
+      if (memLen > (1n << 64n) - 1n) throw hostError({ name: "IntegerOverflow" });
+      l.gas.payPer("promise_and_per_promise", memLen);
+      const raw = l.readMemory(idsPtr, memLen);
+      const view = Buffer.from(raw.buffer, raw.byteOffset, raw.length);
+      const deps: number[] = [];
+      for (let i = 0; i < raw.length; i += 8) {
+        const p = l.promise(view.readBigUInt64LE(i));
+        if ("receipt" in p) deps.push(p.receipt);
+        else deps.push(...p.joint);
+        const limit = l.config.maxNumberInputDataDependencies;
+        if (deps.length > limit) {
+          throw hostError({
+            name: "NumberInputDataDependenciesExceeded",
+            fields: { number_of_input_data_dependencies: BigInt(deps.length), limit: BigInt(limit) },
+          });
+        }
+      }
+      return l.pushPromise({ joint: deps });
+    },
+    promise_batch_create: batchCreate,
+    promise_batch_then: batchThen,
+    promise_batch_action_create_account(idx: bigint): void {
+      l.gas.payBase("base");
+      l.denyInView("promise_batch_action_create_account");
+      const { receipt, sir } = l.receiptOf(idx);
+      l.payActionBase(f.createAccount, sir);
+      l.receipts.append(receipt, { type: "CreateAccount" });
+    },
+    promise_batch_action_deploy_contract(idx: bigint, codeLen: bigint, codePtr: bigint): void {
+      l.gas.payBase("base");
+      l.denyInView("promise_batch_action_deploy_contract");
+      const code = l.memoryOrRegister(codePtr, codeLen);
+      const size = BigInt(code.length);
+      if (size > l.config.maxContractSize) throw hostError({ name: "ContractSizeExceeded", fields: { size, limit: l.config.maxContractSize } });
+      const { receipt, sir } = l.receiptOf(idx);
+      l.payActionBase(f.deployContractBase, sir);
+      l.payActionPerByte(f.deployContractPerByte, size, sir);
+      l.receipts.append(receipt, { type: "DeployContract", code });
+    },
+    promise_batch_action_function_call(idx: bigint, mLen: bigint, mPtr: bigint, aLen: bigint, aPtr: bigint, amountPtr: bigint, gas: bigint): void {
+      functionCallWeight(idx, mLen, mPtr, aLen, aPtr, amountPtr, gas, 0n);
+    },
+    promise_batch_action_function_call_weight: functionCallWeight,
+    promise_batch_action_transfer(idx: bigint, amountPtr: bigint): void {
+      l.gas.payBase("base");
+      l.denyInView("promise_batch_action_transfer");
+      const amount = l.readU128(amountPtr);
+      const { receipt, sir } = l.receiptOf(idx);
+      const implicit = isNearImplicitAccount(l.receipts.receiverOf(receipt));
+      const send = (fee: { sendSir: bigint; sendNotSir: bigint }): bigint => (sir ? fee.sendSir : fee.sendNotSir);
+      let burn = send(f.transfer);
+      let exec = f.transfer.execution;
+      if (implicit) {
+        burn += send(f.createAccount) + send(f.addFullAccessKey);
+        exec += f.createAccount.execution + f.addFullAccessKey.execution;
+      }
+      l.gas.payAction(burn, burn + exec);
+      l.deductBalance(amount);
+      l.receipts.append(receipt, { type: "Transfer", deposit: amount });
+    },
+    promise_batch_action_stake(idx: bigint, amountPtr: bigint, pkLen: bigint, pkPtr: bigint): void {
+      l.gas.payBase("base");
+      l.denyInView("promise_batch_action_stake");
+      const amount = l.readU128(amountPtr);
+      const key = l.readPublicKey(pkPtr, pkLen);
+      const { receipt, sir } = l.receiptOf(idx);
+      l.payActionBase(f.stake, sir);
+      l.receipts.append(receipt, { type: "Stake", stake: amount, publicKey: key() });
+    },
+    promise_batch_action_add_key_with_full_access(idx: bigint, pkLen: bigint, pkPtr: bigint, nonce: bigint): void {
+      l.gas.payBase("base");
+      l.denyInView("promise_batch_action_add_key_with_full_access");
+      const key = l.readPublicKey(pkPtr, pkLen);
+      const { receipt, sir } = l.receiptOf(idx);
+      l.payActionBase(f.addFullAccessKey, sir);
+      l.receipts.append(receipt, { type: "AddKey", publicKey: key(), accessKey: { nonce, permission: "FullAccess" } });
+    },
+    promise_batch_action_add_key_with_function_call(
+      idx: bigint,
+      pkLen: bigint,
+      pkPtr: bigint,
+      nonce: bigint,
+      allowancePtr: bigint,
+      rLen: bigint,
+      rPtr: bigint,
+      nLen: bigint,
+      nPtr: bigint,
+    ): void {
+      l.gas.payBase("base");
+      l.denyInView("promise_batch_action_add_key_with_function_call");
+      const key = l.readPublicKey(pkPtr, pkLen);
+      const allowance = l.readU128(allowancePtr);
+      const receiverId = l.readAccountId(rPtr, rLen);
+      const methodNames = splitMethodNames(l.memoryOrRegister(nPtr, nLen));
+      const { receipt, sir } = l.receiptOf(idx);
+      const bytes = methodNames.reduce((n, m) => n + BigInt(Buffer.byteLength(m, "utf8")) + 1n, 0n);
+      l.payActionBase(f.addFunctionCallKeyBase, sir);
+      l.payActionPerByte(f.addFunctionCallKeyPerByte, bytes, sir);
+      l.receipts.append(receipt, {
+        type: "AddKey",
+        publicKey: key(),
+        accessKey: { nonce, permission: { FunctionCall: { allowance: allowance > 0n ? allowance : null, receiverId, methodNames } } },
+      });
+    },
+    promise_batch_action_delete_key(idx: bigint, pkLen: bigint, pkPtr: bigint): void {
+      l.gas.payBase("base");
+      l.denyInView("promise_batch_action_delete_key");
+      const key = l.readPublicKey(pkPtr, pkLen);
+      const { receipt, sir } = l.receiptOf(idx);
+      l.payActionBase(f.deleteKey, sir);
+      l.receipts.append(receipt, { type: "DeleteKey", publicKey: key() });
+    },
+    promise_batch_action_delete_account(idx: bigint, bLen: bigint, bPtr: bigint): void {
+      l.gas.payBase("base");
+      l.denyInView("promise_batch_action_delete_account");
+      const beneficiaryId = l.readAccountId(bPtr, bLen);
+      const { receipt, sir } = l.receiptOf(idx);
+      l.payActionBase(f.deleteAccount, sir);
+      l.receipts.append(receipt, { type: "DeleteAccount", beneficiaryId });
+    },
+  };
+}

@@ -1,0 +1,190 @@
+import type { ReturnData } from "../runtime/ActionResult.js";
+import type { RuntimeParameters } from "../runtime/parameters.js";
+import type { ContractCache } from "./ContractCache.js";
+import type { VmError } from "./FunctionCallError.js";
+import { HostErrorThrow } from "./HostError.js";
+import { contextImports } from "./imports/contextImports.js";
+import { economicsImports } from "./imports/economicsImports.js";
+import type { HostImports } from "./imports/HostImports.js";
+import { IMPORT_SIGNATURES, signatureOf } from "./imports/importSignatures.js";
+import { internalImports } from "./imports/internalImports.js";
+import { mathImports } from "./imports/mathImports.js";
+import { miscImports } from "./imports/miscImports.js";
+import { promiseImports } from "./imports/promiseImports.js";
+import { promiseResultImports } from "./imports/promiseResultImports.js";
+import { registerImports } from "./imports/registerImports.js";
+import { storageImports } from "./imports/storageImports.js";
+import { unsupportedImports } from "./imports/unsupportedImports.js";
+import { validatorImports } from "./imports/validatorImports.js";
+import type { PendingReceipt } from "./ReceiptManager.js";
+import type { VmContext } from "./VmContext.js";
+import type { VmExternal } from "./VmExternal.js";
+import { VmLogic } from "./VmLogic.js";
+import type { PreparedContract } from "./wasm/prepareContract.js";
+import { wasmTrapOf } from "./wasmTrapOf.js";
+
+/** One contract call: the code (by hash, read lazily), the method and everything it sees. */
+export interface ContractRun {
+  readonly codeHash: string;
+  readonly code: () => Uint8Array;
+  readonly codeLength: number;
+  readonly methodName: string;
+  readonly context: VmContext;
+  readonly params: RuntimeParameters;
+  readonly ext: VmExternal;
+  /** The next data id of the receipt being executed (nearcore `generate_data_id`). */
+  readonly newDataId: () => Uint8Array;
+  readonly cache: ContractCache;
+}
+
+/** nearcore `VMOutcome`: what the call did, or (with `error`) how far it got before aborting. */
+export interface VmOutcome {
+  /** Balance after deposits attached to promises (attached deposit included). */
+  readonly balance: bigint;
+  readonly storageUsage: bigint;
+  readonly returnData: ReturnData;
+  readonly burntGas: bigint;
+  readonly usedGas: bigint;
+  readonly logs: string[];
+  readonly receipts: readonly PendingReceipt[];
+  readonly error?: VmError;
+}
+
+function nop(run: ContractRun, error: VmError): VmOutcome {
+  const c = run.context;
+  return {
+    balance: c.accountBalance + c.attachedDeposit,
+    storageUsage: c.storageUsage,
+    returnData: { kind: "None" },
+    burntGas: 0n,
+    usedGas: 0n,
+    logs: [],
+    receipts: [],
+    error,
+  };
+}
+
+function abort(l: VmLogic, error: VmError): VmOutcome {
+  return {
+    balance: l.balance,
+    storageUsage: l.storageUsage,
+    returnData: { kind: "None" },
+    burntGas: l.gas.burntGas,
+    usedGas: l.gas.usedGas,
+    logs: l.logs,
+    receipts: [],
+    error,
+  };
+}
+
+/** Turns what the guest threw into a VM error; anything else is a host bug and propagates. */
+function guestError(e: unknown): VmError {
+  if (e instanceof HostErrorThrow) return { kind: "HostError", error: e.hostError };
+  const trap = wasmTrapOf(e);
+  if (trap !== undefined) return { kind: "WasmTrap", trap };
+  throw e;
+}
+
+/** i64 arguments arrive signed; nearcore's host sees them as u64. */
+function unsigned(imports: HostImports): HostImports {
+  const out: HostImports = {};
+  for (const [name, fn] of Object.entries(imports)) {
+    out[name] = (...args: unknown[]) => fn(...args.map((a) => (typeof a === "bigint" ? BigInt.asUintN(64, a) : a)));
+  }
+  return out;
+}
+
+/** Every host function for `l`, by module; each group lives in its own file. */
+function hostFunctions(l: VmLogic): Record<string, HostImports> {
+  return {
+    env: unsigned({
+      ...registerImports(l),
+      ...contextImports(l),
+      ...economicsImports(l),
+      ...mathImports(l),
+      ...miscImports(l),
+      ...storageImports(l),
+      ...promiseImports(l),
+      ...promiseResultImports(l),
+      ...validatorImports(l),
+      ...unsupportedImports(l),
+    }),
+    internal: unsigned(internalImports(l)),
+  };
+}
+
+/**
+ * The import object for a prepared contract, or the link error nearcore (wasmtime) reports:
+ * an unknown name, or a known name imported with another signature.
+ */
+function linkImports(contract: PreparedContract, l: VmLogic, memory: WebAssembly.Memory): WebAssembly.Imports | string {
+  const all = hostFunctions(l);
+  const imports: Record<string, Record<string, WebAssembly.ImportValue>> = { env: { memory } };
+  for (const imp of WebAssembly.Module.imports(contract.module)) {
+    if (imp.kind !== "function") continue;
+    const fn = all[imp.module]?.[imp.name];
+    if (fn === undefined) return `unknown import: \`${imp.module}::${imp.name}\` has not been defined`;
+    (imports[imp.module] ??= {})[imp.name] = fn;
+  }
+  for (const { name, type } of contract.importedFunctions) {
+    if (IMPORT_SIGNATURES.env?.[name] !== signatureOf(type.params, type.results)) {
+      return `incompatible import type for \`env::${name}\``;
+    }
+  }
+  return imports;
+}
+
+/**
+ * Runs a contract method as nearcore's wasmtime runner does: empty name → MethodEmptyName;
+ * prepare (cached by code hash) → CompilationError; contract-loading fee (charged after
+ * loading, `fix_contract_loading_cost: false`) → GasExceeded; export lookup →
+ * MethodNotFound / MethodInvalidSignature; link → LinkError; then the call with fresh memory
+ * and registers. Traps and host errors abort it (the gas burnt so far stays burnt); on
+ * success unused gas goes to weighted function calls.
+ */
+export function runContract(run: ContractRun): VmOutcome {
+  if (run.methodName.length === 0) return nop(run, { kind: "MethodResolveError", error: "MethodEmptyName" });
+  const l = new VmLogic(run.context, run.params, run.ext, run.newDataId);
+  const prepared = run.cache.get(run.codeHash, run.code);
+  if (!prepared.ok) return abort(l, { kind: "CompilationError", error: { kind: "PrepareError", error: prepared.error } });
+  const contract = prepared.contract;
+
+  try {
+    l.gas.payPer("contract_loading_bytes", run.codeLength);
+    l.gas.payBase("contract_loading_base");
+  } catch (e) {
+    if (e instanceof HostErrorThrow) return abort(l, { kind: "HostError", error: { name: "GasExceeded" } });
+    throw e;
+  }
+
+  const method = contract.exportedFunctions.get(run.methodName);
+  if (method === undefined) return abort(l, { kind: "MethodResolveError", error: "MethodNotFound" });
+  if (method.params.length > 0 || method.results.length > 0) return abort(l, { kind: "MethodResolveError", error: "MethodInvalidSignature" });
+
+  const memory = new WebAssembly.Memory({ initial: run.params.wasm.initialMemoryPages, maximum: run.params.wasm.maxMemoryPages });
+  l.attachMemory(memory);
+  const imports = linkImports(contract, l, memory);
+  if (typeof imports === "string") return abort(l, { kind: "LinkError", msg: imports });
+
+  try {
+    const instance = new WebAssembly.Instance(contract.module, imports);
+    const fn = instance.exports[run.methodName] as () => unknown;
+    fn();
+  } catch (e) {
+    return abort(l, guestError(e));
+  }
+
+  if (!run.context.isView) {
+    const unused = run.context.prepaidGas - l.gas.usedGas;
+    if (unused > 0n && l.receipts.distributeUnusedGas(unused)) l.gas.prepay(unused);
+  }
+  return {
+    balance: l.balance,
+    storageUsage: l.storageUsage,
+    returnData: l.returnData,
+    burntGas: l.gas.burntGas,
+    usedGas: l.gas.usedGas,
+    logs: l.logs,
+    receipts: l.receipts.receipts,
+  };
+}

@@ -1,0 +1,88 @@
+import type { Account } from "../primitives/account.js";
+import { formatCryptoHash } from "../primitives/cryptoHash.js";
+import { latin1ToBytes } from "../primitives/latin1.js";
+import { KeyType, publicKeyToBorsh } from "../primitives/publicKey.js";
+import type { RuntimeParameters } from "../runtime/parameters.js";
+import type { StateSnapshot } from "../store/stateStore.js";
+import { contractCodeTrieKey } from "../store/trieKeys.js";
+import type { CallFunctionOutcome } from "./CallFunctionOutcome.js";
+import type { ContractCache } from "./ContractCache.js";
+import { viewErrorMessage, vmErrorJson, type VmError } from "./FunctionCallError.js";
+import { runContract } from "./runContract.js";
+import { stateExternal } from "./stateExternal.js";
+
+/** The block a view call reads: its post-state and what contracts see of it. */
+export interface ViewBlock {
+  readonly height: number;
+  readonly timestampNs: bigint;
+  readonly epochHeight: number;
+  readonly validatorStakes: ReadonlyMap<string, bigint>;
+}
+
+export interface ViewCall {
+  readonly state: StateSnapshot;
+  readonly block: ViewBlock;
+  readonly accountId: string;
+  readonly account: Account;
+  readonly methodName: string;
+  readonly args: Uint8Array;
+  readonly params: RuntimeParameters;
+  readonly cache: ContractCache;
+}
+
+const EMPTY_ED25519 = publicKeyToBorsh({ keyType: KeyType.ED25519, data: new Uint8Array(32) });
+
+/**
+ * nearcore state_viewer `call_function`: the method runs as a view (signer and predecessor =
+ * the contract, empty key, no deposit, prepaid gas = max_gas_burnt_view, random seed = the
+ * state root, state changes and promises prohibited). A failure answers nearcore's JSON and
+ * the legacy "wasm execution failed with error: {Debug}" text; logs are kept either way.
+ */
+export function viewFunctionCall(call: ViewCall): CallFunctionOutcome {
+  const { state, account, accountId } = call;
+  const fail = (error: VmError, logs: readonly string[]): CallFunctionOutcome => ({
+    ok: false,
+    error: vmErrorJson(error),
+    message: viewErrorMessage(error),
+    logs,
+  });
+  if (account.codeHash.every((b) => b === 0)) {
+    return fail({ kind: "CompilationError", error: { kind: "CodeDoesNotExist", accountId } }, []);
+  }
+  const codeKey = contractCodeTrieKey(accountId);
+  const outcome = runContract({
+    codeHash: formatCryptoHash(account.codeHash),
+    code: () => latin1ToBytes(state.get(codeKey) ?? ""),
+    codeLength: state.get(codeKey)?.length ?? 0,
+    methodName: call.methodName,
+    context: {
+      currentAccountId: accountId,
+      signerAccountId: accountId,
+      signerAccountPk: EMPTY_ED25519,
+      predecessorAccountId: accountId,
+      input: call.args,
+      promiseResults: [],
+      blockHeight: BigInt(call.block.height),
+      blockTimestamp: call.block.timestampNs,
+      epochHeight: BigInt(call.block.epochHeight),
+      accountBalance: account.amount,
+      accountLockedBalance: account.locked,
+      storageUsage: BigInt(account.storageUsage),
+      attachedDeposit: 0n,
+      prepaidGas: call.params.wasm.maxGasBurntView,
+      randomSeed: state.rootHash,
+      isView: true,
+      outputDataReceivers: [],
+      codeHash: account.codeHash,
+    },
+    params: call.params,
+    ext: stateExternal(state, accountId, call.block.validatorStakes),
+    newDataId: () => {
+      throw new Error("a view call creates no data ids");
+    },
+    cache: call.cache,
+  });
+  if (outcome.error !== undefined) return fail(outcome.error, outcome.logs);
+  const rd = outcome.returnData;
+  return { ok: true, result: rd.kind === "Value" ? rd.value : new Uint8Array(0), logs: outcome.logs };
+}

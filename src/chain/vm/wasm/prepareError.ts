@@ -1,0 +1,25 @@
+/**
+ * nearcore's `PrepareError` (runtime/near-vm-runner/src/logic/errors.rs), serialised as in
+ * `CompilationError: { PrepareError: ... }`.
+ */
+export type PrepareErrorJson =
+  | "Serialization"
+  | "Deserialization"
+  | "InternalMemoryDeclared"
+  | "GasInstrumentation"
+  | "StackHeightInstrumentation"
+  | "Instantiate"
+  | "Memory"
+  | "TooManyFunctions"
+  | "TooManyLocals"
+  | "TooManyTables"
+  | "TooManyTableElements"
+  | "FunctionBodyTooLarge";
+
+/** Thrown inside preparation to stop at the first limit violation, in nearcore's order. */
+export class PrepareFailure extends Error {
+  override readonly name = "PrepareFailure";
+  constructor(readonly error: PrepareErrorJson) {
+    super(error);
+  }
+}

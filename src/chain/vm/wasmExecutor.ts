@@ -1,0 +1,98 @@
+import { formatCryptoHash } from "../primitives/cryptoHash.js";
+import { latin1ToBytes } from "../primitives/latin1.js";
+import { publicKeyToBorsh } from "../primitives/publicKey.js";
+import type { FunctionCallExecutor, FunctionCallOutcome } from "../runtime/functionCallExecutor.js";
+import type { NewReceipt } from "../runtime/receipt.js";
+import { actionHash, dataId } from "../runtime/receiptId.js";
+import { contractCodeTrieKey } from "../store/trieKeys.js";
+import { ContractCache, wasmLimitsOf } from "./ContractCache.js";
+import { vmErrorJson } from "./FunctionCallError.js";
+import { runContract } from "./runContract.js";
+import { stateExternal } from "./stateExternal.js";
+import { NEARCORE_RUNTIME_PARAMETERS } from "../runtime/parameters.js";
+
+const isZero = (b: Uint8Array): boolean => b.every((x) => x === 0);
+
+export interface WasmExecutorOptions {
+  /** Prepared contracts by code hash (shared with view calls); one is made when absent. */
+  readonly cache?: ContractCache;
+}
+
+/**
+ * The contract VM as the runtime's FunctionCallExecutor (nearcore actions.rs
+ * `action_function_call` + near-vm-runner): runs the method of the receiver's deployed wasm
+ * against the receipt's state update. Promises become action receipts from the receiver,
+ * signed as the receipt was, with data ids derived from the action hash
+ * (`sha256(action_hash ‖ height ‖ n)`); deposits leave the balance as they are attached;
+ * storage usage follows contract-data writes. An account without code fails with
+ * CompilationError.CodeDoesNotExist and burns no VM gas.
+ */
+export function createWasmExecutor(options: WasmExecutorOptions = {}): FunctionCallExecutor {
+  const cache = options.cache ?? new ContractCache(wasmLimitsOf(NEARCORE_RUNTIME_PARAMETERS));
+  return (input): FunctionCallOutcome => {
+    const { ctx, su, receipt, accountId, account, action } = input;
+    if (isZero(account.codeHash)) {
+      return { ok: false, error: { CompilationError: { CodeDoesNotExist: { account_id: accountId } } }, gasBurnt: 0n, gasUsed: 0n, logs: [] };
+    }
+    const codeKey = contractCodeTrieKey(accountId);
+    const hash = actionHash(receipt.receiptId, ctx.blockHeight, input.actionIndex);
+    let dataCount = 0;
+    const body = receipt.body;
+    const outcome = runContract({
+      codeHash: formatCryptoHash(account.codeHash),
+      code: () => latin1ToBytes(su.get(codeKey) ?? ""),
+      codeLength: su.get(codeKey)?.length ?? 0,
+      methodName: action.methodName,
+      context: {
+        currentAccountId: accountId,
+        signerAccountId: body.signerId,
+        signerAccountPk: publicKeyToBorsh(body.signerPublicKey),
+        predecessorAccountId: receipt.predecessorId,
+        input: action.args,
+        promiseResults: input.promiseResults,
+        blockHeight: BigInt(ctx.blockHeight),
+        blockTimestamp: ctx.blockTimestampNs,
+        epochHeight: BigInt(ctx.epochHeight),
+        accountBalance: account.amount,
+        accountLockedBalance: account.locked,
+        storageUsage: BigInt(account.storageUsage),
+        attachedDeposit: action.deposit,
+        prepaidGas: action.gas,
+        randomSeed: ctx.randomSeed,
+        isView: false,
+        outputDataReceivers: body.outputDataReceivers.map((r) => r.receiverId),
+        codeHash: account.codeHash,
+      },
+      params: ctx.params,
+      ext: stateExternal(su, accountId, ctx.validatorStakes),
+      newDataId: () => dataId(hash, ctx.blockHeight, dataCount++),
+      cache,
+    });
+    if (outcome.error !== undefined) {
+      return { ok: false, error: vmErrorJson(outcome.error), gasBurnt: outcome.burntGas, gasUsed: outcome.usedGas, logs: outcome.logs };
+    }
+    const newReceipts: NewReceipt[] = outcome.receipts.map((r) => ({
+      predecessorId: accountId,
+      receiverId: r.receiverId,
+      body: {
+        type: "Action",
+        signerId: body.signerId,
+        signerPublicKey: body.signerPublicKey,
+        gasPrice: body.gasPrice,
+        outputDataReceivers: r.outputDataReceivers,
+        inputDataIds: r.inputDataIds,
+        actions: r.actions,
+      },
+    }));
+    return {
+      ok: true,
+      returnData: outcome.returnData,
+      balance: outcome.balance,
+      storageUsage: Number(outcome.storageUsage),
+      gasBurnt: outcome.burntGas,
+      gasUsed: outcome.usedGas,
+      logs: outcome.logs,
+      newReceipts,
+    };
+  };
+}
