@@ -92,7 +92,8 @@ const acceptedParams: [RpcMethodName, string, unknown][] = [
 const rejectedParams: [RpcMethodName, string, unknown][] = [
   ["query", "unknown field", { ...account, extra: 1 }],
   ["query", "field of another variant", { ...account, public_key: key }],
-  ["query", "unknown request_type", { ...account, request_type: "call_function" }],
+  ["query", "unknown request_type", { ...account, request_type: "view_global_contract_code" }],
+  ["query", "call_function without method_name", { ...account, request_type: "call_function", args_base64: "" }],
   ["query", "missing request_type", { finality: "final", account_id: "alice.near" }],
   ["query", "two block references", { ...account, block_id: 5 }],
   ["query", "no block reference", { request_type: "view_account", account_id: "alice.near" }],
