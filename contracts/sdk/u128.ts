@@ -66,6 +66,14 @@ export class U128 {
     return new U128(q[0], q[1]);
   }
 
+  /** ceil(this * m / d), also with a 256-bit intermediate product. */
+  mulDivCeil(m: U128, d: U128): U128 {
+    const q = this.mulDiv(m, d);
+    const exact = mul256(q, d), product = mul256(this, m);
+    for (let i = 0; i < 4; i++) if (exact[i] != product[i]) return q.add(U128.from(1));
+    return q;
+  }
+
   div(d: U128): U128 { return this.mulDiv(U128.from(1), d); }
 
   toString(): string {

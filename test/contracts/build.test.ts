@@ -29,6 +29,12 @@ const EXPECTED_METHODS: Record<string, string[]> = {
     "new", "nft_metadata", "nft_mint", "nft_supply_for_owner", "nft_token", "nft_tokens", "nft_tokens_for_owner",
     "nft_total_supply", "nft_transfer",
   ],
+  "staking-pool": [
+    "deposit", "deposit_and_stake", "get_account", "get_account_staked_balance", "get_account_total_balance",
+    "get_account_unstaked_balance", "get_owner_id", "get_reward_fee_fraction", "get_staking_key", "get_total_staked_balance",
+    "is_account_unstaked_balance_available", "new", "on_stake_action", "ping", "stake", "unstake", "unstake_all", "withdraw",
+    "withdraw_all",
+  ],
   relay: ["always_fail", "echo", "forward", "ft_on_transfer", "join", "join_with_failure", "on_forward", "on_join"],
 };
 

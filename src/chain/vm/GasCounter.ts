@@ -39,6 +39,24 @@ export class GasCounter {
     return this.gasLimit - this.burnt;
   }
 
+  /**
+   * The instrumentation's per-segment charge: the hot path of every contract, kept free of
+   * allocation beyond the bigint add. `gas` is never negative (only prepared code calls it).
+   */
+  burnWasm(gas: bigint): boolean {
+    const next = this.burnt + gas;
+    if (next <= this.gasLimit) {
+      this.burnt = next;
+      return true;
+    }
+    return false;
+  }
+
+  /** Burns what is left up to the limit and returns the limit's error (runaway code stopped). */
+  exhaust(): Error {
+    return this.limitError(this.gasLimit + 1n, this.gasLimit + 1n + this.promisesGas);
+  }
+
   burn(gas: bigint): void {
     const next = this.burnt + gas;
     if (next > U64_MAX) throw hostError({ name: "IntegerOverflow" });

@@ -10,6 +10,10 @@ import type { VmExternal } from "./VmExternal.js";
 
 export const U64_MAX = (1n << 64n) - 1n;
 
+/** Wall-clock budget of one call (see VmLogic.checkClock). */
+export const DEFAULT_TIME_LIMIT_MS = 3_000;
+const CLOCK_CHECK_EVERY = 16_384;
+
 /** nearcore logic.rs `Promise`: a receipt, or a joint promise (promise_and) over receipts. */
 export type Promise = { readonly receipt: number } | { readonly joint: readonly number[] };
 
@@ -39,6 +43,9 @@ export class VmLogic {
   /** Bytes of wasm stack left (finite-wasm stack accounting). */
   remainingStack: bigint;
   private memory: WebAssembly.Memory | undefined;
+  /** finite_wasm_gas calls left before the next wall-clock check. */
+  ticksToClockCheck = CLOCK_CHECK_EVERY;
+  private readonly deadline: number;
 
   readonly config: WasmConfig;
   readonly fees: RuntimeFees;
@@ -50,7 +57,9 @@ export class VmLogic {
     params: RuntimeParameters,
     readonly ext: VmExternal,
     newDataId: () => Uint8Array,
+    timeLimitMs: number = DEFAULT_TIME_LIMIT_MS,
   ) {
+    this.deadline = performance.now() + timeLimitMs;
     const config = params.wasm;
     this.config = config;
     this.fees = params.fees;
@@ -61,6 +70,17 @@ export class VmLogic {
     this.storageUsage = context.storageUsage;
     this.receipts = new ReceiptManager(newDataId);
     this.remainingStack = config.maxStackHeight;
+  }
+
+  /**
+   * Deviation from nearcore, which has no clock: a call still running after its time limit
+   * is treated as code that runs until its gas is gone. It burns the rest of its gas and fails
+   * with GasExceeded (or GasLimitExceeded), the outcome nearcore reaches for an endless loop.
+   * Only code that would have finished after the limit gets a different result.
+   */
+  checkClock(): void {
+    this.ticksToClockCheck = CLOCK_CHECK_EVERY;
+    if (performance.now() > this.deadline) throw this.gas.exhaust();
   }
 
   attachMemory(memory: WebAssembly.Memory): void {

@@ -3,19 +3,8 @@ import type { RuntimeParameters } from "../runtime/parameters.js";
 import type { ContractCache } from "./ContractCache.js";
 import type { VmError } from "./FunctionCallError.js";
 import { HostErrorThrow } from "./HostError.js";
-import { contextImports } from "./imports/contextImports.js";
-import { economicsImports } from "./imports/economicsImports.js";
-import type { HostImports } from "./imports/HostImports.js";
+import { hostFunctions } from "./imports/hostFunctions.js";
 import { IMPORT_SIGNATURES, signatureOf } from "./imports/importSignatures.js";
-import { internalImports } from "./imports/internalImports.js";
-import { mathImports } from "./imports/mathImports.js";
-import { miscImports } from "./imports/miscImports.js";
-import { promiseImports } from "./imports/promiseImports.js";
-import { promiseResultImports } from "./imports/promiseResultImports.js";
-import { registerImports } from "./imports/registerImports.js";
-import { storageImports } from "./imports/storageImports.js";
-import { unsupportedImports } from "./imports/unsupportedImports.js";
-import { validatorImports } from "./imports/validatorImports.js";
 import type { PendingReceipt } from "./ReceiptManager.js";
 import type { VmContext } from "./VmContext.js";
 import type { VmExternal } from "./VmExternal.js";
@@ -35,6 +24,8 @@ export interface ContractRun {
   /** The next data id of the receipt being executed (nearcore `generate_data_id`). */
   readonly newDataId: () => Uint8Array;
   readonly cache: ContractCache;
+  /** Wall-clock budget in ms (default DEFAULT_TIME_LIMIT_MS; see VmLogic.checkClock). */
+  readonly timeLimitMs?: number;
 }
 
 /** nearcore `VMOutcome`: what the call did, or (with `error`) how far it got before aborting. */
@@ -85,34 +76,6 @@ function guestError(e: unknown): VmError {
   throw e;
 }
 
-/** i64 arguments arrive signed; nearcore's host sees them as u64. */
-function unsigned(imports: HostImports): HostImports {
-  const out: HostImports = {};
-  for (const [name, fn] of Object.entries(imports)) {
-    out[name] = (...args: unknown[]) => fn(...args.map((a) => (typeof a === "bigint" ? BigInt.asUintN(64, a) : a)));
-  }
-  return out;
-}
-
-/** Every host function for `l`, by module; each group lives in its own file. */
-function hostFunctions(l: VmLogic): Record<string, HostImports> {
-  return {
-    env: unsigned({
-      ...registerImports(l),
-      ...contextImports(l),
-      ...economicsImports(l),
-      ...mathImports(l),
-      ...miscImports(l),
-      ...storageImports(l),
-      ...promiseImports(l),
-      ...promiseResultImports(l),
-      ...validatorImports(l),
-      ...unsupportedImports(l),
-    }),
-    internal: unsigned(internalImports(l)),
-  };
-}
-
 /**
  * The import object for a prepared contract, or the link error nearcore (wasmtime) reports:
  * an unknown name, or a known name imported with another signature.
@@ -144,7 +107,7 @@ function linkImports(contract: PreparedContract, l: VmLogic, memory: WebAssembly
  */
 export function runContract(run: ContractRun): VmOutcome {
   if (run.methodName.length === 0) return nop(run, { kind: "MethodResolveError", error: "MethodEmptyName" });
-  const l = new VmLogic(run.context, run.params, run.ext, run.newDataId);
+  const l = new VmLogic(run.context, run.params, run.ext, run.newDataId, run.timeLimitMs);
   const prepared = run.cache.get(run.codeHash, run.code);
   if (!prepared.ok) return abort(l, { kind: "CompilationError", error: { kind: "PrepareError", error: prepared.error } });
   const contract = prepared.contract;

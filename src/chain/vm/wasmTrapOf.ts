@@ -13,8 +13,10 @@ export function wasmTrapOf(error: unknown): WasmTrap | undefined {
   if (m.includes("unreachable")) return "Unreachable";
   if (m.includes("memory access out of bounds") || m.includes("data segment") || m.includes("out of bounds memory")) return "MemoryOutOfBounds";
   if (m.includes("divide by zero") || m.includes("remainder by zero") || m.includes("integer overflow")) return "IllegalArithmetic";
-  if (m.includes("float unrepresentable") || m.includes("invalid conversion")) return "IllegalArithmetic";
+  if (m.includes("unrepresentable") || m.includes("invalid conversion")) return "IllegalArithmetic";
   if (m.includes("table index is out of bounds") || m.includes("element segment")) return "CallIndirectOOB";
+  // V8 words a null table entry and a signature mismatch alike ("null function or function
+  // signature mismatch"); nearcore (wasmtime) tells them apart. Deviation: both read as a null call.
   if (m.includes("null function")) return "IndirectCallToNull";
   if (m.includes("signature mismatch")) return "IncorrectCallIndirectSignature";
   return "GenericTrap";

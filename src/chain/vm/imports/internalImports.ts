@@ -7,6 +7,8 @@ import type { HostImports } from "./HostImports.js";
  * `finite_wasm_gas` burns the gas the instrumentation computed for a straight-line segment;
  * stack frames pay ceil(frame/8) × regular_op_cost and overflowing the budget is
  * MemoryAccessViolation, as in nearcore; bulk operations pay constant + linear × count.
+ * `finite_wasm_gas` also looks at the wall clock now and then (VmLogic.checkClock), so code
+ * that would spin until its gas runs out cannot hold the node for long.
  */
 export function internalImports(l: VmLogic): HostImports {
   const linear = (count: number, perUnit: bigint, constant: bigint): number => {
@@ -15,7 +17,8 @@ export function internalImports(l: VmLogic): HostImports {
   };
   return {
     finite_wasm_gas(gas: bigint): void {
-      l.gas.burn(BigInt.asUintN(64, gas));
+      if (!l.gas.burnWasm(gas)) l.gas.burn(gas); // over the limit: burn's error path clamps and names it
+      if (--l.ticksToClockCheck <= 0) l.checkClock();
     },
     finite_wasm_stack(operand: bigint, frame: bigint): void {
       const need = BigInt.asUintN(64, operand) + BigInt.asUintN(64, frame);

@@ -73,8 +73,11 @@ interface GasFrame {
   target: BranchTarget;
 }
 
-/** Runs the analysis over one function body and returns its optimised instrumentation points. */
-export function analyzeGas(ops: readonly Operator[], limits: WasmLimits): GasPoint[] {
+/**
+ * Runs the analysis over one function body and returns its instrumentation points, merged as
+ * finite-wasm merges them unless `merge` is false (one point per instruction, for comparison).
+ */
+export function analyzeGas(ops: readonly Operator[], limits: WasmLimits, merge = true): GasPoint[] {
   const offsets: number[] = [];
   const kinds: PointKind[] = [];
   const fees: Fee[] = [];
@@ -216,7 +219,7 @@ export function analyzeGas(ops: readonly Operator[], limits: WasmLimits): GasPoi
   }
   // A charge scheduled after the function's final `end` has nothing to precede: dropped.
   const points: GasPoint[] = offsets.map((o, i) => ({ offset: o, kind: kinds[i]!, fee: fees[i]! }));
-  return mergeAcross(mergeSamePoint(points));
+  return merge ? mergeAcross(mergeSamePoint(points)) : points;
 }
 
 function mergeWith(points: GasPoint[], merge: (prev: GasPoint, next: GasPoint) => GasPoint | undefined): GasPoint[] {

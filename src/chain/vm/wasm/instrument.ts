@@ -76,8 +76,11 @@ export function decodeOperators(code: Uint8Array): Operator[] {
   return ops;
 }
 
-/** Analyses every function and rewrites the module with metering calls (see the header). */
-export function instrumentModule(m: WasmModule, limits: WasmLimits): InstrumentedModule {
+/**
+ * Analyses every function and rewrites the module with metering calls (see the header).
+ * `mergeSegments: false` charges every instruction separately (same totals, for comparison).
+ */
+export function instrumentModule(m: WasmModule, limits: WasmLimits, mergeSegments = true): InstrumentedModule {
   const ctx = moduleContext(m);
   const types = [...m.types];
   const typeIndex = (type: FuncType): number => {
@@ -99,7 +102,7 @@ export function instrumentModule(m: WasmModule, limits: WasmLimits): Instrumente
     const typeIdx = m.functions[i];
     if (typeIdx === undefined) throw new WasmDecodeError("function without a type");
     const type = funcType(ctx, typeIdx);
-    const result = instrumentFunction(body, type, typeIdx, ctx, limits, typeIndex);
+    const result = instrumentFunction(body, type, typeIdx, ctx, limits, typeIndex, mergeSegments);
     metering.push(result.metering);
     return result.body;
   });
@@ -130,10 +133,11 @@ function instrumentFunction(
   ctx: ModuleContext,
   limits: WasmLimits,
   typeIndex: (type: FuncType) => number,
+  mergeSegments: boolean,
 ): { body: FunctionBody; metering: FunctionMetering } {
   const ops = decodeOperators(body.code);
   const locals = new LocalTypes(type.params, body.locals);
-  const points = analyzeGas(ops, limits);
+  const points = analyzeGas(ops, limits, mergeSegments);
   const operandStackSize = maxOperandStackSize(ops, ctx, locals);
   const frame = frameSize(locals);
 

@@ -5,8 +5,8 @@ export async function compileAssemblyScript(source: string): Promise<Uint8Array>
   let wasm: Uint8Array | undefined;
   const { error, stderr } = await asc.main(["main.ts", "--outFile", "main.wasm", "-O3", "--runtime", "stub", "--noAssert"], {
     readFile: (name: string) => (name === "main.ts" ? source : null),
-    writeFile: (name: string, contents: Uint8Array) => {
-      if (name.endsWith(".wasm")) wasm = contents;
+    writeFile: (name: string, contents: string | Uint8Array) => {
+      if (name.endsWith(".wasm") && typeof contents !== "string") wasm = contents;
     },
     listFiles: () => [],
   });
