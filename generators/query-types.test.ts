@@ -27,15 +27,18 @@ describe("generated types", () => {
       switch (params.request_type) {
         case "view_state":
           expectTypeOf(params.prefix_base64).toEqualTypeOf<string>();
-          expectTypeOf(params.limit).toEqualTypeOf<number | undefined>();
+          expectTypeOf(params.limit).toEqualTypeOf<number | null | undefined>();
           // @ts-expect-error public_key belongs to view_access_key
           void params.public_key;
           return params.account_id;
         case "view_access_key":
           expectTypeOf(params.public_key).toEqualTypeOf<string>();
           return params.account_id;
+        case "call_function":
+          expectTypeOf(params.method_name).toEqualTypeOf<string>();
+          return params.account_id;
         default:
-          expectTypeOf(params.request_type).toEqualTypeOf<"view_account" | "view_access_key_list">();
+          expectTypeOf(params.request_type).toEqualTypeOf<"view_account" | "view_access_key_list" | "view_code">();
           return params.account_id;
       }
     };
@@ -69,7 +72,7 @@ describe("generated types", () => {
     };
     const unknownType: QueryParams = {
       // @ts-expect-error unknown request_type
-      request_type: "call_function",
+      request_type: "view_global_contract_code",
       finality: "final",
       account_id: "a.near",
     };

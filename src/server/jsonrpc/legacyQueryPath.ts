@@ -1,41 +1,75 @@
-import { Base58Error, base58Decode } from "../../chain/primitives/base58.js";
+import { base58Decode } from "../../chain/primitives/base58.js";
 import { base64Encode } from "../../chain/primitives/base64.js";
+import { formatPublicKey, parsePublicKey, PublicKeyError } from "../../chain/primitives/publicKey.js";
 import { ParseError } from "../errors.js";
+import { accountIdParseError } from "./accountIdParseError.js";
+
+/** nearcore's cap on the legacy query's path plus decoded data, in bytes. */
+const QUERY_DATA_MAX_SIZE = 10 * 1024;
+const BASE58_ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
 
 /**
- * nearcore's oldest `query` form: `[path, data]` with `path` one of `account/<id>`,
- * `access_key/<id>`, `access_key/<id>/<public key>` or `contract/<id>` and `data` base58
- * bytes (the state key prefix for `contract/`). It reads at the optimistic head, as nearcore
- * does. `code/` and `call/` name request types this server does not implement yet.
+ * nearcore's oldest `query` form, `[path, data]`, normalised to the by-name params: `path` is
+ * split in at most three parts on '/' (`<command>/<account id>/<rest>`) and `data` is base58
+ * bytes (the state key prefix for `contract/`, the arguments for `call/`). It reads at the
+ * optimistic head, as nearcore does. Commands and their failures follow nearcore's
+ * `parse_path_data`, messages included (they carry no "Failed parsing args" prefix there).
  */
 export function legacyQueryParams(args: unknown[]): Record<string, unknown> {
   if (args.length !== 2 || typeof args[0] !== "string" || typeof args[1] !== "string") {
     throw new ParseError("Failed parsing args: a positional query takes [path, data], both strings");
   }
   const [path, data] = args as [string, string];
-  const [kind, accountId, ...rest] = path.split("/");
-  const at = { finality: "optimistic" };
-  if (accountId === undefined || accountId === "") throw unknownPath(path);
-  if (kind === "account" && rest.length === 0) return { request_type: "view_account", account_id: accountId, ...at };
-  if (kind === "access_key" && rest.length === 0) return { request_type: "view_access_key_list", account_id: accountId, ...at };
-  if (kind === "access_key" && rest.length === 1) {
-    return { request_type: "view_access_key", account_id: accountId, public_key: rest[0], ...at };
+  const [command, accountId, extra] = splitN(path, "/", 3);
+  if (command === undefined || accountId === undefined) throw new ParseError("Not enough query parameters provided");
+  const invalid = accountIdParseError(accountId);
+  if (invalid !== undefined) throw new ParseError(invalid);
+  const at = { finality: "optimistic", account_id: accountId };
+  switch (command) {
+    case "account":
+      return { request_type: "view_account", ...at };
+    case "access_key":
+      return extra === undefined
+        ? { request_type: "view_access_key_list", ...at }
+        : { request_type: "view_access_key", ...at, public_key: legacyPublicKey(extra) };
+    case "code":
+      return { request_type: "view_code", ...at };
+    case "contract":
+      return { request_type: "view_state", ...at, prefix_base64: base64Encode(legacyData(path, data)) };
+    case "call":
+      if (extra === undefined) throw new ParseError("Method name is missing");
+      return { request_type: "call_function", ...at, method_name: extra, args_base64: base64Encode(legacyData(path, data)) };
+    default:
+      throw new ParseError(`Unknown path ${command}`);
   }
-  if (kind === "contract" && rest.length === 0) {
-    return { request_type: "view_state", account_id: accountId, prefix_base64: base64Encode(base58Data(data)), ...at };
-  }
-  throw unknownPath(path);
 }
 
-function base58Data(data: string): Uint8Array {
+/** Rust's `splitn`: at most `limit` parts, the last one keeping any further separators. */
+function splitN(text: string, separator: string, limit: number): string[] {
+  const parts = text.split(separator);
+  return parts.length <= limit ? parts : [...parts.slice(0, limit - 1), parts.slice(limit - 1).join(separator)];
+}
+
+/** The key in its canonical spelling (a bare base58 key is ed25519); nearcore has one message. */
+function legacyPublicKey(text: string): string {
   try {
-    return base58Decode(data);
+    return formatPublicKey(parsePublicKey(text));
   } catch (error) {
-    if (error instanceof Base58Error) throw new ParseError(`Failed parsing args: query data must be base58: ${error.message}`);
+    if (error instanceof PublicKeyError) throw new ParseError("Invalid public key");
     throw error;
   }
 }
 
-function unknownPath(path: string): ParseError {
-  return new ParseError(`Failed parsing args: unsupported query path ${JSON.stringify(path)}`);
+/** The base58 data, with the bs58 crate's messages and nearcore's size cap. */
+function legacyData(path: string, data: string): Uint8Array {
+  let byte = 0;
+  for (const char of data) {
+    if (!BASE58_ALPHABET.includes(char)) {
+      throw new ParseError(`provided string contained invalid character ${JSON.stringify(char).replace(/^"|"$/g, "'")} at byte ${byte}`);
+    }
+    byte += Buffer.byteLength(char, "utf8");
+  }
+  const bytes = base58Decode(data);
+  if (bytes.length > Math.max(0, QUERY_DATA_MAX_SIZE - Buffer.byteLength(path, "utf8"))) throw new ParseError("Query data size is too large");
+  return bytes;
 }

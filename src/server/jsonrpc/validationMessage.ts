@@ -1,4 +1,5 @@
 import type { ErrorObject } from "ajv";
+import { accountIdParseError, accountIdSerdeMessage } from "./accountIdParseError.js";
 
 /**
  * The error that says most about what the caller sent: the deepest one (a `oneOf` of block
@@ -36,6 +37,10 @@ export function validationMessage(errors: readonly ErrorObject[] | null | undefi
   if (alternatives !== undefined) return alternatives;
   const error = mostSpecific(errors ?? []);
   if (!error) return "invalid params";
+  const accountId = invalidAccountId(error);
+  if (accountId !== undefined) return accountId;
+  const serde = serdeNumberMessage(errors ?? []);
+  if (serde !== undefined) return serde;
   const where = error.instancePath === "" ? "params" : `params${error.instancePath}`;
   const p = error.params as Record<string, unknown>;
   switch (error.keyword) {
@@ -61,4 +66,40 @@ export function validationMessage(errors: readonly ErrorObject[] | null | undefi
     default:
       return `${where} ${error.message ?? "is invalid"}`;
   }
+}
+
+/**
+ * nearcore's `AccountId` validates itself while params are deserialised, so a bad id is
+ * reported in serde's words with the id and the rule it broke, never as a schema pattern.
+ */
+function invalidAccountId(error: ErrorObject): string | undefined {
+  if (!error.schemaPath.includes("/$defs/AccountId/") || typeof error.data !== "string") return undefined;
+  const reason = accountIdParseError(error.data);
+  return reason === undefined ? undefined : accountIdSerdeMessage(error.data, reason);
+}
+
+/** Components whose failures nearcore words as serde does for its Rust type, by what serde expects. */
+const serdeExpectations: Record<string, string> = { ViewStateLimit: "a nonzero u32" };
+
+/** serde's `invalid value` / `invalid type` message for a number field with a Rust integer type. */
+function serdeNumberMessage(errors: readonly ErrorObject[]): string | undefined {
+  for (const error of errors) {
+    const match = /\/\$defs\/(\w+)\//.exec(error.schemaPath);
+    const expected = match === null ? undefined : serdeExpectations[match[1]!];
+    if (expected === undefined) continue;
+    const value: unknown = error.data;
+    if (typeof value === "number" && Number.isInteger(value)) return `invalid value: integer \`${value}\`, expected ${expected}`;
+    return `invalid type: ${serdeUnexpected(value)}, expected ${expected}`;
+  }
+  return undefined;
+}
+
+/** How serde names a JSON value of the wrong type. */
+function serdeUnexpected(value: unknown): string {
+  if (typeof value === "number") return `floating point \`${value}\``;
+  if (typeof value === "string") return `string ${JSON.stringify(value)}`;
+  if (typeof value === "boolean") return `boolean \`${value}\``;
+  if (Array.isArray(value)) return "sequence";
+  if (value === null) return "null";
+  return "map";
 }

@@ -1,9 +1,11 @@
 import type { QueryParams, QueryResult } from "../../../generated/rpc/types.js";
 import { resolveStateBlock } from "./blockReference.js";
 import type { RpcContext } from "./context.js";
+import { callFunction } from "./query/callFunction.js";
 import { viewAccessKey } from "./query/viewAccessKey.js";
 import { viewAccessKeyList } from "./query/viewAccessKeyList.js";
 import { viewAccount } from "./query/viewAccount.js";
+import { viewCode } from "./query/viewCode.js";
 import { viewState } from "./query/viewState.js";
 
 /** `query`: resolve the block once, then answer the request variant chosen by `request_type`. */
@@ -18,5 +20,9 @@ export function query(params: QueryParams, ctx: RpcContext): QueryResult {
       return viewAccessKeyList(ctx, block, params);
     case "view_state":
       return viewState(ctx, block, params);
+    case "view_code":
+      return viewCode(ctx, block, params);
+    case "call_function":
+      return callFunction(ctx, block, params);
   }
 }

@@ -4,7 +4,6 @@ import { ParseError } from "../../errors.js";
 import type { Block, RpcContext } from "../context.js";
 import { accessKeyView } from "./accessKeyView.js";
 import { blockPoint } from "./blockPoint.js";
-import { checkedAccountId } from "./existingAccount.js";
 
 /**
  * `query` / `view_access_key`. A key the account does not have is answered the legacy nearcore
@@ -17,7 +16,7 @@ export function viewAccessKey(
   params: ViewAccessKeyRequest,
 ): ViewAccessKeyResult | QueryErrorResult {
   const publicKey = canonicalPublicKey(params.public_key);
-  const key = ctx.chain.viewAccessKey(block, checkedAccountId(block, params.account_id), publicKey);
+  const key = ctx.chain.viewAccessKey(block, params.account_id, publicKey);
   if (key === undefined) {
     return { error: `access key ${publicKey} does not exist while viewing`, logs: [], ...blockPoint(block) };
   }

@@ -2,7 +2,6 @@ import type { ViewAccessKeyListRequest, ViewAccessKeyListResult } from "../../..
 import type { Block, RpcContext } from "../context.js";
 import { accessKeyView } from "./accessKeyView.js";
 import { blockPoint } from "./blockPoint.js";
-import { checkedAccountId } from "./existingAccount.js";
 
 /**
  * `query` / `view_access_key_list`: every key of the account, in key byte order. Like
@@ -13,7 +12,7 @@ export function viewAccessKeyList(
   block: Block,
   params: ViewAccessKeyListRequest,
 ): ViewAccessKeyListResult {
-  const keys = ctx.chain.viewAccessKeys(block, checkedAccountId(block, params.account_id)).map(({ publicKey, accessKey }) => ({
+  const keys = ctx.chain.viewAccessKeys(block, params.account_id).map(({ publicKey, accessKey }) => ({
     public_key: publicKey,
     access_key: accessKeyView(accessKey),
   }));

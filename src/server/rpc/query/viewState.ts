@@ -1,7 +1,8 @@
 import type { ViewStateRequest, ViewStateResult } from "../../../../generated/rpc/types.js";
-import { Base64Error, base64Decode, base64Encode } from "../../../chain/primitives/base64.js";
+import { base64Encode } from "../../../chain/primitives/base64.js";
 import { ParseError, TooLargeContractStateError } from "../../errors.js";
 import type { Block, RpcContext } from "../context.js";
+import { base64Param } from "./base64Param.js";
 import { blockPoint } from "./blockPoint.js";
 import { existingAccountStorageUsage } from "./existingAccount.js";
 
@@ -11,15 +12,18 @@ export const STATE_VIEW_SIZE_LIMIT = 50_000;
 /**
  * `query` / `view_state`, with nearcore 2.13 paging: `after_key_base64` (exclusive, inside the
  * prefix) and `limit` make the request paginated, which skips the size gate and caps pages at
- * 10,000 entries and about 50,000 bytes; `last_key` appears only when a page was cut short.
+ * 10,000 entries (whatever uint32 `limit` asks for) and about 50,000 bytes; `last_key` appears
+ * only when a page was cut short. Both fields are nearcore `Option`s: `null` means not set.
  */
 export function viewState(ctx: RpcContext, block: Block, params: ViewStateRequest): ViewStateResult {
-  const prefix = storeKey("prefix_base64", params.prefix_base64);
-  const afterKey = params.after_key_base64 === undefined ? undefined : storeKey("after_key_base64", params.after_key_base64);
+  const prefix = base64Param("prefix_base64", params.prefix_base64);
+  const afterKeyText = params.after_key_base64 ?? undefined;
+  const limit = params.limit ?? undefined;
+  const afterKey = afterKeyText === undefined ? undefined : base64Param("after_key_base64", afterKeyText);
   if (afterKey !== undefined && !startsWith(afterKey, prefix)) {
     throw new ParseError("Failed parsing args: after_key_base64 must start with prefix_base64");
   }
-  const paginated = afterKey !== undefined || params.limit !== undefined;
+  const paginated = afterKey !== undefined || limit !== undefined;
 
   const storageUsage = existingAccountStorageUsage(ctx, block, params.account_id);
   if (!paginated && storageUsage - ctx.chain.viewCodeLength(block, params.account_id) > STATE_VIEW_SIZE_LIMIT) {
@@ -29,7 +33,7 @@ export function viewState(ctx: RpcContext, block: Block, params: ViewStateReques
   const page = ctx.chain.viewState(block, params.account_id, {
     prefix,
     ...(afterKey !== undefined && { afterKey }),
-    ...(params.limit !== undefined && { limit: params.limit }),
+    ...(limit !== undefined && { limit }),
     includeProof: params.include_proof === true,
   });
   const result: ViewStateResult = {
@@ -39,15 +43,6 @@ export function viewState(ctx: RpcContext, block: Block, params: ViewStateReques
   if (page.lastKey !== undefined) result.last_key = base64Encode(page.lastKey);
   if (page.proof !== undefined && page.proof.length > 0) result.proof = page.proof.map(base64Encode);
   return result;
-}
-
-function storeKey(field: string, text: string): Uint8Array {
-  try {
-    return base64Decode(text);
-  } catch (error) {
-    if (error instanceof Base64Error) throw new ParseError(`Failed parsing args: invalid ${field}: ${error.message}`);
-    throw error;
-  }
 }
 
 function startsWith(key: Uint8Array, prefix: Uint8Array): boolean {

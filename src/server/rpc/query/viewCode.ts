@@ -1,0 +1,17 @@
+import type { ViewCodeRequest, ViewCodeResult } from "../../../../generated/rpc/types.js";
+import { base64Encode } from "../../../chain/primitives/base64.js";
+import type { Block, RpcContext } from "../context.js";
+import { blockPoint } from "./blockPoint.js";
+import { existingAccount } from "./existingAccount.js";
+import { NoContractCodeError } from "./noContractCodeError.js";
+
+/**
+ * `query` / `view_code`, in nearcore's order: the account first (UNKNOWN_ACCOUNT), then its
+ * code (NO_CONTRACT_CODE). `hash` is the account's code hash, the sha256 of the code.
+ */
+export function viewCode(ctx: RpcContext, block: Block, params: ViewCodeRequest): ViewCodeResult {
+  const account = existingAccount(ctx, block, params.account_id);
+  const code = ctx.chain.viewCode(block, params.account_id);
+  if (code === undefined) throw new NoContractCodeError(params.account_id, blockPoint(block));
+  return { code_base64: base64Encode(code), hash: account.codeHash, ...blockPoint(block) };
+}
