@@ -1,0 +1,77 @@
+/**
+ * The REST account-data index behind a small interface, so that a shared engine (PostgreSQL,
+ * Redis) can back it later. Writes come one block at a time (`apply`), and a reader always
+ * sees the index as of one whole block: the in-memory store applies a block synchronously;
+ * a shared store would apply it in one transaction and read at one height.
+ */
+
+/** An account's state as `/full` reports it (FastNEAR's `{b, l, s}`). */
+export interface AccountStateRow {
+  readonly balance: string;
+  readonly locked: string;
+  readonly storageBytes: number;
+}
+
+/**
+ * An FT balance: the contract's decimal answer, `""` when it answered something that is not
+ * a balance, or `null` when it was not read (no contract host, or the read is pending).
+ */
+export type FtBalance = string | null;
+
+export interface FtRow {
+  readonly contractId: string;
+  readonly balance: FtBalance;
+  readonly lastUpdateBlockHeight: number;
+}
+
+export interface ContractRow {
+  readonly contractId: string;
+  readonly lastUpdateBlockHeight: number;
+}
+
+export interface FtHolder {
+  readonly accountId: string;
+  readonly balance: string;
+}
+
+export type KeyPermission = "full" | "limited";
+
+/** Everything one block changes in the index. */
+export interface IndexBlockUpdate {
+  readonly height: number;
+  readonly timestampNs: bigint;
+  /** Account → its state after the block, or null when the block deleted it. */
+  readonly accountStates: ReadonlyMap<string, AccountStateRow | null>;
+  /** Access keys the block added, changed or deleted (permission null). */
+  readonly accessKeys: readonly { readonly publicKey: string; readonly accountId: string; readonly permission: KeyPermission | null }[];
+  /** (account, contract) pairs the block touched, per kind; each row's height becomes this block's. */
+  readonly ft: readonly { readonly accountId: string; readonly contractId: string; readonly balance: FtBalance }[];
+  readonly nft: readonly { readonly accountId: string; readonly contractId: string }[];
+  readonly pools: readonly { readonly accountId: string; readonly poolId: string }[];
+  /** True when this block's FT balances were read from the contracts. */
+  readonly balancesRead: boolean;
+}
+
+/** The read side: one consistent block's view. */
+export interface IndexReader {
+  /** Height of the last applied block (null before genesis is indexed). */
+  readonly height: number | null;
+  readonly timestampNs: bigint | null;
+  /** Last block whose FT balances were read (null before any). */
+  readonly balanceHeight: number | null;
+  accountState(accountId: string): AccountStateRow | undefined;
+  /** Rows sorted by contract id. */
+  ftRows(accountId: string): FtRow[];
+  nftRows(accountId: string): ContractRow[];
+  /** Rows sorted by pool id (`contractId` is the pool). */
+  poolRows(accountId: string): ContractRow[];
+  /** Accounts holding the key, sorted; `fullAccessOnly` leaves out function-call keys. */
+  accountsByKey(publicKey: string, fullAccessOnly: boolean): string[];
+  /** Holders with a numeric balance, by balance descending then account id descending. */
+  ftTop(tokenId: string, limit: number): FtHolder[];
+}
+
+export interface IndexStore extends IndexReader {
+  /** Applies one block's changes; blocks must come in height order. */
+  apply(update: IndexBlockUpdate): void;
+}
