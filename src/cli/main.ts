@@ -33,11 +33,13 @@ async function serve(args: string[]): Promise<void> {
   const service = await startService({
     ...options,
     onInternalError: (method, error) => console.error(`internal error in ${method}:`, error),
+    onKeysReport: (message) => console.error(`shardkit: ${message}`),
   });
   const { chain } = service;
   console.log(`shardkit: chain ${chain.chainId}, ${chain.shardLayout.numShards} shards, genesis ${chain.genesisBlock.hash}`);
   console.log(`  regular RPC   ${service.rpcUrl}  (last ${options.retention} blocks)`);
   console.log(`  archival RPC  ${service.archivalUrl}`);
+  console.log(`  REST API      ${service.apiUrl}/v1  (account data, indexed from every block)`);
   if (chain.devAccounts.length > 0) {
     console.log("dev accounts (secret seed = sha256(\"shardkit-dev:\" + account_id)):");
     for (const account of chain.devAccounts) {

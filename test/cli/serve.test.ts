@@ -30,12 +30,16 @@ async function waitFor(read: () => string, pattern: RegExp, timeoutMs = 20_000):
 
 describe("shardkit serve", () => {
   it("prints listeners and dev keys, serves JSON-RPC, produces blocks and shuts down on SIGTERM", async () => {
-    const { child, exited, output } = run(["serve", "--rpc-port", "0", "--archival-port", "0", "--block-time", "100", "--ephemeral"]);
+    const { child, exited, output } = run(["serve", "--rpc-port", "0", "--archival-port", "0", "--api-port", "0", "--block-time", "100", "--ephemeral"]);
     const [, rpcUrl] = await waitFor(() => output().stdout, /regular RPC\s+(http:\/\/\S+)/);
     await waitFor(() => output().stdout, /carol\.test\.near/);
     const alice = devKeyPair("alice.test.near");
     expect(output().stdout).toContain(`alice.test.near    shard 0  ${alice.publicKeyString}  ${alice.secretKeyString}`);
     expect(output().stdout).toMatch(/archival RPC\s+http:\/\/127\.0\.0\.1:\d+/);
+    const [, apiUrl] = await waitFor(() => output().stdout, /REST API\s+(http:\/\/\S+)\/v1/);
+    const full = (await (await fetch(`${apiUrl}/v1/account/alice.test.near/full`)).json()) as { account_id: string; state: unknown };
+    expect(full.account_id).toBe("alice.test.near");
+    expect(full.state).not.toBeNull();
 
     const height = async () => {
       const reply = await fetch(rpcUrl!, { method: "POST", body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "status", params: [] }) });
@@ -62,7 +66,7 @@ describe("shardkit serve", () => {
         records: [{ Account: { account_id: "alice.near", account } }, { Account: { account_id: "zed.near", account } }],
       }),
     );
-    const { child, exited, output } = run(["serve", "--rpc-port", "0", "--archival-port", "0", "--block-time", "0", "--genesis", genesis]);
+    const { child, exited, output } = run(["serve", "--rpc-port", "0", "--archival-port", "0", "--api-port", "0", "--block-time", "0", "--genesis", genesis]);
     const [, rpcUrl] = await waitFor(() => output().stdout, /regular RPC\s+(http:\/\/\S+)/);
     expect(output().stdout).toContain("chain layout-test, 2 shards");
     const reply = await fetch(rpcUrl!, { method: "POST", body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "block", params: { finality: "final" } }) });

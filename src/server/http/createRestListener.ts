@@ -1,0 +1,86 @@
+import { createHash } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { RestHandlers, RestOperationId } from "../../../generated/rest/routes.js";
+import type { RestContext } from "../rest/RestContext.js";
+import { matchRoute } from "../rest/matchRoute.js";
+import { INVALID_ARGUMENT } from "../rest/validArguments.js";
+import type { AccessControl } from "./AccessControl.js";
+import { sendRefusal } from "./accessReplies.js";
+import { answerPreflight, corsHeaders } from "./cors.js";
+
+export interface RestListenerOptions {
+  handlers: RestHandlers<RestContext>;
+  context: RestContext;
+  access: AccessControl;
+  /** Receives unexpected handler failures (a bug, never bad input). */
+  onInternalError?: (operationId: RestOperationId, error: unknown) => void;
+}
+
+const INTERNAL_ERROR_BODY = '"Internal server error"';
+
+/**
+ * The REST listener: auth hook, CORS, then the route table. GET (and HEAD) only; bodies are
+ * ignored. 200 answers carry a strong ETag and `Cache-Control: no-cache`; a matching
+ * If-None-Match gets 304. Unknown paths get 404 with an empty body, as FastNEAR's actix.
+ */
+export function createRestListener(options: RestListenerOptions): Server {
+  const server = createServer((req, res) => {
+    handle(req, res, options).catch((error: unknown) => {
+      if (!res.headersSent) send(req, res, 500, jsonHeaders(req), INTERNAL_ERROR_BODY);
+      else res.destroy(error as Error);
+    });
+  });
+  server.keepAliveTimeout = 65_000;
+  return server;
+}
+
+function jsonHeaders(req: IncomingMessage): string[] {
+  return [...corsHeaders(req), "content-type", "application/json"];
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse, options: RestListenerOptions): Promise<void> {
+  req.resume();
+  let url: URL;
+  try {
+    url = new URL(req.url ?? "/", "http://localhost");
+  } catch {
+    return send(req, res, 400, [...corsHeaders(req), "content-type", "text/plain; charset=utf-8"], "Malformed request target");
+  }
+  if (req.method === "OPTIONS") return answerPreflight(res, "GET, HEAD, OPTIONS");
+  const decision = options.access.check(req, url);
+  if (decision.kind !== "allow") return sendRefusal(req, res, decision);
+  const method = req.method === "HEAD" ? "GET" : (req.method ?? "");
+  const match = matchRoute(method, url.pathname);
+  if (match.kind === "none") return send(req, res, 404, corsHeaders(req), "");
+  if (match.kind === "bad-parameter") return send(req, res, 400, jsonHeaders(req), JSON.stringify(INVALID_ARGUMENT.body));
+  const handler = options.handlers[match.operationId] as (
+    params: Record<string, string>,
+    ctx: RestContext,
+  ) => { status: number; body: unknown } | Promise<{ status: number; body: unknown }>;
+  let reply: { status: number; body: unknown };
+  try {
+    reply = await handler(match.params, options.context);
+  } catch (error) {
+    options.onInternalError?.(match.operationId, error);
+    return send(req, res, 500, jsonHeaders(req), INTERNAL_ERROR_BODY);
+  }
+  const body = JSON.stringify(reply.body);
+  if (reply.status !== 200) return send(req, res, reply.status, jsonHeaders(req), body);
+  const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`;
+  const caching = ["etag", etag, "cache-control", "no-cache"];
+  if (ifNoneMatch(req.headers["if-none-match"], etag)) return send(req, res, 304, [...corsHeaders(req), ...caching], "");
+  return send(req, res, 200, [...jsonHeaders(req), ...caching], body);
+}
+
+/** RFC 9110 If-None-Match: `*` or a list of (possibly weak) tags compared weakly. */
+function ifNoneMatch(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  if (header.trim() === "*") return true;
+  return header.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag);
+}
+
+function send(req: IncomingMessage, res: ServerResponse, status: number, headers: string[], body: string): void {
+  const length = Buffer.byteLength(body);
+  res.writeHead(status, status === 304 ? headers : [...headers, "content-length", String(length)]);
+  res.end(req.method === "HEAD" ? undefined : body);
+}

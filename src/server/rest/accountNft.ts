@@ -1,0 +1,14 @@
+import type { RestHandlers } from "../../../generated/rest/routes.js";
+import { indexedHeight, type RestContext } from "./RestContext.js";
+import { INVALID_ARGUMENT, validAccountId } from "./validArguments.js";
+import { nftRowJson } from "./wireRows.js";
+
+/** GET /v1/account/{account_id}/nft */
+export const accountNft: RestHandlers<RestContext>["accountNft"] = (params, ctx) => {
+  const accountId = validAccountId(params.account_id);
+  if (accountId === undefined) return INVALID_ARGUMENT;
+  return {
+    status: 200,
+    body: { account_id: accountId, block_height: indexedHeight(ctx), tokens: ctx.index.nftRows(accountId).map(nftRowJson) },
+  };
+};

@@ -1,0 +1,18 @@
+import type { RestHandlers } from "../../../generated/rest/routes.js";
+import { indexedHeight, type RestContext } from "./RestContext.js";
+
+/** FastNEAR's MAX_HEALTHY_SYNC_BLOCK_DIFF default. */
+export const MAX_HEALTHY_BLOCK_DIFF = 3;
+
+/** GET /health: always 200; `status` says why the index is unhealthy (behind the chain head). */
+export const health: RestHandlers<RestContext>["health"] = (_params, ctx) => {
+  const height = indexedHeight(ctx);
+  const diff = ctx.headHeight() - height;
+  return {
+    status: 200,
+    body: {
+      block_height: height,
+      status: diff > MAX_HEALTHY_BLOCK_DIFF ? `HighSyncBlockDiff { diff: ${diff}, max_diff: ${MAX_HEALTHY_BLOCK_DIFF} }` : "ok",
+    },
+  };
+};
