@@ -5,12 +5,14 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { startService } from "../server/startService.js";
+import { keysCommand } from "./keysCommand.js";
 import { serveFlags, serveOptionsFrom, type ServeFlagName } from "./serveOptions.js";
 
 const usage = `Usage: shardkit <command> [options]
 
 Commands:
   serve              run a local NEAR-compatible JSON-RPC node on a dev chain
+  keys <action>      manage API keys: add, list, revoke, rotate (\`shardkit keys help\`)
   generate [--check] regenerate generated/ from specs/ (--check: fail listing stale files)
 
 Options of serve:
@@ -87,6 +89,8 @@ async function main(argv: string[]): Promise<void> {
   switch (command) {
     case "serve":
       return serve(rest);
+    case "keys":
+      return keysCommand(rest);
     case "generate":
       return generate(rest);
     case undefined:
