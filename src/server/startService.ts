@@ -2,7 +2,7 @@ import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import { Chain, type ChainOptions } from "../chain/node.js";
 import { BlockIndexer } from "../indexer/BlockIndexer.js";
-import type { FtBalanceReader } from "../indexer/FtBalanceReader.js";
+import { ftBalanceReaderFrom, type FtBalanceReader, type ViewCall } from "../indexer/FtBalanceReader.js";
 import { MemoryIndexStore } from "../indexer/MemoryIndexStore.js";
 import { AccessControl } from "./http/AccessControl.js";
 import { createRestListener } from "./http/createRestListener.js";
@@ -67,7 +67,8 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     keysWatcher === undefined ? () => KeyRing.EMPTY : () => keysWatcher.current(),
     options.publicRatePerMinute === undefined ? {} : { publicRatePerMinute: options.publicRatePerMinute },
   );
-  const indexer = new BlockIndexer(chain, new MemoryIndexStore(), options.ftBalances ? { ftBalances: options.ftBalances } : {});
+  const ftBalances = options.ftBalances ?? defaultFtBalances(chain);
+  const indexer = new BlockIndexer(chain, new MemoryIndexStore(), ftBalances ? { ftBalances } : {});
   indexer.start();
   const startedAtMs = Date.now();
   const servers: Server[] = [];
@@ -149,6 +150,15 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     await stopAll();
     throw error;
   }
+}
+
+/**
+ * FT balances from the chain's own view calls (`Chain.callFunction`, the contract VM) when this
+ * build has them; without a VM, FT balances stay null ("not read"), as the spec allows.
+ */
+function defaultFtBalances(chain: Chain): FtBalanceReader | undefined {
+  const callFunction = (chain as { callFunction?: ViewCall }).callFunction;
+  return callFunction === undefined ? undefined : ftBalanceReaderFrom(callFunction.bind(chain));
 }
 
 /** How long in-flight requests may take to finish when the service closes. */
