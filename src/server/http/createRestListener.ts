@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { RestHandlers, RestOperationId } from "../../../generated/rest/routes.js";
 import type { RestContext } from "../rest/RestContext.js";
@@ -25,10 +25,11 @@ const INTERNAL_ERROR_BODY = '"Internal server error"';
  */
 export function createRestListener(options: RestListenerOptions): Server {
   const server = createServer((req, res) => {
-    handle(req, res, options).catch((error: unknown) => {
-      if (!res.headersSent) send(req, res, 500, jsonHeaders(req), INTERNAL_ERROR_BODY);
-      else res.destroy(error as Error);
-    });
+    try {
+      handle(req, res, options);
+    } catch (error) {
+      fail(req, res, error);
+    }
   });
   server.keepAliveTimeout = 65_000;
   return server;
@@ -38,35 +39,59 @@ function jsonHeaders(req: IncomingMessage): string[] {
   return [...corsHeaders(req), "content-type", "application/json"];
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, options: RestListenerOptions): Promise<void> {
+function fail(req: IncomingMessage, res: ServerResponse, error: unknown): void {
+  if (!res.headersSent) send(req, res, 500, jsonHeaders(req), INTERNAL_ERROR_BODY);
+  else res.destroy(error as Error);
+}
+
+const noQuery = new URL("http://localhost/");
+
+/**
+ * Synchronous unless a handler returns a promise (the in-memory index answers at once): the
+ * hot path pays no microtask hops and no URL parse when there is no query string.
+ */
+function handle(req: IncomingMessage, res: ServerResponse, options: RestListenerOptions): void {
   req.resume();
-  let url: URL;
-  try {
-    url = new URL(req.url ?? "/", "http://localhost");
-  } catch {
-    return send(req, res, 400, [...corsHeaders(req), "content-type", "text/plain; charset=utf-8"], "Malformed request target");
+  const target = req.url ?? "/";
+  const queryAt = target.indexOf("?");
+  let url = noQuery;
+  if (queryAt >= 0 || !target.startsWith("/")) {
+    try {
+      url = new URL(target, "http://localhost");
+    } catch {
+      return send(req, res, 400, [...corsHeaders(req), "content-type", "text/plain; charset=utf-8"], "Malformed request target");
+    }
   }
+  const pathname = queryAt >= 0 || url !== noQuery ? url.pathname : target;
   if (req.method === "OPTIONS") return answerPreflight(res, "GET, HEAD, OPTIONS");
   const decision = options.access.check(req, url);
   if (decision.kind !== "allow") return sendRefusal(req, res, decision);
   const method = req.method === "HEAD" ? "GET" : (req.method ?? "");
-  const match = matchRoute(method, url.pathname);
+  const match = matchRoute(method, pathname);
   if (match.kind === "none") return send(req, res, 404, corsHeaders(req), "");
   if (match.kind === "bad-parameter") return send(req, res, 400, jsonHeaders(req), JSON.stringify(INVALID_ARGUMENT.body));
   const handler = options.handlers[match.operationId] as (
     params: Record<string, string>,
     ctx: RestContext,
   ) => { status: number; body: unknown } | Promise<{ status: number; body: unknown }>;
-  let reply: { status: number; body: unknown };
-  try {
-    reply = await handler(match.params, options.context);
-  } catch (error) {
+  const failed = (error: unknown) => {
     options.onInternalError?.(match.operationId, error);
-    return send(req, res, 500, jsonHeaders(req), INTERNAL_ERROR_BODY);
+    send(req, res, 500, jsonHeaders(req), INTERNAL_ERROR_BODY);
+  };
+  let reply: { status: number; body: unknown } | Promise<{ status: number; body: unknown }>;
+  try {
+    reply = handler(match.params, options.context);
+  } catch (error) {
+    return failed(error);
   }
+  if (reply instanceof Promise) reply.then((r) => answer(req, res, r), failed);
+  else answer(req, res, reply);
+}
+
+function answer(req: IncomingMessage, res: ServerResponse, reply: { status: number; body: unknown }): void {
   const body = JSON.stringify(reply.body);
   if (reply.status !== 200) return send(req, res, reply.status, jsonHeaders(req), body);
-  const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`;
+  const etag = `"${hash("sha256", body, "base64url").slice(0, 27)}"`;
   const caching = ["etag", etag, "cache-control", "no-cache"];
   if (ifNoneMatch(req.headers["if-none-match"], etag)) return send(req, res, 304, [...corsHeaders(req), ...caching], "");
   return send(req, res, 200, [...jsonHeaders(req), ...caching], body);
