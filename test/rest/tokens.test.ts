@@ -5,6 +5,7 @@
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Action } from "../../src/chain/transaction/index.js";
+import { devKeyPair } from "../../src/chain/genesis/devKey.js";
 import { ftBalanceReaderFrom } from "../../src/indexer/FtBalanceReader.js";
 import type { Service } from "../../src/server/startService.js";
 import { ALICE, BOB, CAROL, NEAR, ROOT, signedTx } from "../chain/runtime/helpers.js";
@@ -12,9 +13,11 @@ import { rpcResult, startTestService } from "../server/harness.js";
 import { restClient } from "./restClient.js";
 import { tsTokenContracts, tsTokenViews } from "./support/tsTokenContracts.js";
 
-const FT = "ft.test.near";
-const NFT = "nft.test.near";
-const POOL = "pool.test.near";
+// Under their own parent, so they never collide with contracts a dev genesis deploys.
+const PARENT = "ts.test.near";
+const FT = `ft.${PARENT}`;
+const NFT = `nft.${PARENT}`;
+const POOL = `pool.${PARENT}`;
 
 let service: Service;
 let api: ReturnType<typeof restClient>;
@@ -25,8 +28,10 @@ beforeAll(async () => {
     ftBalances: ftBalanceReaderFrom(tsTokenViews(() => service.chain)),
   });
   api = restClient(service.apiUrl!);
+  const parentKey = { type: "AddKey" as const, publicKey: devKeyPair(PARENT).publicKey, accessKey: { nonce: 0n, permission: "FullAccess" as const } };
+  await transact(ROOT, PARENT, [{ type: "CreateAccount" }, { type: "Transfer", deposit: 100n * NEAR }, parentKey]);
   for (const contract of [FT, NFT, POOL]) {
-    await transact(ROOT, contract, [{ type: "CreateAccount" }, { type: "Transfer", deposit: 10n * NEAR }]);
+    await transact(PARENT, contract, [{ type: "CreateAccount" }, { type: "Transfer", deposit: 10n * NEAR }]);
   }
 });
 afterAll(() => service.close());
@@ -128,7 +133,7 @@ describe("NFT and staking rows", () => {
     });
     const live = service.indexer.store;
     expect(rebuilt.height).toBe(live.height);
-    for (const account of [ALICE, BOB, CAROL, ROOT, "kv.test.near", FT, NFT, POOL]) {
+    for (const account of [ALICE, BOB, CAROL, ROOT, "kv.test.near", PARENT, FT, NFT, POOL]) {
       expect([rebuilt.ftRows(account), rebuilt.nftRows(account), rebuilt.poolRows(account), rebuilt.accountState(account)]).toEqual([
         live.ftRows(account),
         live.nftRows(account),

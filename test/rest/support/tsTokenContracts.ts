@@ -65,7 +65,19 @@ export const tsTokenContracts: FunctionCallExecutor = (input) => {
         return fail(`MethodNotFound ${action.methodName}`);
     }
   }
-  return { ok: true, returnData: { kind: "None" }, balance: input.account.amount + action.deposit, gasBurnt: 0n, gasUsed: 0n, logs, newReceipts: [] };
+  // Built apart from the return so that it also fits an outcome type that asks for more fields
+  // (the VM branch adds `storageUsage`).
+  const done = {
+    ok: true as const,
+    returnData: { kind: "None" as const },
+    balance: input.account.amount + action.deposit,
+    storageUsage: input.account.storageUsage,
+    gasBurnt: 0n,
+    gasUsed: 0n,
+    logs,
+    newReceipts: [],
+  };
+  return done;
 };
 
 /** `ft_balance_of` of the fixture FT contracts, read from contract state at a block (as a view call would). */
