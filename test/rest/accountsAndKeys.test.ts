@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { formatPublicKey } from "../../src/chain/primitives/publicKey.js";
 import type { Action } from "../../src/chain/transaction/index.js";
 import type { Service } from "../../src/server/startService.js";
-import { ALICE, BOB, NEAR, ROOT, keyOf, signedTx } from "../chain/runtime/helpers.js";
+import { ALICE, BOB, CAROL, NEAR, ROOT, keyOf, signedTx } from "../chain/runtime/helpers.js";
 import { rpcResult, startTestService } from "../server/harness.js";
 import { rawGet, restClient } from "./restClient.js";
 
@@ -116,6 +116,17 @@ describe("GET /v1/public_key/{public_key}", () => {
     const after = await byKeyAll(sharedKey);
     expect(after.data?.account_ids).toEqual([ALICE, ROOT]);
     expect(after.data?.block_height).toBe(service.chain.head().height);
+  });
+
+  it("finds secp256k1 keys, with the curve prefix in any case", async () => {
+    const data = new Uint8Array(64).map((_, i) => (i * 7 + 3) & 0xff);
+    const publicKey = { keyType: 1 as const, data };
+    await transact(CAROL, CAROL, [{ type: "AddKey", publicKey, accessKey: { nonce: 0n, permission: "FullAccess" } }]);
+    const text = formatPublicKey(publicKey);
+    expect(text.startsWith("secp256k1:")).toBe(true);
+    expect((await byKey(text)).data).toMatchObject({ account_ids: [CAROL], public_key: text });
+    const upper = await rawGet(`${service.apiUrl}/v1/public_key/${text.replace("secp256k1:", "SECP256K1%3A")}/all`);
+    expect(await upper.json()).toMatchObject({ account_ids: [CAROL], public_key: text });
   });
 
   it("finds an implicit account created by a transfer", async () => {
