@@ -83,6 +83,9 @@ describe("shardkit serve", () => {
     [["serve", "--rpc-port", "99999"], /--rpc-port must be an integer from 0 to 65535/],
     [["serve", "--no-such-flag"], /Unknown option '--no-such-flag'/],
     [["serve", "--genesis", "/nonexistent/genesis.json"], /nonexistent/],
+    [["serve", "--api-port", "70000"], /--api-port must be an integer from 0 to 65535/],
+    [["serve", "--public-rate", "0"], /--public-rate must be an integer from 1/],
+    [["serve", "--rpc-port", "0", "--archival-port", "0", "--api-port", "0", "--keys", "/nonexistent/keys.json"], /cannot read keys file \/nonexistent\/keys\.json: ENOENT/],
     [["frobnicate"], /unknown command "frobnicate"/],
   ])("refuses %j with a clear message and exit code 1", async (args, message) => {
     const { exited, output } = run(args);
