@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
  * AccessControl, which sees the real Origin. Refusals carry the headers too, so a page can
  * read its 403 and 429 (and their Retry-After).
  */
-const BROWSER_HEADERS = ["access-control-allow-origin", "*", "access-control-expose-headers", "etag, retry-after"];
+const BROWSER_HEADERS = ["access-control-allow-origin", "*", "access-control-expose-headers", "etag, retry-after, x-block-height"];
 
 export function corsHeaders(req: IncomingMessage): string[] {
   return req.headers.origin === undefined ? [] : BROWSER_HEADERS;

@@ -20,8 +20,9 @@ const INTERNAL_ERROR_BODY = '"Internal server error"';
 
 /**
  * The REST listener: auth hook, CORS, then the route table. GET (and HEAD) only; bodies are
- * ignored. 200 answers carry a strong ETag and `Cache-Control: no-cache`; a matching
- * If-None-Match gets 304. Unknown paths get 404 with an empty body, as FastNEAR's actix.
+ * ignored. 200 answers carry a weak ETag of the rows, `Cache-Control: no-cache` and
+ * `X-Block-Height`; a matching If-None-Match gets 304 (with the current block). Unknown paths
+ * get 404 with an empty body, as FastNEAR's actix.
  */
 export function createRestListener(options: RestListenerOptions): Server {
   const server = createServer((req, res) => {
@@ -91,17 +92,28 @@ function handle(req: IncomingMessage, res: ServerResponse, options: RestListener
 function answer(req: IncomingMessage, res: ServerResponse, reply: { status: number; body: unknown }): void {
   const body = JSON.stringify(reply.body);
   if (reply.status !== 200) return send(req, res, reply.status, jsonHeaders(req), body);
-  const etag = `"${hash("sha256", body, "base64url").slice(0, 27)}"`;
-  const caching = ["etag", etag, "cache-control", "no-cache"];
+  const height = String((reply.body as { block_height: number }).block_height);
+  const etag = etagOf(body);
+  const caching = ["etag", etag, "cache-control", "no-cache", "x-block-height", height];
   if (ifNoneMatch(req.headers["if-none-match"], etag)) return send(req, res, 304, [...corsHeaders(req), ...caching], "");
   return send(req, res, 200, [...jsonHeaders(req), ...caching], body);
+}
+
+/**
+ * A weak validator of the body without its top-level `block_height` (the only key spelled
+ * `"block_height"` with its opening quote; row fields end in `_block_height`), so it holds
+ * across blocks while the rows stay the same.
+ */
+function etagOf(body: string): string {
+  return `W/"${hash("sha256", body.replace(/"block_height":\d+,?/, ""), "base64url").slice(0, 27)}"`;
 }
 
 /** RFC 9110 If-None-Match: `*` or a list of (possibly weak) tags compared weakly. */
 function ifNoneMatch(header: string | undefined, etag: string): boolean {
   if (header === undefined) return false;
   if (header.trim() === "*") return true;
-  return header.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag);
+  const opaque = etag.replace(/^W\//, "");
+  return header.split(",").some((tag) => tag.trim().replace(/^W\//, "") === opaque);
 }
 
 function send(req: IncomingMessage, res: ServerResponse, status: number, headers: string[], body: string): void {
