@@ -26,7 +26,7 @@ export interface BlockIndexerOptions {
  * one whole block). A fresh store starts from the genesis state; a store behind the chain
  * catches up from the chain's kept commits, which is also how `rebuild` works.
  */
-export class BlockIndexer {
+export class BlockIndexer<S extends IndexStore = IndexStore> {
   private readonly queue: BlockCommit[] = [];
   private scheduled = false;
   private unsubscribe: (() => void) | undefined;
@@ -34,7 +34,7 @@ export class BlockIndexer {
 
   constructor(
     private readonly chain: Chain,
-    readonly store: IndexStore,
+    readonly store: S,
     private readonly options: BlockIndexerOptions = {},
   ) {}
 
@@ -55,7 +55,7 @@ export class BlockIndexer {
   }
 
   /** Indexes a whole chain into `store` synchronously, from genesis to the current head. */
-  static rebuild(chain: Chain, store: IndexStore, options: BlockIndexerOptions = {}): IndexStore {
+  static rebuild<T extends IndexStore>(chain: Chain, store: T, options: BlockIndexerOptions = {}): T {
     new BlockIndexer(chain, store, options).catchUp(chain.head().height);
     return store;
   }

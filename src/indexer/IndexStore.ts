@@ -52,26 +52,46 @@ export interface IndexBlockUpdate {
   readonly balancesRead: boolean;
 }
 
-/** The read side: one consistent block's view. */
-export interface IndexReader {
-  /** Height of the last applied block (null before genesis is indexed). */
+/** A value now (in-process store) or later (a shared engine). */
+export type Awaitable<T> = T | Promise<T>;
+
+/** Every row of one account, as of one block. */
+export interface AccountRows {
+  /** The block these rows reflect. */
+  readonly height: number;
+  readonly state: AccountStateRow | undefined;
+  /** Sorted by contract id. */
+  readonly ft: readonly FtRow[];
+  readonly nft: readonly ContractRow[];
+  /** Sorted by pool id (`contractId` is the pool). */
+  readonly pools: readonly ContractRow[];
+}
+
+export interface IndexStatus {
+  /** Last applied block (null before genesis is indexed). */
   readonly height: number | null;
   readonly timestampNs: bigint | null;
   /** Last block whose FT balances were read (null before any). */
   readonly balanceHeight: number | null;
-  accountState(accountId: string): AccountStateRow | undefined;
-  /** Rows sorted by contract id. */
-  ftRows(accountId: string): FtRow[];
-  nftRows(accountId: string): ContractRow[];
-  /** Rows sorted by pool id (`contractId` is the pool). */
-  poolRows(accountId: string): ContractRow[];
-  /** Accounts holding the key, sorted; `fullAccessOnly` leaves out function-call keys. */
-  accountsByKey(publicKey: string, fullAccessOnly: boolean): string[];
-  /** Holders with a numeric balance, by balance descending then account id descending. */
-  ftTop(tokenId: string, limit: number): FtHolder[];
 }
 
+/**
+ * The read side. Each call is one read of one consistent block (it says which), so a shared
+ * engine can answer it with one query at one height; the in-memory store answers at once.
+ */
+export interface IndexReader {
+  status(): Awaitable<IndexStatus>;
+  account(accountId: string): Awaitable<AccountRows>;
+  /** Accounts holding the key, sorted; `fullAccessOnly` leaves out function-call keys. */
+  accountsByKey(publicKey: string, fullAccessOnly: boolean): Awaitable<{ readonly height: number; readonly accountIds: readonly string[] }>;
+  /** Holders with a numeric balance, by balance descending then account id descending. */
+  ftTop(tokenId: string, limit: number): Awaitable<{ readonly height: number; readonly holders: readonly FtHolder[] }>;
+}
+
+/** The write side, used by the indexer alone (a single writer, so its height is known locally). */
 export interface IndexStore extends IndexReader {
-  /** Applies one block's changes; blocks must come in height order. */
+  /** Height of the last applied block (null before genesis is indexed). */
+  readonly height: number | null;
+  /** Applies one block's changes atomically; blocks must come in height order. */
   apply(update: IndexBlockUpdate): void;
 }

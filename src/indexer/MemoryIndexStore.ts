@@ -1,10 +1,12 @@
 import type {
+  AccountRows,
   AccountStateRow,
   ContractRow,
   FtBalance,
   FtHolder,
   FtRow,
   IndexBlockUpdate,
+  IndexStatus,
   IndexStore,
   KeyPermission,
 } from "./IndexStore.js";
@@ -62,6 +64,33 @@ export class MemoryIndexStore implements IndexStore {
     if (update.balancesRead) this.balanceHeight = update.height;
   }
 
+  status(): IndexStatus {
+    return { height: this.height, timestampNs: this.timestampNs, balanceHeight: this.balanceHeight };
+  }
+
+  account(accountId: string): AccountRows {
+    return {
+      height: this.appliedHeight(),
+      state: this.accountState(accountId),
+      ft: this.ftRows(accountId),
+      nft: this.nftRows(accountId),
+      pools: this.poolRows(accountId),
+    };
+  }
+
+  accountsByKey(publicKey: string, fullAccessOnly: boolean): { height: number; accountIds: string[] } {
+    return { height: this.appliedHeight(), accountIds: this.keyHolders(publicKey, fullAccessOnly) };
+  }
+
+  ftTop(tokenId: string, limit: number): { height: number; holders: FtHolder[] } {
+    return { height: this.appliedHeight(), holders: this.topHolders(tokenId, limit) };
+  }
+
+  private appliedHeight(): number {
+    if (this.height === null) throw new Error("the index has not applied genesis yet");
+    return this.height;
+  }
+
   accountState(accountId: string): AccountStateRow | undefined {
     return this.accounts.get(accountId);
   }
@@ -84,14 +113,14 @@ export class MemoryIndexStore implements IndexStore {
     return contractRows(this.pools.get(accountId));
   }
 
-  accountsByKey(publicKey: string, fullAccessOnly: boolean): string[] {
+  keyHolders(publicKey: string, fullAccessOnly: boolean): string[] {
     return [...(this.keys.get(publicKey) ?? [])]
       .filter(([, permission]) => !fullAccessOnly || permission === "full")
       .map(([accountId]) => accountId)
       .sort();
   }
 
-  ftTop(tokenId: string, limit: number): FtHolder[] {
+  topHolders(tokenId: string, limit: number): FtHolder[] {
     const holders: { accountId: string; balance: string; value: bigint }[] = [];
     for (const [accountId, balance] of this.balances.get(tokenId) ?? []) {
       if (balance !== null && DECIMAL.test(balance)) holders.push({ accountId, balance, value: BigInt(balance) });

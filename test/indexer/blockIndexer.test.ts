@@ -7,20 +7,19 @@ import type { Chain } from "../../src/chain/node.js";
 import { formatPublicKey } from "../../src/chain/primitives/publicKey.js";
 import { BlockIndexer } from "../../src/indexer/BlockIndexer.js";
 import { MemoryIndexStore } from "../../src/indexer/MemoryIndexStore.js";
-import type { IndexReader } from "../../src/indexer/IndexStore.js";
 import { ALICE, BOB, NEAR, ROOT, keyOf, openChain, settle, submit } from "../chain/runtime/helpers.js";
 
 /** Everything a reader can see, for comparing two indexes. */
-function dump(index: IndexReader, accounts: string[], keys: string[]) {
+function dump(index: MemoryIndexStore, accounts: string[], keys: string[]) {
   return {
     height: index.height,
     timestampNs: index.timestampNs,
     accounts: accounts.map((id) => [id, index.accountState(id), index.ftRows(id), index.nftRows(id), index.poolRows(id)]),
-    keys: keys.map((pk) => [pk, index.accountsByKey(pk, true), index.accountsByKey(pk, false)]),
+    keys: keys.map((pk) => [pk, index.keyHolders(pk, true), index.keyHolders(pk, false)]),
   };
 }
 
-async function indexed(chain: Chain, indexer: BlockIndexer): Promise<void> {
+async function indexed(chain: Chain, indexer: BlockIndexer<MemoryIndexStore>): Promise<void> {
   await indexer.whenIndexed(chain.head().height);
 }
 
@@ -32,7 +31,7 @@ describe("BlockIndexer", () => {
     indexer.start();
     expect(store.height).toBe(chain.genesisBlock.height);
     const alice = chain.devAccounts.find((a) => a.accountId === ALICE)!;
-    expect(store.accountsByKey(alice.publicKey, true)).toEqual([ALICE]);
+    expect(store.keyHolders(alice.publicKey, true)).toEqual([ALICE]);
     const genesisState = chain.viewAccount(chain.genesisBlock, ALICE)!;
     expect(store.accountState(ALICE)).toEqual({
       balance: genesisState.amount.toString(),
@@ -58,19 +57,19 @@ describe("BlockIndexer", () => {
     expect(store.height).toBeLessThan(chain.head().height);
     await indexed(chain, indexer);
     expect(store.height).toBe(chain.head().height);
-    expect(store.accountsByKey(fullKey, true)).toEqual([ALICE]);
-    expect(store.accountsByKey(limitedKey, true)).toEqual([]);
-    expect(store.accountsByKey(limitedKey, false)).toEqual([ALICE]);
+    expect(store.keyHolders(fullKey, true)).toEqual([ALICE]);
+    expect(store.keyHolders(limitedKey, true)).toEqual([]);
+    expect(store.keyHolders(limitedKey, false)).toEqual([ALICE]);
     const head = chain.viewAccount(chain.head(), ALICE)!;
     expect(store.accountState(ALICE)).toEqual({ balance: head.amount.toString(), locked: "0", storageBytes: head.storageUsage });
 
     // The same key on a second account; then delete it from the first.
     settle(chain, submit(chain, BOB, BOB, [{ type: "AddKey", publicKey: full.publicKey, accessKey: { nonce: 0n, permission: "FullAccess" } }]));
     await indexed(chain, indexer);
-    expect(store.accountsByKey(fullKey, true)).toEqual([ALICE, BOB]);
+    expect(store.keyHolders(fullKey, true)).toEqual([ALICE, BOB]);
     settle(chain, submit(chain, ALICE, ALICE, [{ type: "DeleteKey", publicKey: full.publicKey }]));
     await indexed(chain, indexer);
-    expect(store.accountsByKey(fullKey, false)).toEqual([BOB]);
+    expect(store.keyHolders(fullKey, false)).toEqual([BOB]);
     indexer.stop();
   });
 
@@ -82,7 +81,7 @@ describe("BlockIndexer", () => {
     const implicitId = Buffer.from(key.publicKey.data).toString("hex");
     settle(chain, submit(chain, ROOT, implicitId, [{ type: "Transfer", deposit: NEAR }]));
     await indexed(chain, indexer);
-    expect(indexer.store.accountsByKey(formatPublicKey(key.publicKey), true)).toEqual([implicitId]);
+    expect(indexer.store.keyHolders(formatPublicKey(key.publicKey), true)).toEqual([implicitId]);
     expect(indexer.store.accountState(implicitId)?.balance).toBe(NEAR.toString());
     indexer.stop();
   });

@@ -48,9 +48,9 @@ describe("MemoryIndexStore", () => {
         ],
       }),
     );
-    expect(store.ftTop("t.near", 100).map((h) => h.accountId)).toEqual(["b.near", "c.near", "a.near", "f.near"]);
-    expect(store.ftTop("t.near", 2)).toHaveLength(2);
-    expect(store.ftTop("other.near", 100)).toEqual([]);
+    expect(store.topHolders("t.near", 100).map((h) => h.accountId)).toEqual(["b.near", "c.near", "a.near", "f.near"]);
+    expect(store.topHolders("t.near", 2)).toHaveLength(2);
+    expect(store.topHolders("other.near", 100)).toEqual([]);
   });
 
   it("tracks key permissions and deletions", () => {
@@ -59,9 +59,9 @@ describe("MemoryIndexStore", () => {
       { publicKey: "ed25519:k", accountId: "b.near", permission: "full" },
       { publicKey: "ed25519:k", accountId: "a.near", permission: "limited" },
     ] }));
-    expect(store.accountsByKey("ed25519:k", true)).toEqual(["b.near"]);
-    expect(store.accountsByKey("ed25519:k", false)).toEqual(["a.near", "b.near"]);
+    expect(store.keyHolders("ed25519:k", true)).toEqual(["b.near"]);
+    expect(store.keyHolders("ed25519:k", false)).toEqual(["a.near", "b.near"]);
     store.apply(block(2, { accessKeys: [{ publicKey: "ed25519:k", accountId: "b.near", permission: null }] }));
-    expect(store.accountsByKey("ed25519:k", false)).toEqual(["a.near"]);
+    expect(store.keyHolders("ed25519:k", false)).toEqual(["a.near"]);
   });
 });

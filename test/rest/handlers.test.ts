@@ -1,7 +1,11 @@
 // REST handlers on a fixed index (no HTTP): health thresholds, status fields and latency,
 // route matching and percent-decoding.
 
+import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
+import type { IndexReader } from "../../src/indexer/IndexStore.js";
+import { AccessControl } from "../../src/server/http/AccessControl.js";
+import { createRestListener } from "../../src/server/http/createRestListener.js";
 import { MemoryIndexStore } from "../../src/indexer/MemoryIndexStore.js";
 import { restHandlers } from "../../src/server/rest/handlers.js";
 import { matchRoute } from "../../src/server/rest/matchRoute.js";
@@ -64,5 +68,63 @@ describe("matchRoute", () => {
     expect(matchRoute("POST", "/v1/account/a.near/full")).toEqual({ kind: "none" });
     expect(matchRoute("GET", "/v1/account/a.near")).toEqual({ kind: "none" });
     expect(matchRoute("GET", "/status")).toMatchObject({ operationId: "status" });
+  });
+});
+
+describe("a store that answers asynchronously (as a shared engine would)", () => {
+  it("serves the same answers through the handlers and the listener", async () => {
+    const sync = context(5, 5, 0);
+    const memory = sync.index;
+    const later: IndexReader = {
+      status: async () => memory.status(),
+      account: async (id) => memory.account(id),
+      accountsByKey: async (pk, full) => memory.accountsByKey(pk, full),
+      ftTop: async (token, limit) => memory.ftTop(token, limit),
+    };
+    const ctx = { ...sync, index: later };
+    const pending = restHandlers.accountFull({ account_id: "a.near" }, ctx);
+    expect(pending).toBeInstanceOf(Promise);
+    expect(await pending).toEqual(restHandlers.accountFull({ account_id: "a.near" }, sync));
+    const server = createRestListener({ handlers: restHandlers, context: ctx, access: AccessControl.open() });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const reply = await fetch(`${base}/v1/account/a.near/full`);
+      expect(reply.status).toBe(200);
+      expect(await reply.json()).toEqual({ account_id: "a.near", block_height: 5, nfts: [], pools: [], state: null, tokens: [] });
+      expect(await (await fetch(`${base}/health`)).json()).toEqual({ block_height: 5, status: "ok" });
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  it("answers 500 \"Internal server error\" when a read fails, and reports it", async () => {
+    const reported: string[] = [];
+    const failing: IndexReader = {
+      status: () => Promise.reject(new Error("db down")),
+      account: () => Promise.reject(new Error("db down")),
+      accountsByKey: () => {
+        throw new Error("db down");
+      },
+      ftTop: () => Promise.reject(new Error("db down")),
+    };
+    const server = createRestListener({
+      handlers: restHandlers,
+      context: { ...context(1, 1, 0), index: failing },
+      access: AccessControl.open(),
+      onInternalError: (op, error) => reported.push(`${op}: ${String(error)}`),
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      for (const path of ["/v1/account/a.near/full", "/v1/public_key/ed25519:11111111111111111111111111111111"]) {
+        const reply = await fetch(`${base}${path}`);
+        expect(reply.status).toBe(500);
+        expect(await reply.text()).toBe('"Internal server error"');
+      }
+      expect(reported).toEqual(["accountFull: Error: db down", "publicKeyAccounts: Error: db down"]);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });

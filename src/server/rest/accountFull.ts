@@ -1,5 +1,6 @@
 import type { RestHandlers } from "../../../generated/rest/routes.js";
-import { indexedHeight, type RestContext } from "./RestContext.js";
+import type { RestContext } from "./RestContext.js";
+import { thenMaybe } from "./thenMaybe.js";
 import { INVALID_ARGUMENT, validAccountId } from "./validArguments.js";
 import { accountStateJson, ftRowJson, nftRowJson, poolRowJson } from "./wireRows.js";
 
@@ -7,16 +8,15 @@ import { accountStateJson, ftRowJson, nftRowJson, poolRowJson } from "./wireRows
 export const accountFull: RestHandlers<RestContext>["accountFull"] = (params, ctx) => {
   const accountId = validAccountId(params.account_id);
   if (accountId === undefined) return INVALID_ARGUMENT;
-  const { index } = ctx;
-  return {
-    status: 200,
+  return thenMaybe(ctx.index.account(accountId), (rows) => ({
+    status: 200 as const,
     body: {
       account_id: accountId,
-      block_height: indexedHeight(ctx),
-      nfts: index.nftRows(accountId).map(nftRowJson),
-      pools: index.poolRows(accountId).map(poolRowJson),
-      state: accountStateJson(index.accountState(accountId)),
-      tokens: index.ftRows(accountId).map(ftRowJson),
+      block_height: rows.height,
+      nfts: rows.nft.map(nftRowJson),
+      pools: rows.pools.map(poolRowJson),
+      state: accountStateJson(rows.state),
+      tokens: rows.ft.map(ftRowJson),
     },
-  };
+  }));
 };

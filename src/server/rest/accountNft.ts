@@ -1,5 +1,6 @@
 import type { RestHandlers } from "../../../generated/rest/routes.js";
-import { indexedHeight, type RestContext } from "./RestContext.js";
+import type { RestContext } from "./RestContext.js";
+import { thenMaybe } from "./thenMaybe.js";
 import { INVALID_ARGUMENT, validAccountId } from "./validArguments.js";
 import { nftRowJson } from "./wireRows.js";
 
@@ -7,8 +8,8 @@ import { nftRowJson } from "./wireRows.js";
 export const accountNft: RestHandlers<RestContext>["accountNft"] = (params, ctx) => {
   const accountId = validAccountId(params.account_id);
   if (accountId === undefined) return INVALID_ARGUMENT;
-  return {
-    status: 200,
-    body: { account_id: accountId, block_height: indexedHeight(ctx), tokens: ctx.index.nftRows(accountId).map(nftRowJson) },
-  };
+  return thenMaybe(ctx.index.account(accountId), (rows) => ({
+    status: 200 as const,
+    body: { account_id: accountId, block_height: rows.height, tokens: rows.nft.map(nftRowJson) },
+  }));
 };

@@ -1,5 +1,6 @@
 import type { RestHandlers } from "../../../generated/rest/routes.js";
-import { indexedHeight, type RestContext } from "./RestContext.js";
+import type { RestContext } from "./RestContext.js";
+import { thenMaybe } from "./thenMaybe.js";
 import { INVALID_ARGUMENT, validAccountId } from "./validArguments.js";
 import { poolRowJson } from "./wireRows.js";
 
@@ -7,8 +8,8 @@ import { poolRowJson } from "./wireRows.js";
 export const accountStaking: RestHandlers<RestContext>["accountStaking"] = (params, ctx) => {
   const accountId = validAccountId(params.account_id);
   if (accountId === undefined) return INVALID_ARGUMENT;
-  return {
-    status: 200,
-    body: { account_id: accountId, block_height: indexedHeight(ctx), pools: ctx.index.poolRows(accountId).map(poolRowJson) },
-  };
+  return thenMaybe(ctx.index.account(accountId), (rows) => ({
+    status: 200 as const,
+    body: { account_id: accountId, block_height: rows.height, pools: rows.pools.map(poolRowJson) },
+  }));
 };

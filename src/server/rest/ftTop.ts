@@ -1,5 +1,6 @@
 import type { RestHandlers } from "../../../generated/rest/routes.js";
-import { indexedHeight, type RestContext } from "./RestContext.js";
+import type { RestContext } from "./RestContext.js";
+import { thenMaybe } from "./thenMaybe.js";
 import { INVALID_ARGUMENT, validAccountId } from "./validArguments.js";
 
 /** FastNEAR's cap on `/top` (its ZRANGE LIMIT). */
@@ -9,12 +10,12 @@ export const FT_TOP_LIMIT = 100;
 export const ftTop: RestHandlers<RestContext>["ftTop"] = (params, ctx) => {
   const tokenId = validAccountId(params.token_id);
   if (tokenId === undefined) return INVALID_ARGUMENT;
-  return {
-    status: 200,
+  return thenMaybe(ctx.index.ftTop(tokenId, FT_TOP_LIMIT), (top) => ({
+    status: 200 as const,
     body: {
-      accounts: ctx.index.ftTop(tokenId, FT_TOP_LIMIT).map((h) => ({ account_id: h.accountId, balance: h.balance })),
-      block_height: indexedHeight(ctx),
+      accounts: top.holders.map((h) => ({ account_id: h.accountId, balance: h.balance })),
+      block_height: top.height,
       token_id: tokenId,
     },
-  };
+  }));
 };
