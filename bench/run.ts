@@ -16,6 +16,7 @@ import { base58Decode } from "../src/chain/primitives/base58.js";
 import { ed25519FromSeed, type Ed25519KeyPair } from "../src/chain/primitives/ed25519.js";
 import { sha256 } from "../src/chain/primitives/sha256.js";
 import { encodeSignedTransaction, signTransaction, type Action } from "../src/chain/transaction/index.js";
+import { indexerCostPerBlock, restThroughput } from "./rest.js";
 
 const root = join(import.meta.dirname, "..");
 const work = join(root, ".bench");
@@ -24,7 +25,7 @@ const quick = process.argv.includes("--quick");
 const seconds = quick ? 2 : 5;
 const rounds = quick ? 1 : 3;
 const latencySamples = quick ? 300 : 2000;
-/** `--only=throughput`, `--only=paging` or `--only=transactions` runs one part. */
+/** `--only=throughput`, `--only=paging`, `--only=transactions`, `--only=rest` or `--only=indexer` runs one part. */
 const only = process.argv.find((arg) => arg.startsWith("--only="))?.slice("--only=".length);
 
 const hasTaskset = (() => {
@@ -46,7 +47,7 @@ interface Running {
 }
 
 /** Spawns a process on core 0 and waits for the stdout line matching `pattern`. */
-function startProcess(command: string, args: string[], pattern: RegExp): Promise<Running> {
+export function startProcess(command: string, args: string[], pattern: RegExp): Promise<Running> {
   const started = performance.now();
   const [cmd, cmdArgs] = pinned(0, command, args);
   const child = spawn(cmd, cmdArgs, { stdio: ["ignore", "pipe", "inherit"] });
@@ -293,6 +294,8 @@ async function main(): Promise<void> {
   if (only === undefined || only === "throughput") await throughput();
   if (only === undefined || only === "paging") await pagingAndMemory();
   if (only === undefined || only === "transactions") await transactions();
+  if (only === undefined || only === "rest") await restThroughput({ startProcess, cli, work, seconds, rounds, serverNodeArgs });
+  if (only === undefined || only === "indexer") await indexerCostPerBlock({ quick });
 }
 
 main().catch((error: unknown) => {

@@ -19,7 +19,7 @@ export class SpecError extends Error {
   override name = "SpecError";
 }
 
-async function readYaml(file: string): Promise<unknown> {
+export async function readYaml(file: string): Promise<unknown> {
   const text = await readFile(file, "utf8");
   try {
     return parse(text, { schema: "core", uniqueKeys: true, strict: true, prettyErrors: true });
@@ -28,7 +28,7 @@ async function readYaml(file: string): Promise<unknown> {
   }
 }
 
-async function yamlFiles(dir: string): Promise<string[]> {
+export async function yamlFiles(dir: string): Promise<string[]> {
   const names = await readdir(dir).catch(() => [] as string[]);
   return names
     .filter((n) => n.endsWith(".yaml"))
@@ -36,12 +36,12 @@ async function yamlFiles(dir: string): Promise<string[]> {
     .map((n) => path.join(dir, n));
 }
 
-function expectMap(value: unknown, file: string): Record<string, unknown> {
+export function expectMap(value: unknown, file: string): Record<string, unknown> {
   if (!isSchemaObject(value)) throw new SpecError(`${file}: expected a YAML mapping at the top level`);
   return value;
 }
 
-function sortedEntries<T>(record: Record<string, T>): Record<string, T> {
+export function sortedEntries<T>(record: Record<string, T>): Record<string, T> {
   return Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
@@ -61,7 +61,7 @@ async function loadMethods(dir: string): Promise<MethodObject[]> {
   return methods.sort((a, b) => (a.name < b.name ? -1 : 1));
 }
 
-async function loadSchemas(dir: string): Promise<Record<string, Schema>> {
+export async function loadSchemas(dir: string): Promise<Record<string, Schema>> {
   const schemas: Record<string, Schema> = {};
   const origin: Record<string, string> = {};
   for (const file of await yamlFiles(dir)) {

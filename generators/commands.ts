@@ -7,6 +7,8 @@ import { assembleOpenRpc } from "./assemble.js";
 import { compareWithDisk, describeReport, isClean, writeOutputs } from "./check.js";
 import { DEFAULT_OUT_DIR, DEFAULT_SPEC_ROOT, generate } from "./generate.js";
 import { lintOpenRpc } from "./lint-rules.js";
+import { assembleOpenApi, hasOpenApi, operationModels } from "./openapi-assemble.js";
+import { lintOpenApi } from "./openapi-lint-rules.js";
 
 export interface Output {
   log(message: string): void;
@@ -71,6 +73,24 @@ export async function lintCommand(argv: string[], output: Output = console): Pro
   const causes = Object.keys(doc["x-error-cause-catalog"]).length;
   output.log(
     `lint:specs: ${label(specRoot)}/ OK (${doc.methods.length} methods, ${Object.keys(doc.components.schemas).length} schemas, ${examples} examples, ${causes} error causes)`,
+  );
+  return hasOpenApi(specRoot) ? lintRest(specRoot, output) : 0;
+}
+
+/** The REST half of `lint:specs`. */
+async function lintRest(specRoot: string, output: Output): Promise<number> {
+  const doc = await assembleOpenApi(specRoot);
+  const { errors, notes } = await lintOpenApi(doc);
+  for (const note of notes) output.log(`note: ${note}`);
+  if (errors.length > 0) {
+    output.error(
+      `lint:specs: ${errors.length} problem(s) in ${label(specRoot)}/openapi/\n${errors.map((e) => `  - ${e}`).join("\n")}`,
+    );
+    return 1;
+  }
+  const operations = operationModels(doc);
+  output.log(
+    `lint:specs: ${label(specRoot)}/openapi/ OK (${operations.length} operations, ${Object.keys(doc.components.schemas).length} schemas)`,
   );
   return 0;
 }

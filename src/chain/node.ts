@@ -2,6 +2,7 @@ import { Block } from "./blocks/Block.js";
 import { BlockProducer } from "./blocks/BlockProducer.js";
 import { finalityHeight, type Finality } from "./blocks/finality.js";
 import { defaultGenesisConfig, type GenesisConfig } from "./genesis/GenesisConfig.js";
+import type { BlockCommit } from "./blockCommit.js";
 import type { GenesisState } from "./genesis/GenesisStateBuilder.js";
 import { buildDevGenesis, type DevAccount } from "./genesis/devGenesis.js";
 import { devKeyPair } from "./genesis/devKey.js";
@@ -58,6 +59,7 @@ export type { DevAccount } from "./genesis/devGenesis.js";
 export type { AccessKey, AccessKeyPermission } from "./primitives/accessKey.js";
 export type { AccountView } from "./state/accountViews.js";
 export type { StateChange } from "./state/stateChange.js";
+export type { BlockCommit } from "./blockCommit.js";
 export type { ViewStateOptions, ViewStateResult } from "./state/viewStateIn.js";
 export { InvalidTransactionError } from "./runtime/InvalidTransactionError.js";
 export { TransactionDecodeError } from "./transaction/index.js";
@@ -133,6 +135,9 @@ export class Chain {
   private readonly chunks = new Map<string, { block: Block; shardIndex: number }>();
   private pending: ChangeSet[];
   private readonly listeners = new Set<(block: Block) => void>();
+  private readonly commitListeners = new Set<(commit: BlockCommit) => void>();
+  /** Block commits by height - genesis height - 1 (kept so subscribers can rebuild from the chain). */
+  private readonly commits: BlockCommit[] = [];
   private timer: NodeJS.Timeout | undefined;
 
   /** The runtime parameter table (nearcore's, see runtime/parameters.ts). */
@@ -344,6 +349,7 @@ export class Chain {
       checkValidityPeriod(this.canonical, prev.height, base58Encode(stx.transaction.blockHash), this.transactionValidityPeriod);
 
     const results: ChunkResult[] = [];
+    const changedKeys: string[][] = [];
     let postState: StateSnapshot[];
     try {
       postState = prev.postState.map((state, i) => {
@@ -361,6 +367,9 @@ export class Chain {
         });
         results.push(result);
         const changes = su.toChangeSet();
+        const written: string[] = [];
+        changes.forEach((key) => written.push(key));
+        changedKeys.push(written);
         return changes.size === 0 ? state : this.store.commit(state, changes.toSorted());
       });
     } catch (e) {
@@ -393,6 +402,7 @@ export class Chain {
       this.producer.next(prev, timestampNs, postState, { chunks, totalSupply: prev.totalSupply - burnt }),
     );
     this.recordExecution(block, results);
+    this.emitCommit({ block, receiptOutcomes: results.flatMap((r) => r.receiptOutcomes), changedKeys });
     for (const listener of this.listeners) {
       try {
         listener(block);
@@ -401,6 +411,33 @@ export class Chain {
       }
     }
     return block;
+  }
+
+  /** Keeps the block's commit and hands it to commit subscribers (who must not block: see onBlockCommit). */
+  private emitCommit(commit: BlockCommit): void {
+    this.commits.push(commit);
+    for (const listener of this.commitListeners) {
+      try {
+        listener(commit);
+      } catch (e) {
+        process.emitWarning(`block commit listener failed: ${String(e)}`);
+      }
+    }
+  }
+
+  /**
+   * Calls `listener` with each produced block's commit (outcomes and written keys), right after
+   * the block is recorded. The listener runs inside block production: it should queue the
+   * commit and do its work later. Returns an unsubscribe function.
+   */
+  onBlockCommit(listener: (commit: BlockCommit) => void): () => void {
+    this.commitListeners.add(listener);
+    return () => this.commitListeners.delete(listener);
+  }
+
+  /** The commit of a produced block (undefined for genesis, which has none, and unknown heights). */
+  blockCommit(height: number): BlockCommit | undefined {
+    return Number.isInteger(height) ? this.commits[height - this.genesisBlock.height - 1] : undefined;
   }
 
   /** Stores what the block's chunks did and routes their receipts and stake proposals. */

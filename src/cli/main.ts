@@ -5,12 +5,14 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { startService } from "../server/startService.js";
+import { keysCommand } from "./keysCommand.js";
 import { serveFlags, serveOptionsFrom, type ServeFlagName } from "./serveOptions.js";
 
 const usage = `Usage: shardkit <command> [options]
 
 Commands:
   serve              run a local NEAR-compatible JSON-RPC node on a dev chain
+  keys <action>      manage API keys: add, list, revoke, rotate (\`shardkit keys help\`)
   generate [--check] regenerate generated/ from specs/ (--check: fail listing stale files)
 
 Options of serve:
@@ -33,11 +35,13 @@ async function serve(args: string[]): Promise<void> {
   const service = await startService({
     ...options,
     onInternalError: (method, error) => console.error(`internal error in ${method}:`, error),
+    onKeysReport: (message) => console.error(`shardkit: ${message}`),
   });
   const { chain } = service;
   console.log(`shardkit: chain ${chain.chainId}, ${chain.shardLayout.numShards} shards, genesis ${chain.genesisBlock.hash}`);
   console.log(`  regular RPC   ${service.rpcUrl}  (last ${options.retention} blocks)`);
   console.log(`  archival RPC  ${service.archivalUrl}`);
+  console.log(`  REST API      ${service.apiUrl}/v1  (account data, indexed from every block)`);
   if (chain.devAccounts.length > 0) {
     console.log("dev accounts (secret seed = sha256(\"shardkit-dev:\" + account_id)):");
     for (const account of chain.devAccounts) {
@@ -85,6 +89,8 @@ async function main(argv: string[]): Promise<void> {
   switch (command) {
     case "serve":
       return serve(rest);
+    case "keys":
+      return keysCommand(rest);
     case "generate":
       return generate(rest);
     case undefined:

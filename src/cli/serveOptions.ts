@@ -5,11 +5,12 @@ export const serveFlags = {
   host: { default: "127.0.0.1", help: "interface to bind every listener to" },
   "rpc-port": { default: "3030", help: "regular JSON-RPC listener (recent blocks only)" },
   "archival-port": { default: "3031", help: "archival JSON-RPC listener (every block)" },
-  "api-port": { default: "3040", help: "REST /v1 listener (reserved: the REST API is not served yet)" },
+  "api-port": { default: "3040", help: "REST account-data listener (/v1, /status, /health)" },
   "block-time": { default: "1000", help: "milliseconds between blocks; 0 = produce blocks only on demand" },
   shards: { default: undefined, help: "number of shards, 1 to 26 (default 4, or the genesis file's layout)" },
   genesis: { default: undefined, help: "nearcore genesis JSON file to start from (default: the dev genesis)" },
-  keys: { default: undefined, help: 'API keys file: {"keys":[{"key":"...","name":"..."}]}' },
+  keys: { default: undefined, help: "API keys file managed by `shardkit keys` (reloaded on change)" },
+  "public-rate": { default: undefined, help: "requests per minute per client address without a key (default: no cap)" },
   "tx-timeout": { default: "10000", help: "milliseconds a transaction method waits for its wait_until before TIMEOUT_ERROR" },
   retention: { default: "1000", help: "blocks whose state the regular listener keeps serving (>= 3, so final blocks stay readable)" },
 } as const;
@@ -29,6 +30,7 @@ export function serveOptionsFrom(values: Partial<Record<ServeFlagName, string>>)
   };
   const genesisFile = get("genesis");
   const keysFile = get("keys");
+  const publicRate = get("public-rate");
   return {
     host: get("host") ?? "127.0.0.1",
     rpcPort: integer("rpc-port", 0, 65535),
@@ -43,5 +45,6 @@ export function serveOptionsFrom(values: Partial<Record<ServeFlagName, string>>)
       ...(genesisFile !== undefined && { genesisFile }),
     },
     ...(keysFile !== undefined && { keysFile }),
+    ...(publicRate !== undefined && { publicRatePerMinute: integer("public-rate", 1, 1_000_000_000) }),
   };
 }

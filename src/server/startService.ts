@@ -1,8 +1,15 @@
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import { Chain, type ChainOptions } from "../chain/node.js";
-import { ApiKeys } from "./http/apiKeys.js";
+import { BlockIndexer } from "../indexer/BlockIndexer.js";
+import { ftBalanceReaderFrom, type FtBalanceReader, type ViewCall } from "../indexer/FtBalanceReader.js";
+import { MemoryIndexStore } from "../indexer/MemoryIndexStore.js";
+import { AccessControl } from "./http/AccessControl.js";
+import { createRestListener } from "./http/createRestListener.js";
 import { createRpcListener } from "./http/createRpcListener.js";
+import { KeyRing } from "./http/keyRing.js";
+import { KeysFileWatcher } from "./http/KeysFileWatcher.js";
+import { restHandlers } from "./rest/handlers.js";
 import { createRpcProcessor } from "./jsonrpc/processRequest.js";
 import type { RpcContext } from "./rpc/context.js";
 import { rpcHandlers } from "./rpc/handlers.js";
@@ -16,8 +23,16 @@ export interface ServiceOptions {
   /** Blocks whose state and bodies the regular listener serves. */
   retention: number;
   chain: ChainOptions;
-  /** JSON keys file; without one, requests that present a key are refused. */
+  /** REST listener port (0 = any free port); without one, no REST listener. */
+  apiPort?: number;
+  /** Keys file (hashes, see `shardkit keys`), reloaded on change; without one, requests that present a key are refused. */
   keysFile?: string;
+  /** Requests per minute per client address on the public path (no key); unset = no cap. */
+  publicRatePerMinute?: number;
+  /** Reads FT balances from token contracts for the REST index (the VM's view calls); without one, balances are null. */
+  ftBalances?: FtBalanceReader;
+  /** Keys file reloads and problems (never a key). */
+  onKeysReport?: (message: string) => void;
   maxBodyBytes?: number;
   maxJsonDepth?: number;
   /** How long transaction methods wait before TIMEOUT_ERROR (nearcore polls for 10 s). */
@@ -30,6 +45,10 @@ export interface Service {
   chain: Chain;
   rpcUrl: string;
   archivalUrl: string;
+  /** The REST listener, when `apiPort` was given. */
+  apiUrl: string | undefined;
+  /** The REST index, following the chain. */
+  indexer: BlockIndexer;
   close(): Promise<void>;
 }
 
@@ -37,11 +56,20 @@ export interface Service {
 export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
 export const DEFAULT_MAX_JSON_DEPTH = 64;
 export const DEFAULT_TX_TIMEOUT_MS = 10_000;
+/** Reported by the REST /status `version`. */
+export const SERVICE_VERSION = "0.1.0";
 
 /** Opens the chain and serves it on a regular and an archival JSON-RPC listener. */
 export async function startService(options: ServiceOptions): Promise<Service> {
   const chain = await Chain.open(options.chain);
-  const apiKeys = options.keysFile === undefined ? ApiKeys.empty() : await ApiKeys.load(options.keysFile);
+  const keysWatcher = options.keysFile === undefined ? undefined : KeysFileWatcher.open(options.keysFile, options.onKeysReport);
+  const access = new AccessControl(
+    keysWatcher === undefined ? () => KeyRing.EMPTY : () => keysWatcher.current(),
+    options.publicRatePerMinute === undefined ? {} : { publicRatePerMinute: options.publicRatePerMinute },
+  );
+  const ftBalances = options.ftBalances ?? defaultFtBalances(chain);
+  const indexer = new BlockIndexer(chain, new MemoryIndexStore(), ftBalances ? { ftBalances } : {});
+  indexer.start();
   const startedAtMs = Date.now();
   const servers: Server[] = [];
 
@@ -68,38 +96,69 @@ export async function startService(options: ServiceOptions): Promise<Service> {
         const result = path === "/status" ? await rpcHandlers.status({}, context) : await rpcHandlers.health({}, context);
         return { status: 200, body: JSON.stringify(result) };
       },
-      apiKeys,
+      access,
       maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     });
+    const url = await listenOn(server, port);
+    context.rpcAddr = url.slice("http://".length).replace(/^\[(.*)\]/, "$1");
+    return url;
+  };
+
+  const listenOn = async (server: Server, port: number): Promise<string> => {
     servers.push(server);
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
       server.listen(port, options.host, () => resolve());
     });
     const address = server.address() as AddressInfo;
-    context.rpcAddr = `${address.address}:${address.port}`;
     const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
     return `http://${host}:${address.port}`;
+  };
+
+  const stopAll = async () => {
+    chain.stop();
+    indexer.stop();
+    keysWatcher?.close();
+    await Promise.all(servers.map((server) => closeServer(server)));
   };
 
   try {
     const rpcUrl = await listen(options.rpcPort, false);
     const archivalUrl = await listen(options.archivalPort, true);
+    const apiUrl =
+      options.apiPort === undefined
+        ? undefined
+        : await listenOn(
+            createRestListener({
+              handlers: restHandlers,
+              context: {
+                index: indexer.store,
+                headHeight: () => chain.head().height,
+                now: Date.now,
+                version: SERVICE_VERSION,
+              },
+              access,
+              ...(options.onInternalError && {
+                onInternalError: (operationId, error) => options.onInternalError!(`REST ${operationId}`, error),
+              }),
+            }),
+            options.apiPort,
+          );
     chain.start();
-    return {
-      chain,
-      rpcUrl,
-      archivalUrl,
-      async close() {
-        chain.stop();
-        await Promise.all(servers.map((server) => closeServer(server)));
-      },
-    };
+    return { chain, rpcUrl, archivalUrl, apiUrl, indexer, close: stopAll };
   } catch (error) {
-    chain.stop();
-    await Promise.all(servers.map((server) => closeServer(server)));
+    await stopAll();
     throw error;
   }
+}
+
+/**
+ * FT balances from the chain's own view calls (`Chain.callFunction`, the contract VM) when this
+ * build has them; without a VM, FT balances stay null ("not read"), as the spec allows.
+ */
+function defaultFtBalances(chain: Chain): FtBalanceReader | undefined {
+  const callFunction = (chain as { callFunction?: ViewCall }).callFunction;
+  return callFunction === undefined ? undefined : ftBalanceReaderFrom(callFunction.bind(chain));
 }
 
 /** How long in-flight requests may take to finish when the service closes. */

@@ -30,12 +30,16 @@ async function waitFor(read: () => string, pattern: RegExp, timeoutMs = 20_000):
 
 describe("shardkit serve", () => {
   it("prints listeners and dev keys, serves JSON-RPC, produces blocks and shuts down on SIGTERM", async () => {
-    const { child, exited, output } = run(["serve", "--rpc-port", "0", "--archival-port", "0", "--block-time", "100", "--ephemeral"]);
+    const { child, exited, output } = run(["serve", "--rpc-port", "0", "--archival-port", "0", "--api-port", "0", "--block-time", "100", "--ephemeral"]);
     const [, rpcUrl] = await waitFor(() => output().stdout, /regular RPC\s+(http:\/\/\S+)/);
     await waitFor(() => output().stdout, /carol\.test\.near/);
     const alice = devKeyPair("alice.test.near");
     expect(output().stdout).toContain(`alice.test.near    shard 0  ${alice.publicKeyString}  ${alice.secretKeyString}`);
     expect(output().stdout).toMatch(/archival RPC\s+http:\/\/127\.0\.0\.1:\d+/);
+    const [, apiUrl] = await waitFor(() => output().stdout, /REST API\s+(http:\/\/\S+)\/v1/);
+    const full = (await (await fetch(`${apiUrl}/v1/account/alice.test.near/full`)).json()) as { account_id: string; state: unknown };
+    expect(full.account_id).toBe("alice.test.near");
+    expect(full.state).not.toBeNull();
 
     const height = async () => {
       const reply = await fetch(rpcUrl!, { method: "POST", body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "status", params: [] }) });
@@ -62,7 +66,7 @@ describe("shardkit serve", () => {
         records: [{ Account: { account_id: "alice.near", account } }, { Account: { account_id: "zed.near", account } }],
       }),
     );
-    const { child, exited, output } = run(["serve", "--rpc-port", "0", "--archival-port", "0", "--block-time", "0", "--genesis", genesis]);
+    const { child, exited, output } = run(["serve", "--rpc-port", "0", "--archival-port", "0", "--api-port", "0", "--block-time", "0", "--genesis", genesis]);
     const [, rpcUrl] = await waitFor(() => output().stdout, /regular RPC\s+(http:\/\/\S+)/);
     expect(output().stdout).toContain("chain layout-test, 2 shards");
     const reply = await fetch(rpcUrl!, { method: "POST", body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "block", params: { finality: "final" } }) });
@@ -79,6 +83,9 @@ describe("shardkit serve", () => {
     [["serve", "--rpc-port", "99999"], /--rpc-port must be an integer from 0 to 65535/],
     [["serve", "--no-such-flag"], /Unknown option '--no-such-flag'/],
     [["serve", "--genesis", "/nonexistent/genesis.json"], /nonexistent/],
+    [["serve", "--api-port", "70000"], /--api-port must be an integer from 0 to 65535/],
+    [["serve", "--public-rate", "0"], /--public-rate must be an integer from 1/],
+    [["serve", "--rpc-port", "0", "--archival-port", "0", "--api-port", "0", "--keys", "/nonexistent/keys.json"], /cannot read keys file \/nonexistent\/keys\.json: ENOENT/],
     [["frobnicate"], /unknown command "frobnicate"/],
   ])("refuses %j with a clear message and exit code 1", async (args, message) => {
     const { exited, output } = run(args);

@@ -1,7 +1,7 @@
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RpcHandlers } from "../../generated/rpc/methods.js";
-import { ApiKeys } from "../../src/server/http/apiKeys.js";
+import { AccessControl } from "../../src/server/http/AccessControl.js";
 import { createRpcListener } from "../../src/server/http/createRpcListener.js";
 import { createRpcProcessor } from "../../src/server/jsonrpc/processRequest.js";
 import { rpcHandlers } from "../../src/server/rpc/handlers.js";
@@ -28,7 +28,7 @@ const server = createRpcListener({
     onInternalError: (method, error) => reported.push(`${method}: ${String(error)}`),
   }),
   get: () => Promise.reject(new Error("unused")),
-  apiKeys: ApiKeys.empty(),
+  access: AccessControl.open(),
   maxBodyBytes: 1024,
 });
 let url: string;

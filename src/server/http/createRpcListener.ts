@@ -1,28 +1,24 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { ParseError } from "../errors.js";
 import { errorReply, type RpcReply } from "../jsonrpc/processRequest.js";
-import { presentedApiKey, type ApiKeys } from "./apiKeys.js";
+import type { AccessControl } from "./AccessControl.js";
+import { sendRefusal } from "./accessReplies.js";
+import { answerPreflight, corsHeaders } from "./cors.js";
 
 export interface RpcListenerOptions {
   /** Processes one JSON-RPC request body (synchronously when the handler is synchronous). */
   process: (body: Buffer) => RpcReply | Promise<RpcReply>;
   /** Answers nearcore's plain GET endpoints (`/status`, `/health`). */
   get: (path: "/status" | "/health") => Promise<RpcReply>;
-  apiKeys: ApiKeys;
+  /** Keys, origins and rate caps (shared by every listener). */
+  access: AccessControl;
   maxBodyBytes: number;
 }
 
 const rootUrl = new URL("http://localhost/");
 // Flat [name, value, name, value, ...] lists: node:http takes them without per-request objects.
-const corsHeaders = [
-  "access-control-allow-origin", "*",
-  "access-control-allow-methods", "POST, GET, OPTIONS",
-  "access-control-allow-headers", "content-type, authorization",
-];
 const jsonHeaders = ["content-type", "application/json"];
-const jsonCorsHeaders = [...jsonHeaders, ...corsHeaders];
 const textHeaders = ["content-type", "text/plain; charset=utf-8"];
-const textCorsHeaders = [...textHeaders, ...corsHeaders];
 
 /**
  * A JSON-RPC listener on node:http: POST `/` for JSON-RPC, GET `/status` and `/health`,
@@ -54,11 +50,12 @@ function handle(req: IncomingMessage, res: ServerResponse, options: RpcListenerO
     req.resume();
     return sendText(req, res, 400, "Malformed request target");
   }
-  const key = presentedApiKey(req, url);
-  if (key !== undefined && !options.apiKeys.has(key)) {
+  if (req.method === "OPTIONS") {
     req.resume();
-    return sendText(req, res, 403, "Unknown API key");
+    return answerPreflight(res, "POST, GET, OPTIONS");
   }
+  const decision = options.access.check(req, url);
+  if (decision.kind !== "allow") return sendRefusal(req, res, decision);
   if (url.pathname === "/" && req.method === "POST") {
     return readBody(req, options.maxBodyBytes, (body) => {
       if (body === undefined) {
@@ -76,10 +73,6 @@ function handle(req: IncomingMessage, res: ServerResponse, options: RpcListenerO
     });
   }
   req.resume();
-  if (req.method === "OPTIONS") {
-    res.writeHead(204, corsHeaders).end();
-    return;
-  }
   if ((url.pathname === "/status" || url.pathname === "/health") && req.method === "GET") {
     options.get(url.pathname).then((r) => sendReply(req, res, r), (error: unknown) => fail(req, res, error));
     return;
@@ -118,13 +111,13 @@ function readBody(req: IncomingMessage, limit: number, done: (body: Buffer | und
 
 // CORS headers go only to browsers (requests with an Origin): other clients never read them.
 function sendReply(req: IncomingMessage, res: ServerResponse, reply: RpcReply, status = reply.status): void {
-  const headers = req.headers.origin === undefined ? jsonHeaders : jsonCorsHeaders;
+  const headers = req.headers.origin === undefined ? jsonHeaders : [...jsonHeaders, ...corsHeaders(req)];
   res.writeHead(status, [...headers, "content-length", String(Buffer.byteLength(reply.body))]);
   res.end(reply.body);
 }
 
 function sendText(req: IncomingMessage, res: ServerResponse, status: number, text: string): void {
-  const headers = req.headers.origin === undefined ? textHeaders : textCorsHeaders;
+  const headers = req.headers.origin === undefined ? textHeaders : [...textHeaders, ...corsHeaders(req)];
   res.writeHead(status, [...headers, "content-length", String(Buffer.byteLength(text))]);
   res.end(text);
 }

@@ -1,0 +1,16 @@
+import type { Block } from "./blocks/Block.js";
+import type { ExecutionOutcome } from "./runtime/executionOutcome.js";
+
+/**
+ * What a produced block did, for subscribers that follow the chain (the REST indexer):
+ * the block, the outcomes of the receipts its chunks executed (shard by shard, in execution
+ * order; the receipts themselves are `Chain.receipt(base58(outcome.id))`), and the trie keys
+ * (latin1) each shard's chunk wrote, staged writes included. Values are read from the block's
+ * post-state, so a subscriber that runs later still sees this block's state.
+ */
+export interface BlockCommit {
+  readonly block: Block;
+  readonly receiptOutcomes: readonly ExecutionOutcome[];
+  /** Per shard index: every key written or deleted by the block. */
+  readonly changedKeys: readonly (readonly string[])[];
+}

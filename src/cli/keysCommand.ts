@@ -1,0 +1,122 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { parseArgs } from "node:util";
+import { hashApiKey, normalizeOriginRule, parseKeysFile, type KeysFile, type StoredKey } from "../server/http/keyRing.js";
+
+export const keysUsage = `Usage: shardkit keys <add|list|revoke|rotate> --file F [options]
+
+  add --name N [--browser --origin URL ...] [--rate PER_MINUTE]
+                 create a key; prints it once, on the last line (only its sha256 is stored)
+  list           names, kinds, origins and rate caps (never the keys)
+  revoke --name N
+                 remove the key; a running \`serve --keys F\` stops accepting it at once
+  rotate --name N
+                 replace the key (same name, origins and cap); prints the new one; the old one stops working
+
+Origins: an exact origin (https://app.example.com) or a wildcard (*.example.com, any scheme).
+`;
+
+export interface KeysOutput {
+  log(line: string): void;
+}
+
+/** A new API key: 32 random bytes, base64url, with a recognisable prefix. */
+export function newApiKey(): string {
+  return `shk_${randomBytes(32).toString("base64url")}`;
+}
+
+function readKeys(file: string): KeysFile {
+  if (!existsSync(file)) return { version: 1, keys: [] };
+  return parseKeysFile(readFileSync(file, "utf8"));
+}
+
+/** Writes via a temporary file and a rename, so a watching server never reads half a file. */
+function writeKeys(file: string, keys: KeysFile): void {
+  const temp = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
+  writeFileSync(temp, `${JSON.stringify(keys, null, 2)}\n`, { mode: 0o600 });
+  renameSync(temp, file);
+}
+
+function positiveInteger(text: string | undefined, flag: string): number | null {
+  if (text === undefined) return null;
+  if (!/^[1-9][0-9]{0,9}$/.test(text)) throw new Error(`--${flag} must be a positive integer, got ${JSON.stringify(text)}`);
+  return Number(text);
+}
+
+/** `shardkit keys ...`; throws with a clear message on bad input. */
+export function keysCommand(args: string[], out: KeysOutput = { log: (line) => console.log(line) }): void {
+  const [action, ...rest] = args;
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      file: { type: "string" },
+      name: { type: "string" },
+      browser: { type: "boolean", default: false },
+      origin: { type: "string", multiple: true, default: [] },
+      rate: { type: "string" },
+    },
+    strict: true,
+  });
+  if (action === undefined || action === "help" || action === "--help") {
+    out.log(keysUsage);
+    return;
+  }
+  const file = values.file;
+  if (file === undefined) throw new Error(`keys ${action} needs --file F\n\n${keysUsage}`);
+  const keys = readKeys(file);
+  const needName = (): string => {
+    if (values.name === undefined || values.name.length === 0) throw new Error(`keys ${action} needs --name N`);
+    return values.name;
+  };
+  const indexOf = (name: string): number => {
+    const index = keys.keys.findIndex((k) => k.name === name);
+    if (index < 0) throw new Error(`no key named ${JSON.stringify(name)} in ${file}`);
+    return index;
+  };
+  switch (action) {
+    case "add": {
+      const name = needName();
+      if (keys.keys.some((k) => k.name === name)) throw new Error(`a key named ${JSON.stringify(name)} already exists in ${file}`);
+      const origins = values.origin.map(normalizeOriginRule);
+      if (values.browser && origins.length === 0) throw new Error("a --browser key needs at least one --origin");
+      if (!values.browser && origins.length > 0) throw new Error("--origin applies to --browser keys only");
+      const key = newApiKey();
+      const entry: StoredKey = {
+        name,
+        sha256: hashApiKey(key),
+        kind: values.browser ? "browser" : "server",
+        origins,
+        ratePerMinute: positiveInteger(values.rate, "rate"),
+      };
+      writeKeys(file, { version: 1, keys: [...keys.keys, entry] });
+      out.log(`added ${entry.kind} key ${JSON.stringify(name)} to ${file}; it is shown once, store it now:`);
+      out.log(key);
+      return;
+    }
+    case "list": {
+      if (keys.keys.length === 0) out.log(`no keys in ${file}`);
+      for (const k of keys.keys) {
+        const origins = k.kind === "browser" ? `  origins ${k.origins.join(", ")}` : "";
+        out.log(`${k.name}  ${k.kind}  rate ${k.ratePerMinute === null ? "unlimited" : `${k.ratePerMinute}/min`}${origins}`);
+      }
+      return;
+    }
+    case "revoke": {
+      const index = indexOf(needName());
+      writeKeys(file, { version: 1, keys: keys.keys.filter((_, i) => i !== index) });
+      out.log(`revoked key ${JSON.stringify(values.name)} in ${file}`);
+      return;
+    }
+    case "rotate": {
+      const index = indexOf(needName());
+      const key = newApiKey();
+      writeKeys(file, { version: 1, keys: keys.keys.map((k, i) => (i === index ? { ...k, sha256: hashApiKey(key) } : k)) });
+      out.log(`rotated key ${JSON.stringify(values.name)} in ${file}; the old key no longer works. New key, shown once:`);
+      out.log(key);
+      return;
+    }
+    default:
+      throw new Error(`unknown keys action ${JSON.stringify(action)}\n\n${keysUsage}`);
+  }
+}

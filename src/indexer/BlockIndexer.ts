@@ -1,0 +1,211 @@
+import type { Block } from "../chain/blocks/Block.js";
+import type { BlockCommit, Chain } from "../chain/node.js";
+import type { AccessKey } from "../chain/primitives/accessKey.js";
+import { base58Encode } from "../chain/primitives/base58.js";
+import { base64Decode } from "../chain/primitives/base64.js";
+import { latin1ToBytes } from "../chain/primitives/latin1.js";
+import { formatPublicKey, publicKeyFromBorsh } from "../chain/primitives/publicKey.js";
+import type { FtBalanceReader } from "./FtBalanceReader.js";
+import type { AccountStateRow, FtBalance, IndexBlockUpdate, IndexStore, KeyPermission } from "./IndexStore.js";
+import { tokenActivity, type ExecutedReceipt } from "./tokenActivity.js";
+
+const ACCOUNT_COLUMN = "\x00";
+const ACCESS_KEY_COLUMN = "\x02";
+
+export interface BlockIndexerOptions {
+  /** Reads FT balances from the contracts; without one, FT balances stay `null`. */
+  ftBalances?: FtBalanceReader;
+  /** Observes the time each block took to index (benchmarks). */
+  onIndexed?: (height: number, elapsedMs: number) => void;
+}
+
+/**
+ * Follows the chain's block commits into an IndexStore. The commit listener only queues the
+ * commit, so indexing never delays block production; queued blocks are applied one at a time
+ * on a later turn of the event loop (each block in one synchronous `apply`, so a reader sees
+ * one whole block). A fresh store starts from the genesis state; a store behind the chain
+ * catches up from the chain's kept commits, which is also how `rebuild` works.
+ */
+export class BlockIndexer<S extends IndexStore = IndexStore> {
+  private readonly queue: BlockCommit[] = [];
+  private scheduled = false;
+  private unsubscribe: (() => void) | undefined;
+  private readonly waiters: { height: number; resolve: () => void }[] = [];
+
+  constructor(
+    private readonly chain: Chain,
+    readonly store: S,
+    private readonly options: BlockIndexerOptions = {},
+  ) {}
+
+  /** Indexes what the store lacks up to the head now, then follows new blocks. */
+  start(): void {
+    if (this.unsubscribe !== undefined) return;
+    this.unsubscribe = this.chain.onBlockCommit((commit) => {
+      this.queue.push(commit);
+      this.schedule();
+    });
+    this.catchUp(this.chain.head().height);
+  }
+
+  stop(): void {
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+    this.queue.length = 0;
+  }
+
+  /** Indexes a whole chain into `store` synchronously, from genesis to the current head. */
+  static rebuild<T extends IndexStore>(chain: Chain, store: T, options: BlockIndexerOptions = {}): T {
+    new BlockIndexer(chain, store, options).catchUp(chain.head().height);
+    return store;
+  }
+
+  /** Resolves once the index has applied `height` (at once if it already has). */
+  whenIndexed(height: number): Promise<void> {
+    if ((this.store.height ?? -1) >= height) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push({ height, resolve }));
+  }
+
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      this.drain();
+    });
+  }
+
+  /** Applies queued commits, one block per turn so that requests interleave with catching up. */
+  private drain(): void {
+    const commit = this.queue.shift();
+    if (commit === undefined) return;
+    try {
+      const indexed = this.store.height ?? -1;
+      if (commit.block.height > indexed + 1) this.catchUp(commit.block.height - 1);
+      if (commit.block.height > (this.store.height ?? -1)) this.applyCommit(commit);
+    } catch (error) {
+      process.emitWarning(`indexer failed at block ${commit.block.height}: ${String(error)}`);
+    }
+    this.notify();
+    if (this.queue.length > 0) this.schedule();
+  }
+
+  private notify(): void {
+    const height = this.store.height ?? -1;
+    for (let i = this.waiters.length - 1; i >= 0; i--) {
+      if (this.waiters[i]!.height <= height) this.waiters.splice(i, 1)[0]!.resolve();
+    }
+  }
+
+  /** Applies genesis (for a fresh store) and every kept commit up to `height`. */
+  private catchUp(height: number): void {
+    if (this.store.height === null) this.applyGenesis();
+    for (let h = this.store.height! + 1; h <= height; h++) {
+      const commit = this.chain.blockCommit(h);
+      if (commit === undefined) throw new Error(`the chain kept no commit for block ${h}`);
+      this.applyCommit(commit);
+    }
+    this.notify();
+  }
+
+  /** Every account and access key of the genesis state. */
+  private applyGenesis(): void {
+    const genesis = this.chain.genesisBlock;
+    const changed = genesis.postState.map((state) => {
+      const keys: string[] = [];
+      state.scan(ACCOUNT_COLUMN, undefined, (key) => void keys.push(key));
+      state.scan(ACCESS_KEY_COLUMN, undefined, (key) => void keys.push(key));
+      return keys;
+    });
+    this.store.apply({
+      ...this.stateUpdates(genesis, changed),
+      height: genesis.height,
+      timestampNs: genesis.timestampNs,
+      ft: [],
+      nft: [],
+      pools: [],
+      balancesRead: false,
+    });
+  }
+
+  private applyCommit(commit: BlockCommit): void {
+    const started = performance.now();
+    const { block } = commit;
+    const ft = new Map<string, { accountId: string; contractId: string; balance: FtBalance }>();
+    const nft = new Map<string, { accountId: string; contractId: string }>();
+    const pools = new Map<string, { accountId: string; poolId: string }>();
+    for (const outcome of commit.receiptOutcomes) {
+      const receipt = this.executedReceipt(outcome);
+      if (receipt === undefined) continue;
+      const activity = tokenActivity(receipt);
+      for (const row of activity.ft) ft.set(`${row.contractId} ${row.accountId}`, { ...row, balance: null });
+      for (const row of activity.nft) nft.set(`${row.contractId} ${row.accountId}`, row);
+      for (const row of activity.pools) pools.set(`${row.poolId} ${row.accountId}`, row);
+    }
+    const read = this.options.ftBalances;
+    if (read !== undefined) for (const row of ft.values()) row.balance = read(block, row.contractId, row.accountId);
+    const update: IndexBlockUpdate = {
+      ...this.stateUpdates(block, commit.changedKeys),
+      height: block.height,
+      timestampNs: block.timestampNs,
+      ft: [...ft.values()],
+      nft: [...nft.values()],
+      pools: [...pools.values()],
+      balancesRead: read !== undefined,
+    };
+    this.store.apply(update);
+    this.options.onIndexed?.(block.height, performance.now() - started);
+  }
+
+  private executedReceipt(outcome: BlockCommit["receiptOutcomes"][number]): ExecutedReceipt | undefined {
+    const view = this.chain.receipt(base58Encode(outcome.id));
+    if (view === undefined || !("Action" in view.receipt)) return undefined;
+    const calls = view.receipt.Action.actions.flatMap((action) =>
+      typeof action === "object" && "FunctionCall" in action
+        ? [{ methodName: action.FunctionCall.method_name, args: base64Decode(action.FunctionCall.args) }]
+        : [],
+    );
+    return {
+      predecessorId: view.predecessor_id,
+      receiverId: view.receiver_id,
+      calls,
+      succeeded: outcome.status.kind !== "Failure",
+      logs: outcome.logs,
+    };
+  }
+
+  /** Account states and access keys after `block` for the written trie keys. */
+  private stateUpdates(
+    block: Block,
+    changedKeys: readonly (readonly string[])[],
+  ): Pick<IndexBlockUpdate, "accountStates" | "accessKeys"> {
+    const accountStates = new Map<string, AccountStateRow | null>();
+    const accessKeys: IndexBlockUpdate["accessKeys"][number][] = [];
+    for (const keys of changedKeys) {
+      for (const key of keys) {
+        if (key.startsWith(ACCOUNT_COLUMN)) {
+          const accountId = key.slice(1);
+          const view = this.chain.viewAccount(block, accountId);
+          accountStates.set(
+            accountId,
+            view === undefined
+              ? null
+              : { balance: view.amount.toString(), locked: view.locked.toString(), storageBytes: view.storageUsage },
+          );
+        } else if (key.startsWith(ACCESS_KEY_COLUMN)) {
+          const comma = key.indexOf(",");
+          if (comma < 0) continue;
+          const accountId = key.slice(1, comma);
+          const publicKey = formatPublicKey(publicKeyFromBorsh(latin1ToBytes(key.slice(comma + 1))).key);
+          const accessKey = this.chain.viewAccessKey(block, accountId, publicKey);
+          accessKeys.push({ publicKey, accountId, permission: accessKey === undefined ? null : permissionOf(accessKey) });
+        }
+      }
+    }
+    return { accountStates, accessKeys };
+  }
+}
+
+function permissionOf(key: AccessKey): KeyPermission {
+  return key.permission === "FullAccess" ? "full" : "limited";
+}

@@ -1,0 +1,137 @@
+import type {
+  AccountRows,
+  AccountStateRow,
+  ContractRow,
+  FtBalance,
+  FtHolder,
+  FtRow,
+  IndexBlockUpdate,
+  IndexStatus,
+  IndexStore,
+  KeyPermission,
+} from "./IndexStore.js";
+
+const byKey = <T>(key: (row: T) => string) => (a: T, b: T) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
+const DECIMAL = /^(0|[1-9][0-9]*)$/;
+
+/** The in-process index: maps keyed like FastNEAR's Redis hashes (ft:/nf:/st:/pk:/b:/accounts). */
+export class MemoryIndexStore implements IndexStore {
+  height: number | null = null;
+  timestampNs: bigint | null = null;
+  balanceHeight: number | null = null;
+  private readonly accounts = new Map<string, AccountStateRow>();
+  private readonly ft = new Map<string, Map<string, number>>();
+  private readonly nft = new Map<string, Map<string, number>>();
+  private readonly pools = new Map<string, Map<string, number>>();
+  /** token → account → balance */
+  private readonly balances = new Map<string, Map<string, FtBalance>>();
+  /** public key → account → permission */
+  private readonly keys = new Map<string, Map<string, KeyPermission>>();
+
+  apply(update: IndexBlockUpdate): void {
+    if (this.height !== null && update.height <= this.height) {
+      throw new RangeError(`index is at block ${this.height}; cannot apply block ${update.height}`);
+    }
+    for (const [accountId, state] of update.accountStates) {
+      if (state === null) this.accounts.delete(accountId);
+      else this.accounts.set(accountId, state);
+    }
+    for (const { publicKey, accountId, permission } of update.accessKeys) {
+      let holders = this.keys.get(publicKey);
+      if (permission === null) {
+        holders?.delete(accountId);
+        if (holders?.size === 0) this.keys.delete(publicKey);
+        continue;
+      }
+      if (holders === undefined) this.keys.set(publicKey, (holders = new Map()));
+      holders.set(accountId, permission);
+    }
+    const touch = (table: Map<string, Map<string, number>>, accountId: string, contractId: string) => {
+      let rows = table.get(accountId);
+      if (rows === undefined) table.set(accountId, (rows = new Map()));
+      rows.set(contractId, update.height);
+    };
+    for (const row of update.ft) {
+      touch(this.ft, row.accountId, row.contractId);
+      let holders = this.balances.get(row.contractId);
+      if (holders === undefined) this.balances.set(row.contractId, (holders = new Map()));
+      holders.set(row.accountId, row.balance);
+    }
+    for (const row of update.nft) touch(this.nft, row.accountId, row.contractId);
+    for (const row of update.pools) touch(this.pools, row.accountId, row.poolId);
+    this.height = update.height;
+    this.timestampNs = update.timestampNs;
+    if (update.balancesRead) this.balanceHeight = update.height;
+  }
+
+  status(): IndexStatus {
+    return { height: this.height, timestampNs: this.timestampNs, balanceHeight: this.balanceHeight };
+  }
+
+  account(accountId: string): AccountRows {
+    return {
+      height: this.appliedHeight(),
+      state: this.accountState(accountId),
+      ft: this.ftRows(accountId),
+      nft: this.nftRows(accountId),
+      pools: this.poolRows(accountId),
+    };
+  }
+
+  accountsByKey(publicKey: string, fullAccessOnly: boolean): { height: number; accountIds: string[] } {
+    return { height: this.appliedHeight(), accountIds: this.keyHolders(publicKey, fullAccessOnly) };
+  }
+
+  ftTop(tokenId: string, limit: number): { height: number; holders: FtHolder[] } {
+    return { height: this.appliedHeight(), holders: this.topHolders(tokenId, limit) };
+  }
+
+  private appliedHeight(): number {
+    if (this.height === null) throw new Error("the index has not applied genesis yet");
+    return this.height;
+  }
+
+  accountState(accountId: string): AccountStateRow | undefined {
+    return this.accounts.get(accountId);
+  }
+
+  ftRows(accountId: string): FtRow[] {
+    return [...(this.ft.get(accountId) ?? [])]
+      .map(([contractId, height]) => ({
+        contractId,
+        balance: this.balances.get(contractId)?.get(accountId) ?? null,
+        lastUpdateBlockHeight: height,
+      }))
+      .sort(byKey((r) => r.contractId));
+  }
+
+  nftRows(accountId: string): ContractRow[] {
+    return contractRows(this.nft.get(accountId));
+  }
+
+  poolRows(accountId: string): ContractRow[] {
+    return contractRows(this.pools.get(accountId));
+  }
+
+  keyHolders(publicKey: string, fullAccessOnly: boolean): string[] {
+    return [...(this.keys.get(publicKey) ?? [])]
+      .filter(([, permission]) => !fullAccessOnly || permission === "full")
+      .map(([accountId]) => accountId)
+      .sort();
+  }
+
+  topHolders(tokenId: string, limit: number): FtHolder[] {
+    const holders: { accountId: string; balance: string; value: bigint }[] = [];
+    for (const [accountId, balance] of this.balances.get(tokenId) ?? []) {
+      if (balance !== null && DECIMAL.test(balance)) holders.push({ accountId, balance, value: BigInt(balance) });
+    }
+    holders.sort((a, b) => (a.value !== b.value ? (a.value > b.value ? -1 : 1) : a.accountId < b.accountId ? 1 : -1));
+    return holders.slice(0, limit).map(({ accountId, balance }) => ({ accountId, balance }));
+  }
+}
+
+function contractRows(rows: Map<string, number> | undefined): ContractRow[] {
+  return [...(rows ?? [])]
+    .map(([contractId, lastUpdateBlockHeight]) => ({ contractId, lastUpdateBlockHeight }))
+    .sort(byKey((r) => r.contractId));
+}

@@ -1,0 +1,123 @@
+import { hash } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { RestHandlers, RestOperationId } from "../../../generated/rest/routes.js";
+import type { RestContext } from "../rest/RestContext.js";
+import { matchRoute } from "../rest/matchRoute.js";
+import { INVALID_ARGUMENT } from "../rest/validArguments.js";
+import type { AccessControl } from "./AccessControl.js";
+import { sendRefusal } from "./accessReplies.js";
+import { answerPreflight, corsHeaders } from "./cors.js";
+
+export interface RestListenerOptions {
+  handlers: RestHandlers<RestContext>;
+  context: RestContext;
+  access: AccessControl;
+  /** Receives unexpected handler failures (a bug, never bad input). */
+  onInternalError?: (operationId: RestOperationId, error: unknown) => void;
+}
+
+const INTERNAL_ERROR_BODY = '"Internal server error"';
+
+/**
+ * The REST listener: auth hook, CORS, then the route table. GET (and HEAD) only; bodies are
+ * ignored. 200 answers carry a weak ETag of the rows, `Cache-Control: no-cache` and
+ * `X-Block-Height`; a matching If-None-Match gets 304 (with the current block). Unknown paths
+ * get 404 with an empty body, as FastNEAR's actix.
+ */
+export function createRestListener(options: RestListenerOptions): Server {
+  const server = createServer((req, res) => {
+    try {
+      handle(req, res, options);
+    } catch (error) {
+      fail(req, res, error);
+    }
+  });
+  server.keepAliveTimeout = 65_000;
+  return server;
+}
+
+function jsonHeaders(req: IncomingMessage): string[] {
+  return [...corsHeaders(req), "content-type", "application/json"];
+}
+
+function fail(req: IncomingMessage, res: ServerResponse, error: unknown): void {
+  if (!res.headersSent) send(req, res, 500, jsonHeaders(req), INTERNAL_ERROR_BODY);
+  else res.destroy(error as Error);
+}
+
+const noQuery = new URL("http://localhost/");
+
+/**
+ * Synchronous unless a handler returns a promise (the in-memory index answers at once): the
+ * hot path pays no microtask hops and no URL parse when there is no query string.
+ */
+function handle(req: IncomingMessage, res: ServerResponse, options: RestListenerOptions): void {
+  req.resume();
+  const target = req.url ?? "/";
+  const queryAt = target.indexOf("?");
+  let url = noQuery;
+  if (queryAt >= 0 || !target.startsWith("/")) {
+    try {
+      url = new URL(target, "http://localhost");
+    } catch {
+      return send(req, res, 400, [...corsHeaders(req), "content-type", "text/plain; charset=utf-8"], "Malformed request target");
+    }
+  }
+  const pathname = queryAt >= 0 || url !== noQuery ? url.pathname : target;
+  if (req.method === "OPTIONS") return answerPreflight(res, "GET, HEAD, OPTIONS");
+  const decision = options.access.check(req, url);
+  if (decision.kind !== "allow") return sendRefusal(req, res, decision);
+  const method = req.method === "HEAD" ? "GET" : (req.method ?? "");
+  const match = matchRoute(method, pathname);
+  if (match.kind === "none") return send(req, res, 404, corsHeaders(req), "");
+  if (match.kind === "bad-parameter") return send(req, res, 400, jsonHeaders(req), JSON.stringify(INVALID_ARGUMENT.body));
+  const handler = options.handlers[match.operationId] as (
+    params: Record<string, string>,
+    ctx: RestContext,
+  ) => { status: number; body: unknown } | Promise<{ status: number; body: unknown }>;
+  const failed = (error: unknown) => {
+    options.onInternalError?.(match.operationId, error);
+    send(req, res, 500, jsonHeaders(req), INTERNAL_ERROR_BODY);
+  };
+  let reply: { status: number; body: unknown } | Promise<{ status: number; body: unknown }>;
+  try {
+    reply = handler(match.params, options.context);
+  } catch (error) {
+    return failed(error);
+  }
+  if (reply instanceof Promise) reply.then((r) => answer(req, res, r), failed);
+  else answer(req, res, reply);
+}
+
+function answer(req: IncomingMessage, res: ServerResponse, reply: { status: number; body: unknown }): void {
+  const body = JSON.stringify(reply.body);
+  if (reply.status !== 200) return send(req, res, reply.status, jsonHeaders(req), body);
+  const height = String((reply.body as { block_height: number }).block_height);
+  const etag = etagOf(body);
+  const caching = ["etag", etag, "cache-control", "no-cache", "x-block-height", height];
+  if (ifNoneMatch(req.headers["if-none-match"], etag)) return send(req, res, 304, [...corsHeaders(req), ...caching], "");
+  return send(req, res, 200, [...jsonHeaders(req), ...caching], body);
+}
+
+/**
+ * A weak validator of the body without its top-level `block_height` (the only key spelled
+ * `"block_height"` with its opening quote; row fields end in `_block_height`), so it holds
+ * across blocks while the rows stay the same.
+ */
+function etagOf(body: string): string {
+  return `W/"${hash("sha256", body.replace(/"block_height":\d+,?/, ""), "base64url").slice(0, 27)}"`;
+}
+
+/** RFC 9110 If-None-Match: `*` or a list of (possibly weak) tags compared weakly. */
+function ifNoneMatch(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  if (header.trim() === "*") return true;
+  const opaque = etag.replace(/^W\//, "");
+  return header.split(",").some((tag) => tag.trim().replace(/^W\//, "") === opaque);
+}
+
+function send(req: IncomingMessage, res: ServerResponse, status: number, headers: string[], body: string): void {
+  const length = Buffer.byteLength(body);
+  res.writeHead(status, status === 304 ? headers : [...headers, "content-length", String(length)]);
+  res.end(req.method === "HEAD" ? undefined : body);
+}

@@ -1,0 +1,12 @@
+import type { IndexReader } from "../../indexer/IndexStore.js";
+
+/** What REST handlers read: the index (each read is one consistent block) and the chain head for health. */
+export interface RestContext {
+  readonly index: IndexReader;
+  /** Height of the chain's head block (the index may be a few blocks behind it). */
+  headHeight(): number;
+  /** Wall clock in ms (status latency). */
+  now(): number;
+  /** Service version reported by /status. */
+  readonly version: string;
+}

@@ -1,0 +1,22 @@
+import type { RestHandlers } from "../../../generated/rest/routes.js";
+import type { RestContext } from "./RestContext.js";
+import { thenMaybe } from "./thenMaybe.js";
+import { INVALID_ARGUMENT, validAccountId } from "./validArguments.js";
+import { accountStateJson, ftRowJson, nftRowJson, poolRowJson } from "./wireRows.js";
+
+/** GET /v1/account/{account_id}/full */
+export const accountFull: RestHandlers<RestContext>["accountFull"] = (params, ctx) => {
+  const accountId = validAccountId(params.account_id);
+  if (accountId === undefined) return INVALID_ARGUMENT;
+  return thenMaybe(ctx.index.account(accountId), (rows) => ({
+    status: 200 as const,
+    body: {
+      account_id: accountId,
+      block_height: rows.height,
+      nfts: rows.nft.map(nftRowJson),
+      pools: rows.pools.map(poolRowJson),
+      state: accountStateJson(rows.state),
+      tokens: rows.ft.map(ftRowJson),
+    },
+  }));
+};

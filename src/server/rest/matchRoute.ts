@@ -1,0 +1,38 @@
+import { restRouteTable, type RestOperationId, type RestRoute } from "../../../generated/rest/routes.js";
+
+export type RouteMatch =
+  | { readonly kind: "route"; readonly operationId: RestOperationId; readonly params: Record<string, string> }
+  /** A route matched but a parameter is not valid percent-encoding. */
+  | { readonly kind: "bad-parameter"; readonly operationId: RestOperationId }
+  | { readonly kind: "none" };
+
+const routes: readonly RestRoute[] = Object.values(restRouteTable);
+
+/**
+ * Matches a request path against the route table. Path parameters are percent-decoded, so a
+ * key may come as `ed25519:…` or `ed25519%3A…` (actix decodes segments the same way).
+ */
+export function matchRoute(method: string, pathname: string): RouteMatch {
+  const parts = pathname.split("/").slice(1);
+  for (const route of routes) {
+    if (route.method !== method || route.segments.length !== parts.length) continue;
+    const raw: Record<string, string> = {};
+    let matched = true;
+    for (let i = 0; i < parts.length && matched; i++) {
+      const segment = route.segments[i]!;
+      if ("literal" in segment) matched = segment.literal === parts[i];
+      else raw[segment.param] = parts[i]!;
+    }
+    if (!matched) continue;
+    const params: Record<string, string> = {};
+    for (const [name, value] of Object.entries(raw)) {
+      try {
+        params[name] = decodeURIComponent(value);
+      } catch {
+        return { kind: "bad-parameter", operationId: route.operationId };
+      }
+    }
+    return { kind: "route", operationId: route.operationId, params };
+  }
+  return { kind: "none" };
+}

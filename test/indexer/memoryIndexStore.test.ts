@@ -1,0 +1,67 @@
+// The in-memory store: rows per block, FT balances and top holders in FastNEAR's order,
+// key permissions, and blocks applied strictly in order.
+
+import { describe, expect, it } from "vitest";
+import { MemoryIndexStore } from "../../src/indexer/MemoryIndexStore.js";
+import type { IndexBlockUpdate } from "../../src/indexer/IndexStore.js";
+
+const block = (height: number, over: Partial<IndexBlockUpdate> = {}): IndexBlockUpdate => ({
+  height,
+  timestampNs: BigInt(height) * 1_000_000_000n,
+  accountStates: new Map(),
+  accessKeys: [],
+  ft: [],
+  nft: [],
+  pools: [],
+  balancesRead: false,
+  ...over,
+});
+
+describe("MemoryIndexStore", () => {
+  it("keeps the height a row last changed at, sorted rows, and exact balances", () => {
+    const store = new MemoryIndexStore();
+    store.apply(block(1, { ft: [{ accountId: "a.near", contractId: "z.near", balance: "10" }], balancesRead: true }));
+    store.apply(block(2, { ft: [{ accountId: "a.near", contractId: "b.near", balance: null }], nft: [{ accountId: "a.near", contractId: "n.near" }] }));
+    store.apply(block(3, { ft: [{ accountId: "a.near", contractId: "z.near", balance: "" }] }));
+    expect(store.ftRows("a.near")).toEqual([
+      { contractId: "b.near", balance: null, lastUpdateBlockHeight: 2 },
+      { contractId: "z.near", balance: "", lastUpdateBlockHeight: 3 },
+    ]);
+    expect(store.nftRows("a.near")).toEqual([{ contractId: "n.near", lastUpdateBlockHeight: 2 }]);
+    expect(store.balanceHeight).toBe(1);
+    expect(store.height).toBe(3);
+    expect(() => store.apply(block(3))).toThrow(/cannot apply block 3/);
+  });
+
+  it("orders top holders by u128 balance then account id, both descending, without lost precision", () => {
+    const store = new MemoryIndexStore();
+    const big = (10n ** 30n).toString();
+    store.apply(
+      block(1, {
+        ft: [
+          { accountId: "a.near", contractId: "t.near", balance: big },
+          { accountId: "b.near", contractId: "t.near", balance: (10n ** 30n + 1n).toString() },
+          { accountId: "c.near", contractId: "t.near", balance: big },
+          { accountId: "d.near", contractId: "t.near", balance: "" },
+          { accountId: "e.near", contractId: "t.near", balance: null },
+          { accountId: "f.near", contractId: "t.near", balance: "0" },
+        ],
+      }),
+    );
+    expect(store.topHolders("t.near", 100).map((h) => h.accountId)).toEqual(["b.near", "c.near", "a.near", "f.near"]);
+    expect(store.topHolders("t.near", 2)).toHaveLength(2);
+    expect(store.topHolders("other.near", 100)).toEqual([]);
+  });
+
+  it("tracks key permissions and deletions", () => {
+    const store = new MemoryIndexStore();
+    store.apply(block(1, { accessKeys: [
+      { publicKey: "ed25519:k", accountId: "b.near", permission: "full" },
+      { publicKey: "ed25519:k", accountId: "a.near", permission: "limited" },
+    ] }));
+    expect(store.keyHolders("ed25519:k", true)).toEqual(["b.near"]);
+    expect(store.keyHolders("ed25519:k", false)).toEqual(["a.near", "b.near"]);
+    store.apply(block(2, { accessKeys: [{ publicKey: "ed25519:k", accountId: "b.near", permission: null }] }));
+    expect(store.keyHolders("ed25519:k", false)).toEqual(["a.near"]);
+  });
+});
