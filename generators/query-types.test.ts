@@ -118,6 +118,7 @@ describe("generated types", () => {
       | "experimentalProtocolConfig"
       | "experimentalReceipt"
       | "experimentalTxStatus"
+      | "experimentalValidatorsOrdered"
       | "gasPrice"
       | "health"
       | "query"
@@ -125,6 +126,7 @@ describe("generated types", () => {
       | "sendTx"
       | "status"
       | "tx"
+      | "validators"
     >();
     expectTypeOf<RpcErrorCauseInfo["NO_SYNCED_BLOCKS"]>().toEqualTypeOf<undefined>();
     const unknownAccount: RpcErrorObject = {

@@ -146,3 +146,17 @@ export class TimeoutError extends RpcError {
     super("TIMEOUT_ERROR", undefined, "Timeout");
   }
 }
+
+/** `validators` / `EXPERIMENTAL_validators_ordered`: no such epoch (or block); nearcore sends no `info`. */
+export class UnknownEpochError extends RpcError {
+  constructor() {
+    super("UNKNOWN_EPOCH", undefined, "Unknown Epoch");
+  }
+}
+
+/** `validators` by a block that does not end its epoch. */
+export class ValidatorInfoUnavailableError extends RpcError {
+  constructor() {
+    super("VALIDATOR_INFO_UNAVAILABLE", undefined, "Validator info unavailable");
+  }
+}

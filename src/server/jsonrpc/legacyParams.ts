@@ -17,6 +17,14 @@ const positional: Record<string, (args: unknown[]) => unknown> = {
   broadcast_tx_commit: sendParams,
   tx: txStatusParams,
   EXPERIMENTAL_tx_status: txStatusParams,
+  validators: (args) => {
+    if (args.length !== 1) throw tooMany(args.length, 1);
+    return args[0] === null ? {} : { block_id: args[0] };
+  },
+  EXPERIMENTAL_validators_ordered: (args) => {
+    if (args.length > 1) throw tooMany(args.length, 1);
+    return args.length === 0 ? {} : { block_id: args[0] };
+  },
   gas_price: (args) => {
     if (args.length > 1) throw tooMany(args.length, 1);
     return args.length === 0 ? {} : { block_id: args[0] };
@@ -43,6 +51,8 @@ function tooMany(got: number, max: number): ParseError {
 /** Returns the by-name params object for `method`, converting legacy forms. */
 export function normaliseParams(method: string, params: unknown): unknown {
   if (params === undefined || params === null) return {};
+  // nearcore's published schema names the latest epoch with the bare string "latest".
+  if (method === "validators" && params === "latest") return {};
   if (!Array.isArray(params)) return params;
   const adapter = positional[method];
   if (adapter) return adapter(params);

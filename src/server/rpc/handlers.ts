@@ -6,6 +6,7 @@ import type { RpcContext } from "./context.js";
 import { experimentalProtocolConfig } from "./experimentalProtocolConfig.js";
 import { experimentalReceipt } from "./experimentalReceipt.js";
 import { experimentalTxStatus } from "./experimentalTxStatus.js";
+import { experimentalValidatorsOrdered } from "./experimentalValidatorsOrdered.js";
 import { gasPrice } from "./gasPrice.js";
 import { health } from "./health.js";
 import { query } from "./query.js";
@@ -13,6 +14,7 @@ import { rpcDiscover } from "./rpcDiscover.js";
 import { sendTx } from "./sendTx.js";
 import { status } from "./status.js";
 import { tx } from "./tx.js";
+import { validators } from "./validators.js";
 
 /** Every spec'd method and its handler; a method in the spec without one fails type-checking. */
 export const rpcHandlers: RpcHandlers<RpcContext> = {
@@ -29,4 +31,6 @@ export const rpcHandlers: RpcHandlers<RpcContext> = {
   EXPERIMENTAL_tx_status: experimentalTxStatus,
   EXPERIMENTAL_receipt: experimentalReceipt,
   EXPERIMENTAL_protocol_config: experimentalProtocolConfig,
+  validators,
+  EXPERIMENTAL_validators_ordered: experimentalValidatorsOrdered,
 };
