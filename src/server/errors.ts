@@ -160,3 +160,15 @@ export class ValidatorInfoUnavailableError extends RpcError {
     super("VALIDATOR_INFO_UNAVAILABLE", undefined, "Validator info unavailable");
   }
 }
+
+export class InvalidShardIdError extends RpcError {
+  constructor(shardId: number) {
+    super("INVALID_SHARD_ID", { shard_id: shardId }, `Shard id ${shardId} does not exist`);
+  }
+}
+
+export class UnknownChunkError extends RpcError {
+  constructor(chunkHash: string) {
+    super("UNKNOWN_CHUNK", { chunk_hash: chunkHash }, `Chunk Missing (unavailable on the node): ChunkHash(\`${chunkHash}\`) \n Cause: Unknown`);
+  }
+}

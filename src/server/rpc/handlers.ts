@@ -3,6 +3,12 @@ import { block } from "./block.js";
 import { broadcastTxAsync } from "./broadcastTxAsync.js";
 import { broadcastTxCommit } from "./broadcastTxCommit.js";
 import type { RpcContext } from "./context.js";
+import { clientConfig } from "./clientConfig.js";
+import { experimentalCongestionLevel } from "./experimentalCongestionLevel.js";
+import { experimentalSplitStorageInfo } from "./experimentalSplitStorageInfo.js";
+import { genesisConfig } from "./genesisConfig.js";
+import { maintenanceWindows } from "./maintenanceWindows.js";
+import { networkInfo } from "./networkInfo.js";
 import { experimentalProtocolConfig } from "./experimentalProtocolConfig.js";
 import { experimentalReceipt } from "./experimentalReceipt.js";
 import { experimentalTxStatus } from "./experimentalTxStatus.js";
@@ -33,4 +39,12 @@ export const rpcHandlers: RpcHandlers<RpcContext> = {
   EXPERIMENTAL_protocol_config: experimentalProtocolConfig,
   validators,
   EXPERIMENTAL_validators_ordered: experimentalValidatorsOrdered,
+  genesis_config: genesisConfig,
+  EXPERIMENTAL_genesis_config: genesisConfig,
+  client_config: clientConfig,
+  network_info: networkInfo,
+  maintenance_windows: maintenanceWindows,
+  EXPERIMENTAL_maintenance_windows: maintenanceWindows,
+  EXPERIMENTAL_split_storage_info: experimentalSplitStorageInfo,
+  EXPERIMENTAL_congestion_level: experimentalCongestionLevel,
 };
