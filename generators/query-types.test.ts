@@ -115,6 +115,7 @@ describe("generated types", () => {
       | "block"
       | "broadcastTxAsync"
       | "broadcastTxCommit"
+      | "chunk"
       | "clientConfig"
       | "experimentalCongestionLevel"
       | "experimentalGenesisConfig"

@@ -26,6 +26,7 @@ const positional: Record<string, (args: unknown[]) => unknown> = {
     return args.length === 0 ? {} : { block_id: args[0] };
   },
   EXPERIMENTAL_congestion_level: chunkParams,
+  chunk: chunkParams,
   gas_price: (args) => {
     if (args.length > 1) throw tooMany(args.length, 1);
     return args.length === 0 ? {} : { block_id: args[0] };

@@ -2,6 +2,7 @@ import type { RpcHandlers } from "../../../generated/rpc/methods.js";
 import { block } from "./block.js";
 import { broadcastTxAsync } from "./broadcastTxAsync.js";
 import { broadcastTxCommit } from "./broadcastTxCommit.js";
+import { chunk } from "./chunk.js";
 import type { RpcContext } from "./context.js";
 import { clientConfig } from "./clientConfig.js";
 import { experimentalCongestionLevel } from "./experimentalCongestionLevel.js";
@@ -47,4 +48,5 @@ export const rpcHandlers: RpcHandlers<RpcContext> = {
   EXPERIMENTAL_maintenance_windows: maintenanceWindows,
   EXPERIMENTAL_split_storage_info: experimentalSplitStorageInfo,
   EXPERIMENTAL_congestion_level: experimentalCongestionLevel,
+  chunk,
 };
