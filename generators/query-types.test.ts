@@ -113,8 +113,10 @@ describe("generated types", () => {
     expectTypeOf<keyof RpcHandlers<unknown>>().toEqualTypeOf<RpcMethodName>();
     expectTypeOf<keyof RpcClient>().toEqualTypeOf<
       | "block"
+      | "blockEffects"
       | "broadcastTxAsync"
       | "broadcastTxCommit"
+      | "experimentalChangesInBlock"
       | "chunk"
       | "clientConfig"
       | "experimentalCongestionLevel"

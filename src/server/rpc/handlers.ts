@@ -2,6 +2,7 @@ import type { RpcHandlers } from "../../../generated/rpc/methods.js";
 import { block } from "./block.js";
 import { broadcastTxAsync } from "./broadcastTxAsync.js";
 import { broadcastTxCommit } from "./broadcastTxCommit.js";
+import { changesInBlock } from "./changesInBlock.js";
 import { chunk } from "./chunk.js";
 import type { RpcContext } from "./context.js";
 import { clientConfig } from "./clientConfig.js";
@@ -49,4 +50,6 @@ export const rpcHandlers: RpcHandlers<RpcContext> = {
   EXPERIMENTAL_split_storage_info: experimentalSplitStorageInfo,
   EXPERIMENTAL_congestion_level: experimentalCongestionLevel,
   chunk,
+  EXPERIMENTAL_changes_in_block: changesInBlock,
+  block_effects: changesInBlock,
 };
