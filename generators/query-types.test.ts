@@ -113,18 +113,31 @@ describe("generated types", () => {
     expectTypeOf<keyof RpcHandlers<unknown>>().toEqualTypeOf<RpcMethodName>();
     expectTypeOf<keyof RpcClient>().toEqualTypeOf<
       | "block"
+      | "blockEffects"
       | "broadcastTxAsync"
       | "broadcastTxCommit"
+      | "experimentalChangesInBlock"
+      | "chunk"
+      | "clientConfig"
+      | "experimentalCongestionLevel"
+      | "experimentalGenesisConfig"
+      | "experimentalMaintenanceWindows"
       | "experimentalProtocolConfig"
       | "experimentalReceipt"
+      | "experimentalSplitStorageInfo"
       | "experimentalTxStatus"
+      | "experimentalValidatorsOrdered"
       | "gasPrice"
+      | "genesisConfig"
       | "health"
+      | "maintenanceWindows"
+      | "networkInfo"
       | "query"
       | "rpcDiscover"
       | "sendTx"
       | "status"
       | "tx"
+      | "validators"
     >();
     expectTypeOf<RpcErrorCauseInfo["NO_SYNCED_BLOCKS"]>().toEqualTypeOf<undefined>();
     const unknownAccount: RpcErrorObject = {

@@ -146,3 +146,29 @@ export class TimeoutError extends RpcError {
     super("TIMEOUT_ERROR", undefined, "Timeout");
   }
 }
+
+/** `validators` / `EXPERIMENTAL_validators_ordered`: no such epoch (or block); nearcore sends no `info`. */
+export class UnknownEpochError extends RpcError {
+  constructor() {
+    super("UNKNOWN_EPOCH", undefined, "Unknown Epoch");
+  }
+}
+
+/** `validators` by a block that does not end its epoch. */
+export class ValidatorInfoUnavailableError extends RpcError {
+  constructor() {
+    super("VALIDATOR_INFO_UNAVAILABLE", undefined, "Validator info unavailable");
+  }
+}
+
+export class InvalidShardIdError extends RpcError {
+  constructor(shardId: number) {
+    super("INVALID_SHARD_ID", { shard_id: shardId }, `Shard id ${shardId} does not exist`);
+  }
+}
+
+export class UnknownChunkError extends RpcError {
+  constructor(chunkHash: string) {
+    super("UNKNOWN_CHUNK", { chunk_hash: chunkHash }, `Chunk Missing (unavailable on the node): ChunkHash(\`${chunkHash}\`) \n Cause: Unknown`);
+  }
+}

@@ -102,6 +102,9 @@ function toShape(schema: ZodLike, field: string | undefined, depth = 0): Shape {
       return { kind: "boolean" };
     case "null":
       return { kind: "null" };
+    case "record":
+      // Any object (EXPERIMENTAL_split_storage_info): no declared fields, unknown ones allowed.
+      return { kind: "object", props: {} };
     default:
       throw new Error(`request schema uses zod type ${def.type}, which this reader does not model`);
   }
@@ -132,6 +135,9 @@ export function nearcoreRequest(method: string): MethodRequest | undefined {
   const entry = (VALIDATION_SCHEMA_MAP as Record<string, { requestSchema: () => unknown } | undefined>)[method];
   if (entry === undefined) return undefined;
   const envelope = toShape(entry.requestSchema() as ZodLike, undefined);
+  // genesis_config's entry holds nearcore's params schema (`null`) instead of the envelope: its
+  // params type and its method request share the name GenesisConfigRequest in the package.
+  if (envelope.kind === "null") return { method, variants: [], nullParams: true };
   if (envelope.kind !== "object" || envelope.props.params === undefined) throw new Error(`${method}: unexpected request envelope`);
   const params = envelope.props.params.shape;
   const variants = variantsOf(params).map((variant) =>

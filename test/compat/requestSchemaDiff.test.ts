@@ -163,6 +163,7 @@ describe("generated nearcore requests over HTTP", () => {
       txHashes: [submitted.hash, syntheticPools.txHashes[0]!],
       receiptIds: [...(status.receipts ?? []).map((r) => r.receipt_id), syntheticPools.receiptIds[0]!],
       signedTxs: txs,
+      chunkHashes: [...service.chain.head().view.chunks.map((c) => c.chunk_hash), syntheticPools.chunkHashes[0]!],
     };
   });
   afterAll(() => service.close());

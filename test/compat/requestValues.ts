@@ -16,6 +16,7 @@ export interface ValuePools {
   txHashes: string[];
   receiptIds: string[];
   signedTxs: string[];
+  chunkHashes: string[];
 }
 
 const hash = (seed: number) => base58Encode(Uint8Array.from({ length: 32 }, (_, i) => (seed * 31 + i * 7) & 0xff));
@@ -29,6 +30,7 @@ export const syntheticPools: ValuePools = {
   receiptIds: [hash(4)],
   // Schema-valid base64; the schema cannot tell a transaction from other bytes.
   signedTxs: [Buffer.from("not a transaction").toString("base64")],
+  chunkHashes: [hash(5)],
 };
 
 /** Largest height we accept: see `block-id-above-2^53` in specs/nearcore-differences.yaml. */
@@ -43,7 +45,10 @@ function stringArbitrary(field: string, pools: ValuePools): fc.Arbitrary<string>
     case "sender_account_id":
       return fc.constantFrom(...pools.accountIds);
     case "block_id":
+    case "epoch_id":
       return fc.constantFrom(...pools.blockHashes);
+    case "chunk_id":
+      return fc.constantFrom(...pools.chunkHashes);
     case "tx_hash":
       return fc.constantFrom(...pools.txHashes);
     case "receipt_id":

@@ -17,11 +17,30 @@ const positional: Record<string, (args: unknown[]) => unknown> = {
   broadcast_tx_commit: sendParams,
   tx: txStatusParams,
   EXPERIMENTAL_tx_status: txStatusParams,
+  validators: (args) => {
+    if (args.length !== 1) throw tooMany(args.length, 1);
+    return args[0] === null ? {} : { block_id: args[0] };
+  },
+  EXPERIMENTAL_validators_ordered: (args) => {
+    if (args.length > 1) throw tooMany(args.length, 1);
+    return args.length === 0 ? {} : { block_id: args[0] };
+  },
+  EXPERIMENTAL_congestion_level: chunkParams,
+  chunk: chunkParams,
   gas_price: (args) => {
     if (args.length > 1) throw tooMany(args.length, 1);
     return args.length === 0 ? {} : { block_id: args[0] };
   },
 };
+
+/** `[chunk_id]` or `[[block_id, shard_id]]` (nearcore's chunks.rs `parse_chunk_reference`). */
+function chunkParams(args: unknown[]): unknown {
+  if (args.length !== 1) throw tooMany(args.length, 1);
+  const [only] = args;
+  if (!Array.isArray(only)) return { chunk_id: only };
+  if (only.length !== 2) throw new ParseError(`Failed parsing args: invalid length ${only.length}, expected a tuple of size 2`);
+  return { block_id: only[0], shard_id: only[1] };
+}
 
 /** `[signed_tx_base64]`, the docs' form of the send methods (wait_until keeps its default). */
 function sendParams(args: unknown[]): unknown {
@@ -43,6 +62,8 @@ function tooMany(got: number, max: number): ParseError {
 /** Returns the by-name params object for `method`, converting legacy forms. */
 export function normaliseParams(method: string, params: unknown): unknown {
   if (params === undefined || params === null) return {};
+  // nearcore's published schema names the latest epoch with the bare string "latest".
+  if (method === "validators" && params === "latest") return {};
   if (!Array.isArray(params)) return params;
   const adapter = positional[method];
   if (adapter) return adapter(params);

@@ -11,7 +11,7 @@ export function earliestAvailableHeight(ctx: RpcContext): number {
 }
 
 /** Finds the block a reference names, among every block the chain has seen (headers are kept forever). */
-function lookup(ctx: RpcContext, reference: BlockReference): Block | undefined {
+export function lookup(ctx: RpcContext, reference: BlockReference): Block | undefined {
   if ("finality" in reference) return ctx.chain.blockByFinality(reference.finality);
   if ("sync_checkpoint" in reference) {
     return reference.sync_checkpoint === "genesis"

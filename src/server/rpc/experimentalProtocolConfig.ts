@@ -3,11 +3,12 @@ import type {
   ExperimentalProtocolConfigResult,
   Fee,
   RuntimeConfigView,
-  ShardLayout as ShardLayoutView,
 } from "../../../generated/rpc/types.js";
 import type { Chain } from "../../chain/node.js";
 import type { Fee as RuntimeFee, RuntimeParameters } from "../../chain/runtime/parameters.js";
 import { resolveBlockHeader } from "./blockReference.js";
+import { chronoRfc3339 } from "./chronoRfc3339.js";
+import { shardLayoutView } from "./shardLayoutView.js";
 import type { RpcContext } from "./context.js";
 
 /** nearcore's genesis default `max_gas_price`; shardkit's price never leaves the minimum. */
@@ -43,23 +44,6 @@ function protocolConfigView(chain: Chain): ExperimentalProtocolConfigResult {
     max_inflation_rate: [0, 1],
     shard_layout: shardLayoutView(chain),
     runtime_config: runtimeConfigView(chain.runtimeParameters),
-  };
-}
-
-function shardLayoutView(chain: Chain): ShardLayoutView {
-  const layout = chain.shardLayout;
-  if (layout.routing === "hash") return { V0: { num_shards: layout.numShards, version: 0 } };
-  const ids = layout.shardIds;
-  return {
-    V2: {
-      boundary_accounts: [...layout.boundaryAccounts],
-      shard_ids: [...ids],
-      id_to_index_map: Object.fromEntries([...ids].sort((a, b) => a - b).map((id) => [String(id), layout.indexOfShardId(id)!])),
-      index_to_id_map: Object.fromEntries(ids.map((id, index) => [String(index), id])),
-      shards_split_map: null,
-      shards_parent_map: null,
-      version: 0,
-    },
   };
 }
 
@@ -103,16 +87,3 @@ function fee(f: RuntimeFee): Fee {
   return { send_sir: Number(f.sendSir), send_not_sir: Number(f.sendNotSir), execution: Number(f.execution) };
 }
 
-/**
- * Unix nanoseconds as chrono serialises a `DateTime<Utc>` (RFC 3339, `SecondsFormat::AutoSi`):
- * no fraction for whole seconds, else 3, 6 or 9 digits.
- */
-function chronoRfc3339(ns: bigint): string {
-  const seconds = ns / 1_000_000_000n;
-  const nanos = ns % 1_000_000_000n;
-  const base = new Date(Number(seconds) * 1000).toISOString().slice(0, 19);
-  if (nanos === 0n) return `${base}Z`;
-  const digits = nanos.toString().padStart(9, "0");
-  const width = nanos % 1_000_000n === 0n ? 3 : nanos % 1_000n === 0n ? 6 : 9;
-  return `${base}.${digits.slice(0, width)}Z`;
-}

@@ -2,10 +2,19 @@ import type { RpcHandlers } from "../../../generated/rpc/methods.js";
 import { block } from "./block.js";
 import { broadcastTxAsync } from "./broadcastTxAsync.js";
 import { broadcastTxCommit } from "./broadcastTxCommit.js";
+import { changesInBlock } from "./changesInBlock.js";
+import { chunk } from "./chunk.js";
 import type { RpcContext } from "./context.js";
+import { clientConfig } from "./clientConfig.js";
+import { experimentalCongestionLevel } from "./experimentalCongestionLevel.js";
+import { experimentalSplitStorageInfo } from "./experimentalSplitStorageInfo.js";
+import { genesisConfig } from "./genesisConfig.js";
+import { maintenanceWindows } from "./maintenanceWindows.js";
+import { networkInfo } from "./networkInfo.js";
 import { experimentalProtocolConfig } from "./experimentalProtocolConfig.js";
 import { experimentalReceipt } from "./experimentalReceipt.js";
 import { experimentalTxStatus } from "./experimentalTxStatus.js";
+import { experimentalValidatorsOrdered } from "./experimentalValidatorsOrdered.js";
 import { gasPrice } from "./gasPrice.js";
 import { health } from "./health.js";
 import { query } from "./query.js";
@@ -13,6 +22,7 @@ import { rpcDiscover } from "./rpcDiscover.js";
 import { sendTx } from "./sendTx.js";
 import { status } from "./status.js";
 import { tx } from "./tx.js";
+import { validators } from "./validators.js";
 
 /** Every spec'd method and its handler; a method in the spec without one fails type-checking. */
 export const rpcHandlers: RpcHandlers<RpcContext> = {
@@ -29,4 +39,17 @@ export const rpcHandlers: RpcHandlers<RpcContext> = {
   EXPERIMENTAL_tx_status: experimentalTxStatus,
   EXPERIMENTAL_receipt: experimentalReceipt,
   EXPERIMENTAL_protocol_config: experimentalProtocolConfig,
+  validators,
+  EXPERIMENTAL_validators_ordered: experimentalValidatorsOrdered,
+  genesis_config: genesisConfig,
+  EXPERIMENTAL_genesis_config: genesisConfig,
+  client_config: clientConfig,
+  network_info: networkInfo,
+  maintenance_windows: maintenanceWindows,
+  EXPERIMENTAL_maintenance_windows: maintenanceWindows,
+  EXPERIMENTAL_split_storage_info: experimentalSplitStorageInfo,
+  EXPERIMENTAL_congestion_level: experimentalCongestionLevel,
+  chunk,
+  EXPERIMENTAL_changes_in_block: changesInBlock,
+  block_effects: changesInBlock,
 };

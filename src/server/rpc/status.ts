@@ -1,9 +1,7 @@
 import type { StatusParams, StatusResult } from "../../../generated/rpc/types.js";
 import { earliestAvailableHeight } from "./blockReference.js";
 import type { Block, RpcContext } from "./context.js";
-
-/** Package version reported in `status.version`. */
-const VERSION = "0.1.0";
+import { nodeVersion } from "./nodeVersion.js";
 
 /** `status`: chain id, protocol version, head and the window of blocks this listener serves. */
 export function status(_params: StatusParams, ctx: RpcContext): StatusResult {
@@ -12,8 +10,7 @@ export function status(_params: StatusParams, ctx: RpcContext): StatusResult {
   const earliest = chain.blockByHeight(earliestAvailableHeight(ctx)) ?? chain.genesisBlock;
   const producer = chain.blockProducer;
   return {
-    // nearcore's schema requires `commit`; shardkit reports its own release there.
-    version: { version: VERSION, build: "shardkit", commit: `shardkit-${VERSION}`, rustc_version: `node ${process.version}` },
+    version: nodeVersion(),
     chain_id: chain.chainId,
     protocol_version: chain.protocolVersion,
     latest_protocol_version: chain.protocolVersion,

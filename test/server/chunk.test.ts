@@ -1,0 +1,128 @@
+import { NearRpcClient, chunk as chunkMethod, enableValidation } from "@near-js/jsonrpc-client";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { merkleRoot } from "../../src/chain/blocks/merkle.js";
+import type { Chain } from "../../src/chain/node.js";
+import { base58Decode } from "../../src/chain/primitives/base58.js";
+import { formatCryptoHash } from "../../src/chain/primitives/cryptoHash.js";
+import type { ChunkResult } from "../../src/chain/runtime/applyChunk.js";
+import { ExecutionRecords } from "../../src/chain/runtime/ExecutionRecords.js";
+import { ChunkBodies, chunkBodiesOf } from "../../src/chain/views/ChunkBodies.js";
+import type { Service } from "../../src/server/startService.js";
+import { ALICE, BOB, signedTx } from "../chain/runtime/helpers.js";
+import { rpc, rpcResult, startTestService } from "./harness.js";
+
+/**
+ * Stand-in for the line src/chain/node.ts needs (`this.chunkBodies.record(block, results)` in
+ * `recordExecution`, with a `readonly chunkBodies = new ChunkBodies()` field): records each
+ * block's chunk results as the chain hands them to its execution records. Does nothing once
+ * the chain records chunk bodies itself.
+ */
+function recordChunkBodies(chain: Chain): void {
+  if (chunkBodiesOf(chain) !== undefined) return;
+  const bodies = new ChunkBodies();
+  Object.defineProperty(chain, "chunkBodies", { value: bodies });
+  const recorded = vi.spyOn(ExecutionRecords.prototype, "recordChunk");
+  chain.onBlock((block) => {
+    const results = recorded.mock.calls.filter(([, hash]) => hash === block.hash).map(([, , result]) => result as ChunkResult);
+    bodies.record(block, results);
+    recorded.mockClear();
+  });
+}
+
+let service: Service;
+let txHash: string;
+let txHeight: number;
+beforeAll(async () => {
+  service = await startTestService({ retention: 5, chain: { blockTimeMs: 0 } });
+  recordChunkBodies(service.chain);
+  service.chain.produceBlock();
+  txHash = service.chain.submitTransaction(signedTx(service.chain, ALICE, BOB, [{ type: "Transfer", deposit: 7n }])).hash;
+  txHeight = service.chain.produceBlock().height; // alice's chunk: the transaction, out goes the receipt to bob
+  service.chain.produceBlock(); // bob's chunk runs it
+});
+afterAll(() => {
+  vi.restoreAllMocks();
+  return service.close();
+});
+
+const rootOf = (hashes: string[]) => formatCryptoHash(merkleRoot(hashes.map((h) => base58Decode(h))));
+
+describe("chunk", () => {
+  it("lists the transactions a chunk includes and the receipts the chunk sends on", async () => {
+    const chain = service.chain;
+    const block = chain.blockByHeight(txHeight)!;
+    const aliceShard = chain.shardOf(ALICE);
+    const header = block.view.chunks[chain.shardLayout.indexOfShardId(aliceShard)!]!;
+    const status = await rpcResult(service.rpcUrl, "EXPERIMENTAL_tx_status", { tx_hash: txHash, sender_account_id: ALICE, wait_until: "FINAL" });
+    const receiptId: string = status.transaction_outcome.outcome.receipt_ids[0];
+    const expected = {
+      author: "test.near",
+      header,
+      transactions: [status.transaction],
+      receipts: [await rpcResult(service.rpcUrl, "EXPERIMENTAL_receipt", { receipt_id: receiptId })],
+    };
+    const byHash = await rpcResult(service.rpcUrl, "chunk", { chunk_id: header.chunk_hash });
+    expect(byHash).toEqual(expected);
+    expect(byHash.receipts[0].receiver_id).toBe(BOB);
+    for (const params of [{ block_id: txHeight, shard_id: aliceShard }, { block_id: block.hash, shard_id: aliceShard }, [header.chunk_hash], [[txHeight, aliceShard]]]) {
+      expect(await rpcResult(service.rpcUrl, "chunk", params)).toEqual(expected);
+    }
+    // The body matches the header's commitments.
+    expect(rootOf([txHash])).toBe(header.tx_root);
+    expect(rootOf([receiptId])).toBe(header.outgoing_receipts_root);
+  });
+
+  it("answers empty lists for chunks that carried nothing, including bob's chunk that ran the receipt", async () => {
+    const chain = service.chain;
+    for (const height of [txHeight, txHeight + 1]) {
+      for (const header of chain.blockByHeight(height)!.view.chunks) {
+        const body = await rpcResult(service.rpcUrl, "chunk", { chunk_id: header.chunk_hash });
+        if (height === txHeight && header.shard_id === chain.shardOf(ALICE)) continue;
+        expect(body).toEqual({ author: "test.near", header, transactions: [], receipts: [] });
+      }
+    }
+    const genesisChunk = chain.genesisBlock.view.chunks[0]!;
+    expect(await rpcResult(service.archivalUrl, "chunk", { block_id: 0, shard_id: 0 })).toEqual({ author: "test.near", header: genesisChunk, transactions: [], receipts: [] });
+  });
+
+  it("refuses unknown chunks, blocks and shards as nearcore does", async () => {
+    const error = async (params: unknown) => {
+      const reply = await rpc(service.rpcUrl, "chunk", params);
+      expect(reply.status).toBe(200);
+      return reply.body.error;
+    };
+    const server = { name: "HANDLER_ERROR", code: -32000, message: "Server error" };
+    const unknownHash = "4ECQXUWLV51SQQJnhJ36tc16sZupJD2MJ8nXzyFTqMc3";
+    expect(await error({ chunk_id: unknownHash })).toEqual({
+      ...server,
+      cause: { name: "UNKNOWN_CHUNK", info: { chunk_hash: unknownHash } },
+      data: `Chunk Missing (unavailable on the node): ChunkHash(\`${unknownHash}\`) \n Cause: Unknown`,
+    });
+    expect(await error({ block_id: 999, shard_id: 0 })).toEqual({ ...server, cause: { name: "UNKNOWN_BLOCK", info: {} }, data: "DB Not Found Error: BLOCK HEIGHT: 999 \n Cause: Unknown" });
+    expect(await error({ block_id: unknownHash, shard_id: 0 })).toEqual({ ...server, cause: { name: "UNKNOWN_BLOCK", info: {} }, data: `DB Not Found Error: BLOCK: ${unknownHash} \n Cause: Unknown` });
+    expect(await error({ block_id: txHeight, shard_id: 9 })).toEqual({ ...server, cause: { name: "INVALID_SHARD_ID", info: { shard_id: 9 } }, data: "Shard id 9 does not exist" });
+    for (const bad of [{ chunk_id: unknownHash, shard_id: 0 }, [[1]], [1, 2], { block_id: 1 }]) {
+      const reply = await rpc(service.rpcUrl, "chunk", bad);
+      expect([reply.status, reply.body.error.cause.name]).toEqual([400, "PARSE_ERROR"]);
+    }
+  });
+
+  it("follows the regular listener's retention window", async () => {
+    const chain = service.chain;
+    for (let i = 0; i < 5; i++) chain.produceBlock();
+    const old = chain.blockByHeight(txHeight)!.view.chunks[0]!;
+    expect((await rpc(service.rpcUrl, "chunk", { chunk_id: old.chunk_hash })).body.error.cause.name).toBe("UNKNOWN_CHUNK");
+    expect((await rpc(service.rpcUrl, "chunk", { block_id: txHeight, shard_id: 0 })).body.error.cause.name).toBe("UNKNOWN_BLOCK");
+    expect((await rpcResult(service.archivalUrl, "chunk", { chunk_id: old.chunk_hash })).header).toEqual(old);
+  });
+});
+
+describe("@near-js/jsonrpc-client validates chunk with nearcore's schema", () => {
+  beforeAll(() => enableValidation());
+  it("a chunk with a transaction and a receipt", async () => {
+    const client = new NearRpcClient({ endpoint: service.archivalUrl, retries: 0 });
+    const result = await chunkMethod(client, { blockId: txHeight, shardId: service.chain.shardOf(ALICE) });
+    expect(result.transactions[0]?.hash).toBe(txHash);
+    expect(result.receipts[0]?.receiverId).toBe(BOB);
+  });
+});
