@@ -37,6 +37,7 @@ import type { InvalidTxErrorJson } from "./runtime/invalidTxError.js";
 import { NEARCORE_RUNTIME_PARAMETERS, type RuntimeParameters } from "./runtime/parameters.js";
 import { toReceiptView, type Receipt, type ReceiptView } from "./runtime/receipt.js";
 import { ExecutionRecords } from "./runtime/ExecutionRecords.js";
+import { ChunkBodies } from "./views/ChunkBodies.js";
 import { DelayedReceiptQueue } from "./runtime/DelayedReceiptQueue.js";
 import { StateUpdate } from "./runtime/StateUpdate.js";
 import { TransactionPool } from "./runtime/TransactionPool.js";
@@ -154,6 +155,8 @@ export class Chain {
   private readonly validatorStakes: ReadonlyMap<string, bigint>;
   private readonly pool = new TransactionPool();
   private readonly records = new ExecutionRecords();
+  /** Transactions and outgoing receipts of every produced chunk (the `chunk` method). */
+  readonly chunkBodies = new ChunkBodies();
   /** Receipts to execute in the next block, by shard index. */
   private incoming: Receipt[][];
   /** Accounts whose last stake proposal is below their locked balance, by id: the stake they keep. */
@@ -442,6 +445,7 @@ export class Chain {
 
   /** Stores what the block's chunks did and routes their receipts and stake proposals. */
   private recordExecution(block: Block, results: readonly ChunkResult[]): void {
+    this.chunkBodies.record(block, results);
     for (const r of results) {
       this.records.recordChunk(block.height, block.hash, r);
       for (const receipt of r.outgoing) this.incoming[this.shardLayout.shardIndexOf(receipt.receiverId)]!.push(receipt);

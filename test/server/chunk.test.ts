@@ -1,49 +1,24 @@
 import { NearRpcClient, chunk as chunkMethod, enableValidation } from "@near-js/jsonrpc-client";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { merkleRoot } from "../../src/chain/blocks/merkle.js";
-import type { Chain } from "../../src/chain/node.js";
 import { base58Decode } from "../../src/chain/primitives/base58.js";
 import { formatCryptoHash } from "../../src/chain/primitives/cryptoHash.js";
-import type { ChunkResult } from "../../src/chain/runtime/applyChunk.js";
-import { ExecutionRecords } from "../../src/chain/runtime/ExecutionRecords.js";
-import { ChunkBodies, chunkBodiesOf } from "../../src/chain/views/ChunkBodies.js";
 import type { Service } from "../../src/server/startService.js";
 import { ALICE, BOB, signedTx } from "../chain/runtime/helpers.js";
 import { rpc, rpcResult, startTestService } from "./harness.js";
 
-/**
- * Stand-in for the line src/chain/node.ts needs (`this.chunkBodies.record(block, results)` in
- * `recordExecution`, with a `readonly chunkBodies = new ChunkBodies()` field): records each
- * block's chunk results as the chain hands them to its execution records. Does nothing once
- * the chain records chunk bodies itself.
- */
-function recordChunkBodies(chain: Chain): void {
-  if (chunkBodiesOf(chain) !== undefined) return;
-  const bodies = new ChunkBodies();
-  Object.defineProperty(chain, "chunkBodies", { value: bodies });
-  const recorded = vi.spyOn(ExecutionRecords.prototype, "recordChunk");
-  chain.onBlock((block) => {
-    const results = recorded.mock.calls.filter(([, hash]) => hash === block.hash).map(([, , result]) => result as ChunkResult);
-    bodies.record(block, results);
-    recorded.mockClear();
-  });
-}
 
 let service: Service;
 let txHash: string;
 let txHeight: number;
 beforeAll(async () => {
   service = await startTestService({ retention: 5, chain: { blockTimeMs: 0 } });
-  recordChunkBodies(service.chain);
   service.chain.produceBlock();
   txHash = service.chain.submitTransaction(signedTx(service.chain, ALICE, BOB, [{ type: "Transfer", deposit: 7n }])).hash;
   txHeight = service.chain.produceBlock().height; // alice's chunk: the transaction, out goes the receipt to bob
   service.chain.produceBlock(); // bob's chunk runs it
 });
-afterAll(() => {
-  vi.restoreAllMocks();
-  return service.close();
-});
+afterAll(() => service.close());
 
 const rootOf = (hashes: string[]) => formatCryptoHash(merkleRoot(hashes.map((h) => base58Decode(h))));
 

@@ -1,4 +1,4 @@
-import type { Block, Chain } from "../node.js";
+import type { Block } from "../node.js";
 import type { ChunkResult } from "../runtime/applyChunk.js";
 import { toReceiptView, type Receipt, type ReceiptView } from "../runtime/receipt.js";
 import { toSignedTransactionView, type SignedTransactionView } from "../transaction/signedTransactionView.js";
@@ -18,7 +18,7 @@ const EMPTY: ChunkBody = { transactions: [], receipts: [] };
  * the chain made without recording a body (the genesis chunks) is empty. In memory and
  * unbounded, like the chain's blocks; serving layers apply retention.
  *
- * The chain feeds it from `Chain.recordExecution` (one line there: `this.chunkBodies.record(block, results)`).
+ * The chain feeds it from `Chain.recordExecution`.
  */
 export class ChunkBodies {
   private readonly bodies = new Map<string, ChunkBody>();
@@ -37,15 +37,6 @@ export class ChunkBodies {
   }
 }
 
-/**
- * The chain's chunk bodies, once `Chain` has its `chunkBodies` field (see ChunkBodies);
- * undefined on a chain built without it, so callers can refuse instead of answering
- * empty chunks.
- */
-export function chunkBodiesOf(chain: Chain): ChunkBodies | undefined {
-  const bodies = (chain as { readonly chunkBodies?: unknown }).chunkBodies;
-  return bodies instanceof ChunkBodies ? bodies : undefined;
-}
 
 /** nearcore's `ChunkView` without its author: the chunk's header, transactions and receipts. */
 export function chunkContentView(block: Block, shardIndex: number, body: ChunkBody): {
