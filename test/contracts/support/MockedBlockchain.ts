@@ -67,6 +67,11 @@ export class MockedBlockchain {
 
   /** Calls `method` with JSON args; throws ContractPanic (with the logs) when the contract panics. */
   call(method: string, args: unknown = {}, ctx: CallContext = {}): CallResult {
+    return this.callRaw(method, enc.encode(JSON.stringify(args)), ctx);
+  }
+
+  /** Calls `method` with raw input bytes. */
+  callRaw(method: string, inputBytes: Uint8Array, ctx: CallContext = {}): CallResult {
     const snapshot = new Map(this.storage);
     const usageBefore = this.storageUsage;
     const registers = new Map<bigint, Uint8Array>();
@@ -93,7 +98,6 @@ export class MockedBlockchain {
     };
     const setReg = (id: bigint, v: Uint8Array) => registers.set(id, v);
     const key = (len: bigint, ptr: bigint) => Buffer.from(bytes(len, ptr)).toString("latin1");
-    const inputBytes = enc.encode(JSON.stringify(args));
     const addPromise = (receiver: string | null, after: number[]) =>
       promises.push({ receiver, after, actions: [] }) - 1;
     const fc = (p: bigint, method: string, args: string, amount: bigint, gas: bigint, gasWeight?: bigint) =>
