@@ -346,17 +346,18 @@ export class VmLogic {
     const f = this.fees;
     let burn = sendFee(f.actionReceiptCreation, sir);
     for (const dep of dependenciesSir) burn += sendFee(f.dataReceiptCreationBase, dep) + f.dataReceiptCreationBase.execution;
-    this.gas.payAction(burn, burn + f.actionReceiptCreation.execution);
+    this.gas.payAction(burn, burn + f.actionReceiptCreation.execution, "new_action_receipt");
   }
 
-  payActionBase(fee: Fee, sir: boolean): void {
+  /** `pay_action_base`; `action` is nearcore's ActionCosts name (for the gas profile). */
+  payActionBase(fee: Fee, sir: boolean, action: string): void {
     const burn = sendFee(fee, sir);
-    this.gas.payAction(burn, burn + fee.execution);
+    this.gas.payAction(burn, burn + fee.execution, action);
   }
 
-  payActionPerByte(fee: Fee, bytes: bigint, sir: boolean): void {
+  payActionPerByte(fee: Fee, bytes: bigint, sir: boolean, action: string): void {
     const burn = sendFee(fee, sir) * bytes;
-    this.gas.payAction(burn, burn + fee.execution * bytes);
+    this.gas.payAction(burn, burn + fee.execution * bytes, action);
   }
 }
 

@@ -1,4 +1,5 @@
 import type { ReturnData } from "../runtime/ActionResult.js";
+import type { GasProfileEntry } from "../runtime/executionOutcome.js";
 import type { RuntimeParameters } from "../runtime/parameters.js";
 import type { ContractCache } from "./ContractCache.js";
 import type { VmError } from "./FunctionCallError.js";
@@ -41,6 +42,8 @@ export interface VmOutcome {
   readonly usedGas: bigint;
   readonly logs: string[];
   readonly receipts: readonly PendingReceipt[];
+  /** nearcore's gas_profile of the call (empty when the VM never started). */
+  readonly profile: GasProfileEntry[];
   readonly error?: VmError;
 }
 
@@ -54,6 +57,7 @@ function nop(run: ContractRun, error: VmError): VmOutcome {
     usedGas: 0n,
     logs: [],
     receipts: [],
+    profile: [],
     error,
   };
 }
@@ -67,6 +71,7 @@ function abort(l: VmLogic, error: VmError): VmOutcome {
     usedGas: l.gas.usedGas,
     logs: l.logs,
     receipts: [],
+    profile: l.gas.gasProfile(),
     error,
   };
 }
@@ -188,6 +193,7 @@ export function runContract(run: ContractRun): VmOutcome {
     usedGas: l.gas.usedGas,
     logs: l.logs,
     receipts: l.receipts.receipts,
+    profile: l.gas.gasProfile(),
   };
 }
 

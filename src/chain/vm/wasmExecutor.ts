@@ -75,7 +75,14 @@ export function createWasmExecutor(options: WasmExecutorOptions = {}): FunctionC
       memories,
     });
     if (outcome.error !== undefined) {
-      return { ok: false, error: vmErrorJson(outcome.error), gasBurnt: outcome.burntGas, gasUsed: outcome.usedGas, logs: outcome.logs };
+      return {
+        ok: false,
+        error: vmErrorJson(outcome.error),
+        gasBurnt: outcome.burntGas,
+        gasUsed: outcome.usedGas,
+        logs: outcome.logs,
+        gasProfile: outcome.profile,
+      };
     }
     const newReceipts: NewReceipt[] = outcome.receipts.map((r) => ({
       predecessorId: accountId,
@@ -99,6 +106,7 @@ export function createWasmExecutor(options: WasmExecutorOptions = {}): FunctionC
       gasUsed: outcome.usedGas,
       logs: outcome.logs,
       newReceipts,
+      gasProfile: outcome.profile,
     };
   };
 }
