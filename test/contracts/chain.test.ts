@@ -229,7 +229,7 @@ describe("fixture contracts through signed transactions on a real chain", () => 
     expect(view(chain, NFT_ACCOUNT, "nft_tokens_for_owner", { account_id: BOB })).toHaveLength(1);
     expect(view(chain, NFT_ACCOUNT, "nft_supply_for_owner", { account_id: ALICE })).toBe("0");
     const stolen = tx(chain, ALICE, NFT_ACCOUNT, "nft_transfer", { receiver_id: ALICE, token_id: "t1" }, 1n);
-    expect(JSON.stringify(stolen.status)).toContain("Smart contract panicked: Unauthorized");
+    expect(JSON.stringify(stolen.status)).toContain("Smart contract panicked: Approval extension is disabled");
 
     // transfer_call to the relay on another shard: it asks for the token back, then keeps it.
     expect(chain.shardOf(NFT_ACCOUNT) === chain.shardOf(BOB)).toBe(false);

@@ -74,6 +74,13 @@ describe("nft contract (mocked blockchain)", () => {
         { predecessor: "alice.test.near", deposit: 10n ** 23n },
       ),
     ).toThrow("Unauthorized");
+    expect(() =>
+      nft.call(
+        "nft_mint",
+        { token_id: "t9", token_owner_id: "bob.test.near" },
+        { predecessor: "test.near", deposit: 10n ** 23n },
+      ),
+    ).toThrow("Must provide metadata");
   });
 
   it("transfers (1 yocto, owner only) with nft_transfer events, and enumerates", () => {
@@ -102,7 +109,7 @@ describe("nft contract (mocked blockchain)", () => {
     const x = (args: object, ctx: object) => () => nft.call("nft_transfer", args, ctx);
     expect(
       x({ receiver_id: "carol.test.near", token_id: "c" }, { predecessor: "alice.test.near", deposit: 1n }),
-    ).toThrow("Unauthorized");
+    ).toThrow("Approval extension is disabled");
     expect(
       x({ receiver_id: "carol.test.near", token_id: "zz" }, { predecessor: "alice.test.near", deposit: 1n }),
     ).toThrow("Token not found");
