@@ -17,8 +17,10 @@ import { wasmTrapOf } from "./wasmTrapOf.js";
 /** One contract call: the code (by hash, read lazily), the method and everything it sees. */
 export interface ContractRun {
   readonly codeHash: string;
+  /** Reads the deployed code; called only when the cache does not hold it. */
   readonly code: () => Uint8Array;
-  readonly codeLength: number;
+  /** Bytes of the code when the caller has it at hand (else the cache's record of it). */
+  readonly codeLength?: number;
   readonly methodName: string;
   readonly context: VmContext;
   readonly params: RuntimeParameters;
@@ -140,7 +142,8 @@ function linked(contract: PreparedContract, run: ContractRun): Linked {
  */
 export function runContract(run: ContractRun): VmOutcome {
   if (run.methodName.length === 0) return nop(run, { kind: "MethodResolveError", error: "MethodEmptyName" });
-  const prepared = run.cache.get(run.codeHash, run.code);
+  const cached = run.cache.get(run.codeHash, run.code);
+  const prepared = cached.result;
   if (!prepared.ok) {
     const l = new VmLogic(run.context, run.params, run.ext, run.newDataId, run.timeLimitMs);
     return abort(l, { kind: "CompilationError", error: { kind: "PrepareError", error: prepared.error } });
@@ -150,7 +153,7 @@ export function runContract(run: ContractRun): VmOutcome {
   const l = link.logic;
 
   try {
-    l.gas.payPer("contract_loading_bytes", run.codeLength);
+    l.gas.payPer("contract_loading_bytes", run.codeLength ?? cached.codeLength);
     l.gas.payBase("contract_loading_base");
   } catch (e) {
     if (e instanceof HostErrorThrow) return abort(l, { kind: "HostError", error: { name: "GasExceeded" } });

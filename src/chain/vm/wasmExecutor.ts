@@ -46,7 +46,6 @@ export function createWasmExecutor(options: WasmExecutorOptions = {}): FunctionC
     const outcome = runContract({
       codeHash: formatCryptoHash(account.codeHash),
       code: () => latin1ToBytes(su.get(codeKey) ?? ""),
-      codeLength: su.get(codeKey)?.length ?? 0,
       methodName: action.methodName,
       context: {
         currentAccountId: accountId,
