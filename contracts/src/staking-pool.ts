@@ -86,11 +86,14 @@ class Pool {
     const epoch = epochHeight();
     if (this.lastEpochHeight == epoch) return false;
     this.lastEpochHeight = epoch;
+    // attached_deposit is in account_balance already, but not yet accounted for.
     const total = accountLockedBalance().add(accountBalance()).sub(attachedDeposit());
-    if (total.gt(this.lastTotalBalance)) {
-      const reward = total.sub(this.lastTotalBalance);
+    require(total.ge(this.lastTotalBalance), "The new total balance should not be less than the old total balance");
+    const reward = total.sub(this.lastTotalBalance);
+    if (!reward.isZero()) {
+      // Delegators get the reward minus the owner's fee; the fee buys shares at the new price.
       const fee = reward.mulDiv(U128.from(this.feeNumerator), U128.from(this.feeDenominator));
-      this.totalStakedBalance = this.totalStakedBalance.add(reward);
+      this.totalStakedBalance = this.totalStakedBalance.add(reward.sub(fee));
       const shares = this.sharesRoundedDown(fee);
       if (!shares.isZero()) {
         const owner = Account.load(this.ownerId);
@@ -98,6 +101,7 @@ class Pool {
         owner.save(this.ownerId);
         this.totalStakeShares = this.totalStakeShares.add(shares);
       }
+      this.totalStakedBalance = this.totalStakedBalance.add(fee);
       log(
         "Epoch " + epoch.toString() + ": Contract received total rewards of " + reward.toString() +
           " tokens. New total staked balance is " + this.totalStakedBalance.toString() +

@@ -107,7 +107,7 @@ describe("staking-pool contract (mocked blockchain)", () => {
     );
     // Epoch 2: the pool holds 100 liquid + 100 locked (90 staked + 10 reward).
     const ping = pool.call("ping", {}, { balance: 100n * NEAR, locked: 100n * NEAR, epochHeight: 2n });
-    const feeShares = (1n * NEAR * 90n * NEAR) / (100n * NEAR); // 10% of 10 NEAR, at 100/90 per share
+    const feeShares = (1n * NEAR * 90n * NEAR) / (99n * NEAR); // 10% of 10 NEAR, bought at 99/90 per share (after the delegators' 9)
     expect(ping.logs).toEqual([
       `Epoch 2: Contract received total rewards of ${10n * NEAR} tokens. New total staked balance is ${100n * NEAR}. Total number of shares ${90n * NEAR + feeShares}`,
       `Total rewards fee is ${feeShares} stake shares.`,
@@ -130,13 +130,13 @@ describe("staking-pool contract (mocked blockchain)", () => {
       pool.call(
         "withdraw",
         { amount: "1" },
-        { predecessor: "alice.test.near", balance: 100n * NEAR, locked: 90n * NEAR, epochHeight: 5n },
+        { predecessor: "alice.test.near", balance: 110n * NEAR, locked: 90n * NEAR, epochHeight: 5n },
       ),
     ).toThrow("The unstaked balance is not yet available due to unstaking delay");
     const w = pool.call(
       "withdraw_all",
       {},
-      { predecessor: "alice.test.near", balance: 100n * NEAR, locked: 90n * NEAR, epochHeight: 6n },
+      { predecessor: "alice.test.near", balance: 110n * NEAR, locked: 90n * NEAR, epochHeight: 6n },
     );
     expect(w.logs.at(-1)).toBe(`@alice.test.near withdrawing ${10n * NEAR}. New unstaked balance is 0`);
     expect(w.promises[0]).toEqual({
@@ -172,5 +172,13 @@ describe("staking-pool contract (mocked blockchain)", () => {
       can_withdraw: false,
     });
     expect(pool.view("get_total_staked_balance")).toBe("0");
+  });
+
+  it("refuses an epoch whose total balance shrank", () => {
+    const pool = deployed();
+    expect(() => pool.call("ping", {}, { balance: 99n * NEAR, epochHeight: 2n })).toThrow(
+      "The new total balance should not be less than the old total balance",
+    );
+    expect(pool.call("ping", {}, { balance: 100n * NEAR, epochHeight: 2n }).logs).toEqual([]);
   });
 });
