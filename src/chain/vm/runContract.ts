@@ -148,12 +148,19 @@ export function runContract(run: ContractRun): VmOutcome {
     const l = new VmLogic(run.context, run.params, run.ext, run.newDataId, run.timeLimitMs);
     return abort(l, { kind: "CompilationError", error: { kind: "PrepareError", error: prepared.error } });
   }
-  const contract = prepared.contract;
-  const link = linked(contract, run);
+  const link = linked(prepared.contract, run);
+  try {
+    return call(run, prepared.contract, cached.codeLength, link);
+  } finally {
+    link.logic.release();
+  }
+}
+
+function call(run: ContractRun, contract: PreparedContract, codeLength: number, link: Linked): VmOutcome {
   const l = link.logic;
 
   try {
-    l.gas.payPer("contract_loading_bytes", run.codeLength ?? cached.codeLength);
+    l.gas.payPer("contract_loading_bytes", run.codeLength ?? codeLength);
     l.gas.payBase("contract_loading_base");
   } catch (e) {
     if (e instanceof HostErrorThrow) return abort(l, { kind: "HostError", error: { name: "GasExceeded" } });
