@@ -5,18 +5,27 @@ import type { HostImports } from "./HostImports.js";
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
-/** nearcore utils.rs `split_method_names`: comma-separated UTF-8, no empty name. */
-function splitMethodNames(raw: Uint8Array): string[] {
+/** nearcore utils.rs `split_method_names`: comma-separated byte strings, none empty. */
+function splitMethodNames(raw: Uint8Array): Uint8Array[] {
   if (raw.length === 0) return [];
-  let text: string;
-  try {
-    text = utf8.decode(raw);
-  } catch {
-    throw hostError({ name: "BadUTF8" });
+  const names: Uint8Array[] = [];
+  let start = 0;
+  for (let i = 0; i <= raw.length; i++) {
+    if (i < raw.length && raw[i] !== 0x2c) continue;
+    if (i === start) throw hostError({ name: "EmptyMethodName" });
+    names.push(raw.subarray(start, i));
+    start = i + 1;
   }
-  const names = text.split(",");
-  if (names.some((n) => n.length === 0)) throw hostError({ name: "EmptyMethodName" });
   return names;
+}
+
+/** RuntimeExt turns method names into strings when the action is appended: bad UTF-8 is InvalidMethodName. */
+function methodName(bytes: Uint8Array): string {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    throw hostError({ name: "InvalidMethodName" });
+  }
 }
 
 /**
@@ -28,13 +37,6 @@ function splitMethodNames(raw: Uint8Array): string[] {
  */
 export function promiseImports(l: VmLogic): HostImports {
   const f = l.fees;
-  const decodeMethod = (bytes: Uint8Array): string => {
-    try {
-      return utf8.decode(bytes);
-    } catch {
-      throw hostError({ name: "BadUTF8" });
-    }
-  };
 
   const batchCreate = (accLen: bigint, accPtr: bigint): bigint => {
     l.gas.payBase("base");
@@ -81,7 +83,7 @@ export function promiseImports(l: VmLogic): HostImports {
     l.payActionPerByte(f.functionCallPerByte, bytes, sir, "function_call_byte");
     l.gas.prepay(gas);
     l.deductBalance(amount);
-    l.receipts.appendFunctionCall(receipt, decodeMethod(method), args, amount, gas, weight);
+    l.receipts.appendFunctionCall(receipt, methodName(method), args, amount, gas, weight);
   };
 
   return {
@@ -205,13 +207,13 @@ export function promiseImports(l: VmLogic): HostImports {
       const receiverId = l.readAccountId(rPtr, rLen);
       const methodNames = splitMethodNames(l.memoryOrRegister(nPtr, nLen));
       const { receipt, sir } = l.receiptOf(idx);
-      const bytes = methodNames.reduce((n, m) => n + BigInt(Buffer.byteLength(m, "utf8")) + 1n, 0n);
+      const bytes = methodNames.reduce((n, m) => n + BigInt(m.length) + 1n, 0n);
       l.payActionBase(f.addFunctionCallKeyBase, sir, "add_function_call_key_base");
       l.payActionPerByte(f.addFunctionCallKeyPerByte, bytes, sir, "add_function_call_key_byte");
       l.receipts.append(receipt, {
         type: "AddKey",
         publicKey: key(),
-        accessKey: { nonce, permission: { FunctionCall: { allowance: allowance > 0n ? allowance : null, receiverId, methodNames } } },
+        accessKey: { nonce, permission: { FunctionCall: { allowance: allowance > 0n ? allowance : null, receiverId, methodNames: methodNames.map(methodName) } } },
       });
     },
     promise_batch_action_delete_key(idx: bigint, pkLen: bigint, pkPtr: bigint): void {
