@@ -181,4 +181,22 @@ describe("staking-pool contract (mocked blockchain)", () => {
     );
     expect(pool.call("ping", {}, { balance: 100n * NEAR, epochHeight: 2n }).logs).toEqual([]);
   });
+
+  it("stake_all, the not-paused flag, and core's init/uninit messages", () => {
+    const pool = deployed();
+    pool.call("deposit", {}, { predecessor: "carol.test.near", deposit: 7n * NEAR, epochHeight: 1n });
+    pool.call("stake_all", {}, { predecessor: "carol.test.near", epochHeight: 1n });
+    expect(pool.view("get_account_staked_balance", { account_id: "carol.test.near" })).toBe((7n * NEAR).toString());
+    expect(pool.view("is_staking_paused")).toBe(false);
+    expect(() =>
+      pool.call("new", {
+        owner_id: "x.near",
+        stake_public_key: key.publicKeyString,
+        reward_fee_fraction: { numerator: 1, denominator: 2 },
+      }),
+    ).toThrow("Already initialized");
+    expect(() => new MockedBlockchain(contractWasm("staking-pool"), POOL).call("get_owner_id")).toThrow(
+      "Staking contract should be initialized before usage",
+    );
+  });
 });
