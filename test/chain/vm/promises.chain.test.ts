@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Chain } from "../../../src/chain/node.js";
 import { contractDataTrieKey } from "../../../src/chain/store/trieKeys.js";
-import { ALICE, BOB, CAROL, NEAR, balanceOf, openChain, outcomeOf, settle, submit, sumOfBalances } from "../runtime/helpers.js";
+import { ALICE, BOB, CAROL, GAS_PRICE, NEAR, TRANSFER_GAS, balanceOf, keyOf, openChain, outcomeOf, settle, submit, sumOfBalances } from "../runtime/helpers.js";
 import { call, deploy } from "./deploy.js";
 import { PROBE } from "./probeContract.js";
 import { contract } from "./wat.js";
@@ -161,5 +161,34 @@ describe("contract promises across shards", () => {
       },
     });
     expect(o.receipts_outcome[0]!.outcome.receipt_ids).toHaveLength(1); // only the gas refund
+  });
+
+  it("storage a call adds must be paid for: LackBalanceForState after the call, its writes undone", async () => {
+    const chain = await openChain();
+    const poor = `poor.${CAROL}`;
+    const key = keyOf("poor contract key");
+    const created = outcomeOf(
+      settle(
+        chain,
+        submit(chain, CAROL, poor, [
+          { type: "CreateAccount" },
+          { type: "Transfer", deposit: NEAR },
+          { type: "AddKey", publicKey: key.publicKey, accessKey: { nonce: 0n, permission: "FullAccess" } },
+          { type: "DeployContract", code: PROBE },
+        ]),
+      ),
+    );
+    expect(created.status).toEqual({ SuccessValue: "" });
+    const usage = BigInt(chain.viewAccount(chain.head(), poor)!.storageUsage);
+    // Leave the account exactly 10 bytes of headroom, then ask the contract to store 48 more.
+    const keep = (usage + 10n) * 10n ** 19n;
+    const send = balanceOf(chain, poor) - keep - 2n * TRANSFER_GAS * GAS_PRICE;
+    settle(chain, submit(chain, poor, CAROL, [{ type: "Transfer", deposit: send }], { key }));
+    expect(balanceOf(chain, poor)).toBe(keep);
+    const o = outcomeOf(settle(chain, submit(chain, CAROL, poor, [call("put")])));
+    expect(o.status).toEqual({
+      Failure: { ActionError: { index: null, kind: { LackBalanceForState: { account_id: poor, amount: (38n * 10n ** 19n).toString() } } } },
+    });
+    expect(chain.viewAccount(chain.head(), poor)!.storageUsage).toBe(Number(usage));
   });
 });
