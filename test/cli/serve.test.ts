@@ -1,32 +1,9 @@
-import { spawn } from "node:child_process";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { devKeyPair } from "../../src/chain/genesis/devKey.js";
-
-const cli = join(import.meta.dirname, "..", "..", "src", "cli", "main.ts");
-
-function run(args: string[]) {
-  const child = spawn(process.execPath, ["--import", "tsx", cli, ...args], { stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  const output = () => ({ stdout, stderr });
-  return { child, exited, output };
-}
-
-async function waitFor(read: () => string, pattern: RegExp, timeoutMs = 20_000): Promise<RegExpExecArray> {
-  const started = Date.now();
-  for (;;) {
-    const match = pattern.exec(read());
-    if (match) return match;
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${pattern}; got:\n${read()}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+import { runCli as run, waitFor } from "./cliProcess.js";
 
 describe("shardkit serve", () => {
   it("prints listeners and dev keys, serves JSON-RPC, produces blocks and shuts down on SIGTERM", async () => {
