@@ -1,37 +1,38 @@
 #!/usr/bin/env node
-import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
 import { startService } from "../server/startService.js";
-import { keysCommand } from "./keysCommand.js";
-import { serveFlags, serveOptionsFrom, type ServeFlagName } from "./serveOptions.js";
+import { UsageError, parseFlags } from "./flags.js";
+import { generateCommand, generateUsage } from "./generateCommand.js";
+import { keysCommand, keysUsage } from "./keysCommand.js";
+import { packageVersion } from "./packageRoot.js";
+import { serveFlagSpecs, serveOptionsFrom, serveUsage } from "./serveOptions.js";
 
 const usage = `Usage: shardkit <command> [options]
 
 Commands:
-  serve              run a local NEAR-compatible JSON-RPC node on a dev chain
-  keys <action>      manage API keys: add, list, revoke, rotate (\`shardkit keys help\`)
-  generate [--check] regenerate generated/ from specs/ (--check: fail listing stale files)
+  serve              run a local NEAR-compatible JSON-RPC node and REST API on a dev chain
+  keys <action>      manage API keys: add, list, revoke, rotate
+  generate [--check] regenerate generated/ from specs/ (development command of the repository)
+  help [command]     show this help, or a command's
 
-Options of serve:
-${Object.entries(serveFlags)
-  .map(([name, flag]) => `  --${name.padEnd(15)} ${flag.help}${flag.default === undefined ? "" : ` (default ${flag.default})`}`)
-  .join("\n")}
-  --ephemeral        keep the chain in memory only (currently the only storage mode)
+Options:
+  -h, --help         show help (also after a command: shardkit serve --help)
+  -v, --version      print the shardkit version
+
+Run \`shardkit <command> --help\` for a command's options.
 `;
 
+const commandUsage: Record<string, string> = { serve: serveUsage, keys: keysUsage, generate: generateUsage };
+
+const wantsHelp = (args: readonly string[]) => args.includes("--help") || args.includes("-h");
+
 async function serve(args: string[]): Promise<void> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      ...Object.fromEntries(Object.keys(serveFlags).map((name) => [name, { type: "string" as const }])),
-      ephemeral: { type: "boolean" },
-    },
-    strict: true,
-  });
-  const options = serveOptionsFrom(values as Partial<Record<ServeFlagName, string>>);
+  if (wantsHelp(args)) {
+    process.stdout.write(serveUsage);
+    return;
+  }
+  const { values, positionals } = parseFlags("serve", args, serveFlagSpecs);
+  if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])} for serve`, "serve");
+  const options = serveOptionsFrom(values);
   const service = await startService({
     ...options,
     onInternalError: (method, error) => console.error(`internal error in ${method}:`, error),
@@ -65,25 +66,6 @@ async function serve(args: string[]): Promise<void> {
   process.on("SIGTERM", () => shutdown("SIGTERM"));
 }
 
-/** Runs the generators from the source checkout this CLI belongs to (a developer command). */
-function generate(args: string[]): void {
-  const root = findPackageRoot();
-  const entry = join(root, "generators", "main.ts");
-  if (!existsSync(entry)) throw new Error(`generate needs the shardkit source checkout (no ${entry})`);
-  const result = spawnSync(process.execPath, ["--import", "tsx", entry, ...args], { cwd: root, stdio: "inherit" });
-  process.exitCode = result.status ?? 1;
-}
-
-function findPackageRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, "package.json"))) {
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error("cannot find the shardkit package root");
-    dir = parent;
-  }
-  return dir;
-}
-
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   switch (command) {
@@ -92,19 +74,37 @@ async function main(argv: string[]): Promise<void> {
     case "keys":
       return keysCommand(rest);
     case "generate":
-      return generate(rest);
+      return generateCommand(rest);
+    case "--version":
+    case "-v":
+    case "version":
+      process.stdout.write(`shardkit ${packageVersion()}\n`);
+      return;
     case undefined:
-    case "help":
     case "--help":
     case "-h":
       process.stdout.write(usage);
       return;
+    case "help": {
+      const [topic] = rest;
+      if (topic === undefined) process.stdout.write(usage);
+      else if (commandUsage[topic] !== undefined) process.stdout.write(commandUsage[topic]);
+      else throw new UsageError(`no help for unknown command ${JSON.stringify(topic)}\n\n${usage}`);
+      return;
+    }
     default:
-      throw new Error(`unknown command ${JSON.stringify(command)}\n\n${usage}`);
+      throw new UsageError(
+        command.startsWith("-") ? `unknown option ${command}; options go after the command\n\n${usage}` : `unknown command ${JSON.stringify(command)}\n\n${usage}`,
+      );
   }
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  console.error(`shardkit: ${error instanceof Error ? error.message : String(error)}`);
+  if (error instanceof UsageError) {
+    console.error(`shardkit: ${error.message}`);
+    if (error.command !== undefined) console.error(`Run \`shardkit ${error.command} --help\` for the options.`);
+  } else {
+    console.error(`shardkit: ${error instanceof Error ? error.message : String(error)}`);
+  }
   process.exit(1);
 });

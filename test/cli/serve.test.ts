@@ -58,7 +58,7 @@ describe("shardkit serve", () => {
     [["serve", "--shards", "27"], /--shards must be an integer from 1 to 26/],
     [["serve", "--tx-timeout", "0"], /--tx-timeout must be an integer from 1 to 600000/],
     [["serve", "--rpc-port", "99999"], /--rpc-port must be an integer from 0 to 65535/],
-    [["serve", "--no-such-flag"], /Unknown option '--no-such-flag'/],
+    [["serve", "--no-such-flag"], /unknown option --no-such-flag for serve/],
     [["serve", "--genesis", "/nonexistent/genesis.json"], /nonexistent/],
     [["serve", "--api-port", "70000"], /--api-port must be an integer from 0 to 65535/],
     [["serve", "--public-rate", "0"], /--public-rate must be an integer from 1/],
@@ -70,10 +70,10 @@ describe("shardkit serve", () => {
     expect(output().stderr).toMatch(message);
   });
 
-  it("prints usage for --help", async () => {
-    const { exited, output } = run(["--help"]);
+  it("prints its options for serve --help", async () => {
+    const { exited, output } = run(["serve", "--help"]);
     expect(await exited).toBe(0);
-    expect(output().stdout).toContain("Usage: shardkit <command>");
+    expect(output().stdout).toContain("Usage: shardkit serve [options]");
     expect(output().stdout).toContain("--retention");
   });
 });
