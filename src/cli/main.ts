@@ -1,10 +1,11 @@
 #!/usr/bin/env node
+import { createLogger } from "../server/log/Logger.js";
 import { startService } from "../server/startService.js";
 import { UsageError, parseFlags } from "./flags.js";
 import { generateCommand, generateUsage } from "./generateCommand.js";
 import { keysCommand, keysUsage } from "./keysCommand.js";
 import { packageVersion } from "./packageRoot.js";
-import { serveFlagSpecs, serveOptionsFrom, serveUsage } from "./serveOptions.js";
+import { logLevelFrom, serveFlagSpecs, serveOptionsFrom, serveUsage } from "./serveOptions.js";
 
 const usage = `Usage: shardkit <command> [options]
 
@@ -33,10 +34,18 @@ async function serve(args: string[]): Promise<void> {
   const { values, positionals } = parseFlags("serve", args, serveFlagSpecs);
   if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])} for serve`, "serve");
   const options = serveOptionsFrom(values);
+  // Log records go to stdout after the start-up lines: readable on a terminal, JSON lines otherwise.
+  const logger = createLogger({
+    level: logLevelFrom(values),
+    format: process.stdout.isTTY ? "pretty" : "json",
+    write: (line) => process.stdout.write(line),
+  });
   const service = await startService({
     ...options,
-    onInternalError: (method, error) => console.error(`internal error in ${method}:`, error),
-    onKeysReport: (message) => console.error(`shardkit: ${message}`),
+    logger,
+    onInternalError: (method, error) =>
+      logger.error("internal error", { method, error: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
+    onKeysReport: (message) => (/ reloaded: /.test(message) ? logger.info("keys file", { message }) : logger.warn("keys file", { message })),
   });
   const { chain } = service;
   console.log(`shardkit: chain ${chain.chainId}, ${chain.shardLayout.numShards} shards, genesis ${chain.genesisBlock.hash}`);

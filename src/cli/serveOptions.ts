@@ -1,4 +1,5 @@
 import type { ServiceOptions } from "../server/startService.js";
+import { isLogLevel, LOG_LEVELS, type LogLevel } from "../server/log/Logger.js";
 import { UsageError, type FlagSpecs, type FlagValues } from "./flags.js";
 
 interface ServeFlag {
@@ -20,6 +21,7 @@ export const serveFlags = {
   keys: { value: "FILE", default: undefined, help: "API keys file managed by `shardkit keys` (reloaded on change)" },
   "public-rate": { value: "PER_MINUTE", default: undefined, help: "requests per minute per client address without a key (default: no cap)" },
   "tx-timeout": { value: "MS", default: "10000", help: "milliseconds a transaction method waits for its wait_until before TIMEOUT_ERROR" },
+  "log-level": { value: "LEVEL", default: "info", help: "error, warn, info (receipt outcomes) or debug (also every request and block)" },
   retention: { value: "BLOCKS", default: "1000", help: "blocks whose state the regular listener keeps serving (>= 3, so final blocks stay readable)" },
 } as const satisfies Record<string, ServeFlag>;
 
@@ -50,6 +52,13 @@ ${Object.entries(serveFlags)
   --ephemeral                  keep the chain in memory only (currently the only storage mode)
   -h, --help                   show this help
 `;
+
+/** The --log-level value, checked. */
+export function logLevelFrom(values: Partial<Record<ServeFlagName, string>>): LogLevel {
+  const text = values["log-level"] ?? serveFlags["log-level"].default;
+  if (!isLogLevel(text)) throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(", ")}, got ${JSON.stringify(text)}`, "serve");
+  return text;
+}
 
 /** Turns parsed flag strings into service options, rejecting values that make no sense. */
 export function serveOptionsFrom(values: Partial<Record<ServeFlagName, string>>): ServiceOptions & { apiPort: number } {

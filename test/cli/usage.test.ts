@@ -70,6 +70,7 @@ describe("shardkit refuses bad flags with a clear message, exit code 1 and no st
     [["serve", "--ephemeral=yes"], /--ephemeral is a switch and takes no value/],
     [["serve", "extra"], /unexpected argument "extra" for serve/],
     [["serve", "--host", ""], /--host must not be empty/],
+    [["serve", "--log-level", "verbose"], /--log-level must be one of error, warn, info, debug, got "verbose"/],
     [["serve", "--rpc-port", "http"], /--rpc-port must be an integer from 0 to 65535, got "http"/],
     [["keys", "list", "--file", "/tmp/k.json", "--nmae", "x"], /unknown option --nmae for keys \(did you mean --name\?\)/],
     [["keys", "add", "--file", "/tmp/k.json", "--name"], /--name needs a value/],
