@@ -46,6 +46,8 @@ async function serve(args: string[]): Promise<void> {
     onInternalError: (method, error) =>
       logger.error("internal error", { method, error: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
     onKeysReport: (message) => (/ reloaded: /.test(message) ? logger.info("keys file", { message }) : logger.warn("keys file", { message })),
+  }).catch((error: unknown) => {
+    throw listenError(error, options) ?? error;
   });
   const { chain } = service;
   console.log(`shardkit: chain ${chain.chainId}, ${chain.shardLayout.numShards} shards, genesis ${chain.genesisBlock.hash}`);
@@ -73,6 +75,16 @@ async function serve(args: string[]): Promise<void> {
   };
   process.on("SIGINT", () => shutdown("SIGINT"));
   process.on("SIGTERM", () => shutdown("SIGTERM"));
+}
+
+/** A port that cannot be bound, said with the flag that chose it. */
+function listenError(error: unknown, options: { host: string; rpcPort: number; archivalPort: number; apiPort: number }): UsageError | undefined {
+  const { code, port } = error as { code?: unknown; port?: unknown };
+  if (code !== "EADDRINUSE" && code !== "EACCES" && code !== "EADDRNOTAVAIL") return undefined;
+  const flag = port === options.rpcPort ? "--rpc-port" : port === options.archivalPort ? "--archival-port" : port === options.apiPort ? "--api-port" : undefined;
+  if (code === "EADDRNOTAVAIL") return new UsageError(`cannot listen on --host ${options.host}: no such local address`, "serve");
+  const why = code === "EADDRINUSE" ? "is already in use" : "needs privileges to bind";
+  return new UsageError(`port ${String(port)}${flag ? ` (${flag})` : ""} on ${options.host} ${why}; choose another, or 0 for any free port`, "serve");
 }
 
 async function main(argv: string[]): Promise<void> {

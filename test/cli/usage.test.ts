@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { createServer, type AddressInfo } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { serveFlagSpecs } from "../../src/cli/serveOptions.js";
@@ -88,5 +89,21 @@ describe("shardkit refuses bad flags with a clear message, exit code 1 and no st
   it("points to the command's --help after a flag mistake", async () => {
     const r = await cli("serve", "--block-time", "-5");
     expect(r.stderr).toContain("Run `shardkit serve --help` for the options.");
+  });
+});
+
+describe("shardkit serve on a port it cannot take", () => {
+  it("names the port and its flag", async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
+    const { port } = blocker.address() as AddressInfo;
+    try {
+      const r = await cli("serve", "--rpc-port", "0", "--archival-port", "0", "--api-port", String(port), "--block-time", "0");
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(`shardkit: port ${port} (--api-port) on 127.0.0.1 is already in use; choose another, or 0 for any free port`);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    } finally {
+      blocker.close();
+    }
   });
 });
