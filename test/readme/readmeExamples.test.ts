@@ -78,6 +78,24 @@ describe("README examples", () => {
     expect(BigInt(data.state.balance)).toBeGreaterThan(0n);
   });
 
+  it("the shardkit keys block runs (its last line, serve --keys, as a start that is stopped)", async () => {
+    const block = blocks.find((b) => b.lang === "sh" && b.code.includes("shardkit keys add"))!;
+    const [serveLine, ...others] = block.code.split("\n").filter((line) => line.startsWith("shardkit serve")).concat(["end"]);
+    expect(others).toEqual(["end"]);
+    const keysOnly = block.code.split("\n").filter((line) => !line.startsWith("shardkit serve")).join("\n");
+    const cwd = await mkdtemp(join(scratch, "keys-"));
+    const shim = `set -e\nshardkit() { ${JSON.stringify(process.execPath)} --import tsx ${JSON.stringify(join(repoRoot, "src/cli/main.ts"))} "$@"; }\n`;
+    const { stdout } = await run("bash", ["-c", shim + keysOnly], { cwd, timeout: 60_000 });
+    expect(stdout).toMatch(/added server key "ci"/);
+    expect(stdout).toMatch(/added browser key "web"/);
+    expect(stdout).toMatch(/^web {2}browser {2}rate 600\/min {2}origins https:\/\/app\.example\.com, \*\.example\.com$/m);
+    expect(stdout).toMatch(/rotated key "ci"/);
+    expect(stdout).toMatch(/revoked key "ci"/);
+    // The serve line as written, on free ports, comes up with the file it names.
+    const served = await startServe([...serveLine!.replace(/#.*/, "").trim().split(/\s+/).slice(2), "--block-time", "0"], { cwd });
+    expect(await stop(served)).toBe(0);
+  });
+
   it.each(blocks.filter(isCurlOnly).map((b) => [b.line, b] as const))("the curl block at README line %i runs", async (_line, block) => {
     const answers = await runCurls(block);
     const curls = block.code.match(/(^|;\s*)curl\s/gm)?.length ?? 0;
