@@ -2,6 +2,7 @@
 import { createLogger } from "../server/log/Logger.js";
 import { startService } from "../server/startService.js";
 import { UsageError, parseFlags } from "./flags.js";
+import { formatNear } from "./formatNear.js";
 import { generateCommand, generateUsage } from "./generateCommand.js";
 import { keysCommand, keysUsage } from "./keysCommand.js";
 import { packageVersion } from "./packageRoot.js";
@@ -56,8 +57,11 @@ async function serve(args: string[]): Promise<void> {
   console.log(`  REST API      ${service.apiUrl}/v1  (account data, indexed from every block)`);
   if (chain.devAccounts.length > 0) {
     console.log("dev accounts (secret seed = sha256(\"shardkit-dev:\" + account_id)):");
+    const head = chain.head();
     for (const account of chain.devAccounts) {
-      console.log(`  ${account.accountId.padEnd(18)} shard ${chain.shardOf(account.accountId)}  ${account.publicKey}  ${account.secretKey}`);
+      const balance = chain.viewAccount(head, account.accountId)?.amount;
+      const near = balance === undefined ? "" : `  ${formatNear(balance)} NEAR`;
+      console.log(`  ${account.accountId.padEnd(18)} shard ${chain.shardOf(account.accountId)}  ${account.publicKey}  ${account.secretKey}${near}`);
     }
   }
   let closing = false;

@@ -11,7 +11,7 @@ describe("shardkit serve", () => {
     const [, rpcUrl] = await waitFor(() => output().stdout, /regular RPC\s+(http:\/\/\S+)/);
     await waitFor(() => output().stdout, /carol\.test\.near/);
     const alice = devKeyPair("alice.test.near");
-    expect(output().stdout).toContain(`alice.test.near    shard 0  ${alice.publicKeyString}  ${alice.secretKeyString}`);
+    expect(output().stdout).toContain(`alice.test.near    shard 0  ${alice.publicKeyString}  ${alice.secretKeyString}  10000 NEAR\n`);
     expect(output().stdout).toMatch(/archival RPC\s+http:\/\/127\.0\.0\.1:\d+/);
     const [, apiUrl] = await waitFor(() => output().stdout, /REST API\s+(http:\/\/\S+)\/v1/);
     const full = (await (await fetch(`${apiUrl}/v1/account/alice.test.near/full`)).json()) as { account_id: string; state: unknown };
