@@ -60,6 +60,23 @@ describe("README examples", () => {
     expect(blocks.some((b) => b.lang === "ts" && b.code.includes('from "openapi-fetch"'))).toBe(true);
   });
 
+  it("the start-up banner shown in the README matches what serve prints", () => {
+    const block = blocks.find((b) => b.lang === "" && b.code.startsWith("shardkit: chain"))!;
+    const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    const pattern = asWritten(block.code)
+      .split("\n")
+      .map((line) =>
+        line.trim() === "..."
+          ? "(?:.*\\n)*?"
+          : `${escape(line)
+              .replace(escape("<hash>"), "\\w+")
+              .replaceAll(escape("ed25519:..."), "ed25519:\\w+")
+              .replace(/\d{4,}(?= NEAR)/, "\\d+")}\\n`,
+      )
+      .join("");
+    expect(server.output().stdout).toMatch(new RegExp(`^${pattern}`));
+  });
+
   it("the shardkit/client example runs and reports the unknown account", async () => {
     const block = blocks.find((b) => b.lang === "ts" && b.code.includes('from "shardkit/client"'))!;
     const stdout = await runTs(block);
