@@ -36,9 +36,10 @@ async function serve(args: string[]): Promise<void> {
   if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])} for serve`, "serve");
   const options = serveOptionsFrom(values);
   // Log records go to stdout after the start-up lines: readable on a terminal, JSON lines otherwise.
+  const format = process.stdout.isTTY ? "pretty" : "json";
   const logger = createLogger({
     level: logLevelFrom(values),
-    format: process.stdout.isTTY ? "pretty" : "json",
+    format,
     write: (line) => process.stdout.write(line),
   });
   const service = await startService({
@@ -63,6 +64,17 @@ async function serve(args: string[]): Promise<void> {
       const near = balance === undefined ? "" : `  ${formatNear(balance)} NEAR`;
       console.log(`  ${account.accountId.padEnd(18)} shard ${chain.shardOf(account.accountId)}  ${account.publicKey}  ${account.secretKey}${near}`);
     }
+  }
+  // Machines reading the JSON lines get the listeners as a record too (a terminal has the lines above).
+  if (format === "json") {
+    logger.info("serving", {
+      chain_id: chain.chainId,
+      shards: chain.shardLayout.numShards,
+      genesis_hash: chain.genesisBlock.hash,
+      rpc_url: service.rpcUrl,
+      archival_url: service.archivalUrl,
+      api_url: service.apiUrl,
+    });
   }
   let closing = false;
   const shutdown = (signal: string) => {

@@ -50,6 +50,11 @@ describe("serve --log-level debug (stdout not a TTY: JSON lines)", () => {
     if (server) await stop(server);
   });
 
+  it("starts with a record of the listeners", () => {
+    const [first] = records(server.output().stdout);
+    expect(first).toMatchObject({ level: "info", msg: "serving", chain_id: "localnet", shards: 4, rpc_url: server.rpcUrl, archival_url: server.archivalUrl, api_url: server.apiUrl });
+  });
+
   it("writes one line per request with method, status and duration, and never the API key", async () => {
     expect((await rpc(server.rpcUrl, "status", [], { authorization: `Bearer ${apiKey}` })).status).toBe(200);
     expect((await rpc(`${server.rpcUrl}/?apiKey=${apiKey}`, "gas_price", [null])).status).toBe(200);
