@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { statSync } from "node:fs";
 import { createLogger } from "../server/log/Logger.js";
 import { startService } from "../server/startService.js";
 import { UsageError, parseFlags } from "./flags.js";
@@ -6,6 +7,7 @@ import { formatNear } from "./formatNear.js";
 import { generateCommand, generateUsage } from "./generateCommand.js";
 import { keysCommand, keysUsage } from "./keysCommand.js";
 import { packageVersion } from "./packageRoot.js";
+import { startProgress } from "./progressLine.js";
 import { logLevelFrom, serveFlagSpecs, serveOptionsFrom, serveUsage } from "./serveOptions.js";
 
 const usage = `Usage: shardkit <command> [options]
@@ -42,17 +44,23 @@ async function serve(args: string[]): Promise<void> {
     format,
     write: (line) => process.stdout.write(line),
   });
+  const genesisFile = options.chain.genesisFile;
+  let loadSeconds: number | undefined;
+  const loading = genesisFile === undefined ? undefined : startProgress(`shardkit: loading genesis ${genesisFile} (${megabytes(genesisFile)})`);
   const service = await startService({
     ...options,
     logger,
     onInternalError: (method, error) =>
       logger.error("internal error", { method, error: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
     onKeysReport: (message) => (/ reloaded: /.test(message) ? logger.info("keys file", { message }) : logger.warn("keys file", { message })),
-  }).catch((error: unknown) => {
-    throw listenError(error, options) ?? error;
-  });
+  })
+    .catch((error: unknown) => {
+      throw listenError(error, options) ?? error;
+    })
+    .finally(() => (loadSeconds = loading?.done()));
   const { chain } = service;
-  console.log(`shardkit: chain ${chain.chainId}, ${chain.shardLayout.numShards} shards, genesis ${chain.genesisBlock.hash}`);
+  const loaded = loadSeconds === undefined ? "" : ` (loaded from ${genesisFile} in ${loadSeconds.toFixed(1)} s)`;
+  console.log(`shardkit: chain ${chain.chainId}, ${chain.shardLayout.numShards} shards, genesis ${chain.genesisBlock.hash}${loaded}`);
   console.log(`  regular RPC   ${service.rpcUrl}  (last ${options.retention} blocks)`);
   console.log(`  archival RPC  ${service.archivalUrl}`);
   console.log(`  REST API      ${service.apiUrl}/v1  (account data, indexed from every block)`);
@@ -91,6 +99,12 @@ async function serve(args: string[]): Promise<void> {
   };
   process.on("SIGINT", () => shutdown("SIGINT"));
   process.on("SIGTERM", () => shutdown("SIGTERM"));
+}
+
+/** A file's size for the progress line ("160.2 MB"), or "?" when it cannot be read (the load reports why). */
+function megabytes(file: string): string {
+  const size = statSync(file, { throwIfNoEntry: false })?.size;
+  return size === undefined ? "size unknown" : `${(size / 1e6).toFixed(1)} MB`;
 }
 
 /** A port that cannot be bound, said with the flag that chose it. */
