@@ -1,10 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { parseArgs } from "node:util";
+import { UsageError, parseFlags } from "./flags.js";
 import { hashApiKey, normalizeOriginRule, parseKeysFile, type KeysFile, type StoredKey } from "../server/http/keyRing.js";
 
 export const keysUsage = `Usage: shardkit keys <add|list|revoke|rotate> --file F [options]
+
+Manages the API keys file of \`shardkit serve --keys F\` (only sha256 hashes are stored).
 
   add --name N [--browser --origin URL ...] [--rate PER_MINUTE]
                  create a key; prints it once, on the last line (only its sha256 is stored)
@@ -13,6 +15,8 @@ export const keysUsage = `Usage: shardkit keys <add|list|revoke|rotate> --file F
                  remove the key; a running \`serve --keys F\` stops accepting it at once
   rotate --name N
                  replace the key (same name, origins and cap); prints the new one; the old one stops working
+
+  -h, --help     show this help
 
 Origins: an exact origin (https://app.example.com) or a wildcard (*.example.com, any scheme).
 `;
@@ -46,27 +50,26 @@ function positiveInteger(text: string | undefined, flag: string): number | null 
 
 /** `shardkit keys ...`; throws with a clear message on bad input. */
 export function keysCommand(args: string[], out: KeysOutput = { log: (line) => console.log(line) }): void {
-  const [action, ...rest] = args;
-  const { values } = parseArgs({
-    args: rest,
-    options: {
-      file: { type: "string" },
-      name: { type: "string" },
-      browser: { type: "boolean", default: false },
-      origin: { type: "string", multiple: true, default: [] },
-      rate: { type: "string" },
-    },
-    strict: true,
+  const { values, positionals } = parseFlags("keys", args, {
+    file: { type: "string" },
+    name: { type: "string" },
+    browser: { type: "boolean" },
+    origin: { type: "string", multiple: true },
+    rate: { type: "string" },
+    help: { type: "boolean", short: "h" },
   });
-  if (action === undefined || action === "help" || action === "--help") {
+  const [action, ...extra] = positionals;
+  if (action === undefined || action === "help" || values.help === true) {
     out.log(keysUsage);
     return;
   }
+  if (!["add", "list", "revoke", "rotate"].includes(action)) throw new UsageError(`unknown keys action ${JSON.stringify(action)}\n\n${keysUsage}`);
+  if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])} for keys ${action}`, "keys");
   const file = values.file;
-  if (file === undefined) throw new Error(`keys ${action} needs --file F\n\n${keysUsage}`);
+  if (file === undefined) throw new UsageError(`keys ${action} needs --file F\n\n${keysUsage}`);
   const keys = readKeys(file);
   const needName = (): string => {
-    if (values.name === undefined || values.name.length === 0) throw new Error(`keys ${action} needs --name N`);
+    if (values.name === undefined || values.name.length === 0) throw new UsageError(`keys ${action} needs --name N`, "keys");
     return values.name;
   };
   const indexOf = (name: string): number => {
@@ -78,14 +81,14 @@ export function keysCommand(args: string[], out: KeysOutput = { log: (line) => c
     case "add": {
       const name = needName();
       if (keys.keys.some((k) => k.name === name)) throw new Error(`a key named ${JSON.stringify(name)} already exists in ${file}`);
-      const origins = values.origin.map(normalizeOriginRule);
-      if (values.browser && origins.length === 0) throw new Error("a --browser key needs at least one --origin");
-      if (!values.browser && origins.length > 0) throw new Error("--origin applies to --browser keys only");
+      const origins = (values.origin ?? []).map(normalizeOriginRule);
+      if (values.browser === true && origins.length === 0) throw new Error("a --browser key needs at least one --origin");
+      if (values.browser !== true && origins.length > 0) throw new Error("--origin applies to --browser keys only");
       const key = newApiKey();
       const entry: StoredKey = {
         name,
         sha256: hashApiKey(key),
-        kind: values.browser ? "browser" : "server",
+        kind: values.browser === true ? "browser" : "server",
         origins,
         ratePerMinute: positiveInteger(values.rate, "rate"),
       };

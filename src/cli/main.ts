@@ -1,52 +1,88 @@
 #!/usr/bin/env node
-import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
+import { statSync } from "node:fs";
+import { createLogger } from "../server/log/Logger.js";
 import { startService } from "../server/startService.js";
-import { keysCommand } from "./keysCommand.js";
-import { serveFlags, serveOptionsFrom, type ServeFlagName } from "./serveOptions.js";
+import { UsageError, parseFlags } from "./flags.js";
+import { formatNear } from "./formatNear.js";
+import { generateCommand, generateUsage } from "./generateCommand.js";
+import { keysCommand, keysUsage } from "./keysCommand.js";
+import { packageVersion } from "./packageRoot.js";
+import { startProgress } from "./progressLine.js";
+import { logLevelFrom, serveFlagSpecs, serveOptionsFrom, serveUsage } from "./serveOptions.js";
 
 const usage = `Usage: shardkit <command> [options]
 
 Commands:
-  serve              run a local NEAR-compatible JSON-RPC node on a dev chain
-  keys <action>      manage API keys: add, list, revoke, rotate (\`shardkit keys help\`)
-  generate [--check] regenerate generated/ from specs/ (--check: fail listing stale files)
+  serve              run a local NEAR-compatible JSON-RPC node and REST API on a dev chain
+  keys <action>      manage API keys: add, list, revoke, rotate
+  generate [--check] regenerate generated/ from specs/ (development command of the repository)
+  help [command]     show this help, or a command's
 
-Options of serve:
-${Object.entries(serveFlags)
-  .map(([name, flag]) => `  --${name.padEnd(15)} ${flag.help}${flag.default === undefined ? "" : ` (default ${flag.default})`}`)
-  .join("\n")}
-  --ephemeral        keep the chain in memory only (currently the only storage mode)
+Options:
+  -h, --help         show help (also after a command: shardkit serve --help)
+  -v, --version      print the shardkit version
+
+Run \`shardkit <command> --help\` for a command's options.
 `;
 
+const commandUsage: Record<string, string> = { serve: serveUsage, keys: keysUsage, generate: generateUsage };
+
+const wantsHelp = (args: readonly string[]) => args.includes("--help") || args.includes("-h");
+
 async function serve(args: string[]): Promise<void> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      ...Object.fromEntries(Object.keys(serveFlags).map((name) => [name, { type: "string" as const }])),
-      ephemeral: { type: "boolean" },
-    },
-    strict: true,
+  if (wantsHelp(args)) {
+    process.stdout.write(serveUsage);
+    return;
+  }
+  const { values, positionals } = parseFlags("serve", args, serveFlagSpecs);
+  if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])} for serve`, "serve");
+  const options = serveOptionsFrom(values);
+  // Log records go to stdout after the start-up lines: readable on a terminal, JSON lines otherwise.
+  const format = process.stdout.isTTY ? "pretty" : "json";
+  const logger = createLogger({
+    level: logLevelFrom(values),
+    format,
+    write: (line) => process.stdout.write(line),
   });
-  const options = serveOptionsFrom(values as Partial<Record<ServeFlagName, string>>);
+  const genesisFile = options.chain.genesisFile;
+  let loadSeconds: number | undefined;
+  const loading = genesisFile === undefined ? undefined : startProgress(`shardkit: loading genesis ${genesisFile} (${megabytes(genesisFile)})`);
   const service = await startService({
     ...options,
-    onInternalError: (method, error) => console.error(`internal error in ${method}:`, error),
-    onKeysReport: (message) => console.error(`shardkit: ${message}`),
-  });
+    logger,
+    onInternalError: (method, error) =>
+      logger.error("internal error", { method, error: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
+    onKeysReport: (message) => (/ reloaded: /.test(message) ? logger.info("keys file", { message }) : logger.warn("keys file", { message })),
+  })
+    .catch((error: unknown) => {
+      throw listenError(error, options) ?? error;
+    })
+    .finally(() => (loadSeconds = loading?.done()));
   const { chain } = service;
-  console.log(`shardkit: chain ${chain.chainId}, ${chain.shardLayout.numShards} shards, genesis ${chain.genesisBlock.hash}`);
+  const loaded = loadSeconds === undefined ? "" : ` (loaded from ${genesisFile} in ${loadSeconds.toFixed(1)} s)`;
+  console.log(`shardkit: chain ${chain.chainId}, ${chain.shardLayout.numShards} shards, genesis ${chain.genesisBlock.hash}${loaded}`);
   console.log(`  regular RPC   ${service.rpcUrl}  (last ${options.retention} blocks)`);
   console.log(`  archival RPC  ${service.archivalUrl}`);
   console.log(`  REST API      ${service.apiUrl}/v1  (account data, indexed from every block)`);
   if (chain.devAccounts.length > 0) {
     console.log("dev accounts (secret seed = sha256(\"shardkit-dev:\" + account_id)):");
+    const head = chain.head();
     for (const account of chain.devAccounts) {
-      console.log(`  ${account.accountId.padEnd(18)} shard ${chain.shardOf(account.accountId)}  ${account.publicKey}  ${account.secretKey}`);
+      const balance = chain.viewAccount(head, account.accountId)?.amount;
+      const near = balance === undefined ? "" : `  ${formatNear(balance)} NEAR`;
+      console.log(`  ${account.accountId.padEnd(18)} shard ${chain.shardOf(account.accountId)}  ${account.publicKey}  ${account.secretKey}${near}`);
     }
+  }
+  // Machines reading the JSON lines get the listeners as a record too (a terminal has the lines above).
+  if (format === "json") {
+    logger.info("serving", {
+      chain_id: chain.chainId,
+      shards: chain.shardLayout.numShards,
+      genesis_hash: chain.genesisBlock.hash,
+      rpc_url: service.rpcUrl,
+      archival_url: service.archivalUrl,
+      api_url: service.apiUrl,
+    });
   }
   let closing = false;
   const shutdown = (signal: string) => {
@@ -65,23 +101,20 @@ async function serve(args: string[]): Promise<void> {
   process.on("SIGTERM", () => shutdown("SIGTERM"));
 }
 
-/** Runs the generators from the source checkout this CLI belongs to (a developer command). */
-function generate(args: string[]): void {
-  const root = findPackageRoot();
-  const entry = join(root, "generators", "main.ts");
-  if (!existsSync(entry)) throw new Error(`generate needs the shardkit source checkout (no ${entry})`);
-  const result = spawnSync(process.execPath, ["--import", "tsx", entry, ...args], { cwd: root, stdio: "inherit" });
-  process.exitCode = result.status ?? 1;
+/** A file's size for the progress line ("160.2 MB"), or "?" when it cannot be read (the load reports why). */
+function megabytes(file: string): string {
+  const size = statSync(file, { throwIfNoEntry: false })?.size;
+  return size === undefined ? "size unknown" : `${(size / 1e6).toFixed(1)} MB`;
 }
 
-function findPackageRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, "package.json"))) {
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error("cannot find the shardkit package root");
-    dir = parent;
-  }
-  return dir;
+/** A port that cannot be bound, said with the flag that chose it. */
+function listenError(error: unknown, options: { host: string; rpcPort: number; archivalPort: number; apiPort: number }): UsageError | undefined {
+  const { code, port } = error as { code?: unknown; port?: unknown };
+  if (code !== "EADDRINUSE" && code !== "EACCES" && code !== "EADDRNOTAVAIL") return undefined;
+  const flag = port === options.rpcPort ? "--rpc-port" : port === options.archivalPort ? "--archival-port" : port === options.apiPort ? "--api-port" : undefined;
+  if (code === "EADDRNOTAVAIL") return new UsageError(`cannot listen on --host ${options.host}: no such local address`, "serve");
+  const why = code === "EADDRINUSE" ? "is already in use" : "needs privileges to bind";
+  return new UsageError(`port ${String(port)}${flag ? ` (${flag})` : ""} on ${options.host} ${why}; choose another, or 0 for any free port`, "serve");
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -92,19 +125,37 @@ async function main(argv: string[]): Promise<void> {
     case "keys":
       return keysCommand(rest);
     case "generate":
-      return generate(rest);
+      return generateCommand(rest);
+    case "--version":
+    case "-v":
+    case "version":
+      process.stdout.write(`shardkit ${packageVersion()}\n`);
+      return;
     case undefined:
-    case "help":
     case "--help":
     case "-h":
       process.stdout.write(usage);
       return;
+    case "help": {
+      const [topic] = rest;
+      if (topic === undefined) process.stdout.write(usage);
+      else if (commandUsage[topic] !== undefined) process.stdout.write(commandUsage[topic]);
+      else throw new UsageError(`no help for unknown command ${JSON.stringify(topic)}\n\n${usage}`);
+      return;
+    }
     default:
-      throw new Error(`unknown command ${JSON.stringify(command)}\n\n${usage}`);
+      throw new UsageError(
+        command.startsWith("-") ? `unknown option ${command}; options go after the command\n\n${usage}` : `unknown command ${JSON.stringify(command)}\n\n${usage}`,
+      );
   }
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  console.error(`shardkit: ${error instanceof Error ? error.message : String(error)}`);
+  if (error instanceof UsageError) {
+    console.error(`shardkit: ${error.message}`);
+    if (error.command !== undefined) console.error(`Run \`shardkit ${error.command} --help\` for the options.`);
+  } else {
+    console.error(`shardkit: ${error instanceof Error ? error.message : String(error)}`);
+  }
   process.exit(1);
 });

@@ -1,21 +1,64 @@
 import type { ServiceOptions } from "../server/startService.js";
+import { isLogLevel, LOG_LEVELS, type LogLevel } from "../server/log/Logger.js";
+import { UsageError, type FlagSpecs, type FlagValues } from "./flags.js";
 
-/** Flags of `shardkit serve`, their defaults and help text: one table drives parsing and --help. */
+interface ServeFlag {
+  /** What the value is, for --help ("PORT", "MS", ...). */
+  value: string;
+  default: string | undefined;
+  help: string;
+}
+
+/** Valued flags of `shardkit serve`, their defaults and help text: one table drives parsing, validation messages and --help. */
 export const serveFlags = {
-  host: { default: "127.0.0.1", help: "interface to bind every listener to" },
-  "rpc-port": { default: "3030", help: "regular JSON-RPC listener (recent blocks only)" },
-  "archival-port": { default: "3031", help: "archival JSON-RPC listener (every block)" },
-  "api-port": { default: "3040", help: "REST account-data listener (/v1, /status, /health)" },
-  "block-time": { default: "1000", help: "milliseconds between blocks; 0 = produce blocks only on demand" },
-  shards: { default: undefined, help: "number of shards, 1 to 26 (default 4, or the genesis file's layout)" },
-  genesis: { default: undefined, help: "nearcore genesis JSON file to start from (default: the dev genesis)" },
-  keys: { default: undefined, help: "API keys file managed by `shardkit keys` (reloaded on change)" },
-  "public-rate": { default: undefined, help: "requests per minute per client address without a key (default: no cap)" },
-  "tx-timeout": { default: "10000", help: "milliseconds a transaction method waits for its wait_until before TIMEOUT_ERROR" },
-  retention: { default: "1000", help: "blocks whose state the regular listener keeps serving (>= 3, so final blocks stay readable)" },
-} as const;
+  host: { value: "ADDRESS", default: "127.0.0.1", help: "interface to bind every listener to" },
+  "rpc-port": { value: "PORT", default: "3030", help: "regular JSON-RPC listener (recent blocks only); 0 = any free port" },
+  "archival-port": { value: "PORT", default: "3031", help: "archival JSON-RPC listener (every block); 0 = any free port" },
+  "api-port": { value: "PORT", default: "3040", help: "REST account-data listener (/v1, /status, /health); 0 = any free port" },
+  "block-time": { value: "MS", default: "1000", help: "milliseconds between blocks; 0 = produce blocks only on demand" },
+  shards: { value: "N", default: undefined, help: "number of shards, 1 to 26 (default 4, or the genesis file's layout)" },
+  genesis: { value: "FILE", default: undefined, help: "nearcore genesis JSON file to start from (default: the dev genesis)" },
+  keys: { value: "FILE", default: undefined, help: "API keys file managed by `shardkit keys` (reloaded on change)" },
+  "public-rate": { value: "PER_MINUTE", default: undefined, help: "requests per minute per client address without a key (default: no cap)" },
+  "tx-timeout": { value: "MS", default: "10000", help: "milliseconds a transaction method waits for its wait_until before TIMEOUT_ERROR" },
+  "log-level": { value: "LEVEL", default: "info", help: "error, warn, info (receipt outcomes) or debug (also every request and block)" },
+  retention: { value: "BLOCKS", default: "1000", help: "blocks whose state the regular listener keeps serving (>= 3, so final blocks stay readable)" },
+} as const satisfies Record<string, ServeFlag>;
 
 export type ServeFlagName = keyof typeof serveFlags;
+
+/** Every flag `serve` accepts, for the parser. */
+export const serveFlagSpecs = {
+  ...(Object.fromEntries(Object.keys(serveFlags).map((name) => [name, { type: "string" }])) as Record<ServeFlagName, { type: "string" }>),
+  ephemeral: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const satisfies FlagSpecs;
+
+export type ServeFlagValues = FlagValues<typeof serveFlagSpecs>;
+
+export const serveUsage = `Usage: shardkit serve [options]
+
+Runs a local NEAR-compatible node on a simulated sharded dev chain: a regular and an archival
+JSON-RPC listener and a REST account-data listener. Prints the listeners and the funded dev
+accounts with their keys. SIGINT/SIGTERM shut it down gracefully.
+
+Options:
+${Object.entries(serveFlags)
+  .map(([name, flag]) => {
+    const left = `  --${name} ${flag.value}`;
+    return `${left.padEnd(28)} ${flag.help}${flag.default === undefined ? "" : ` (default ${flag.default})`}`;
+  })
+  .join("\n")}
+  --ephemeral                  keep the chain in memory only (currently the only storage mode)
+  -h, --help                   show this help
+`;
+
+/** The --log-level value, checked. */
+export function logLevelFrom(values: Partial<Record<ServeFlagName, string>>): LogLevel {
+  const text = values["log-level"] ?? serveFlags["log-level"].default;
+  if (!isLogLevel(text)) throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(", ")}, got ${JSON.stringify(text)}`, "serve");
+  return text;
+}
 
 /** Turns parsed flag strings into service options, rejecting values that make no sense. */
 export function serveOptionsFrom(values: Partial<Record<ServeFlagName, string>>): ServiceOptions & { apiPort: number } {
@@ -24,15 +67,20 @@ export function serveOptionsFrom(values: Partial<Record<ServeFlagName, string>>)
     const text = get(name) ?? "";
     const value = Number(text);
     if (!/^\d+$/.test(text) || value < min || value > max) {
-      throw new Error(`--${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(text)}`);
+      throw new UsageError(`--${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(text)}`, "serve");
     }
     return value;
   };
-  const genesisFile = get("genesis");
-  const keysFile = get("keys");
+  const nonEmpty = (name: ServeFlagName): string | undefined => {
+    const text = get(name);
+    if (text !== undefined && text.trim() === "") throw new UsageError(`--${name} must not be empty`, "serve");
+    return text;
+  };
+  const genesisFile = nonEmpty("genesis");
+  const keysFile = nonEmpty("keys");
   const publicRate = get("public-rate");
   return {
-    host: get("host") ?? "127.0.0.1",
+    host: nonEmpty("host") ?? "127.0.0.1",
     rpcPort: integer("rpc-port", 0, 65535),
     archivalPort: integer("archival-port", 0, 65535),
     apiPort: integer("api-port", 0, 65535),

@@ -13,6 +13,9 @@ import { restHandlers } from "./rest/handlers.js";
 import { createRpcProcessor } from "./jsonrpc/processRequest.js";
 import type { RpcContext } from "./rpc/context.js";
 import { rpcHandlers } from "./rpc/handlers.js";
+import { silentLogger, type Logger } from "./log/Logger.js";
+import { logOutcomes } from "./log/outcomeLog.js";
+import { logRequests, rpcDetails, type RequestDetails } from "./log/requestLog.js";
 
 export interface ServiceOptions {
   host: string;
@@ -39,6 +42,8 @@ export interface ServiceOptions {
   txTimeoutMs?: number;
   /** Receives unexpected handler failures (a bug, never bad input). */
   onInternalError?: (method: string, error: unknown) => void;
+  /** Request lines (debug) and receipt outcomes (info); default: nothing is logged. */
+  logger?: Logger;
 }
 
 export interface Service {
@@ -72,6 +77,8 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   indexer.start();
   const startedAtMs = Date.now();
   const servers: Server[] = [];
+  const logger = options.logger ?? silentLogger;
+  const stopOutcomeLog = logOutcomes(chain, logger);
 
   const listen = async (port: number, archival: boolean): Promise<string> => {
     // The address is known only after listen(); the context reads it lazily.
@@ -89,8 +96,18 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       maxJsonDepth: options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH,
       ...(options.onInternalError && { onInternalError: options.onInternalError }),
     });
+    // At debug, each request's log line names its JSON-RPC method and error cause.
+    const details: RequestDetails | undefined = logger.enabled("debug") ? new WeakMap() : undefined;
     const server = createRpcListener({
-      process,
+      process:
+        details === undefined
+          ? process
+          : (body, req) => {
+              const reply = process(body);
+              if (reply instanceof Promise) return reply.then((r) => (details.set(req, rpcDetails(body, r.body)), r));
+              details.set(req, rpcDetails(body, reply.body));
+              return reply;
+            },
       // nearcore's GET /status and /health answer the bare result, not a JSON-RPC envelope.
       get: async (path) => {
         const result = path === "/status" ? await rpcHandlers.status({}, context) : await rpcHandlers.health({}, context);
@@ -99,6 +116,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       access,
       maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     });
+    logRequests(server, archival ? "archival" : "rpc", logger, details);
     const url = await listenOn(server, port);
     context.rpcAddr = url.slice("http://".length).replace(/^\[(.*)\]/, "$1");
     return url;
@@ -116,6 +134,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   };
 
   const stopAll = async () => {
+    stopOutcomeLog();
     chain.stop();
     indexer.stop();
     keysWatcher?.close();
@@ -125,25 +144,24 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   try {
     const rpcUrl = await listen(options.rpcPort, false);
     const archivalUrl = await listen(options.archivalPort, true);
-    const apiUrl =
-      options.apiPort === undefined
-        ? undefined
-        : await listenOn(
-            createRestListener({
-              handlers: restHandlers,
-              context: {
-                index: indexer.store,
-                headHeight: () => chain.head().height,
-                now: Date.now,
-                version: SERVICE_VERSION,
-              },
-              access,
-              ...(options.onInternalError && {
-                onInternalError: (operationId, error) => options.onInternalError!(`REST ${operationId}`, error),
-              }),
-            }),
-            options.apiPort,
-          );
+    let apiUrl: string | undefined;
+    if (options.apiPort !== undefined) {
+      const restServer = createRestListener({
+        handlers: restHandlers,
+        context: {
+          index: indexer.store,
+          headHeight: () => chain.head().height,
+          now: Date.now,
+          version: SERVICE_VERSION,
+        },
+        access,
+        ...(options.onInternalError && {
+          onInternalError: (operationId, error) => options.onInternalError!(`REST ${operationId}`, error),
+        }),
+      });
+      logRequests(restServer, "rest", logger);
+      apiUrl = await listenOn(restServer, options.apiPort);
+    }
     chain.start();
     return { chain, rpcUrl, archivalUrl, apiUrl, indexer, close: stopAll };
   } catch (error) {

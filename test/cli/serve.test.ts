@@ -1,32 +1,9 @@
-import { spawn } from "node:child_process";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { devKeyPair } from "../../src/chain/genesis/devKey.js";
-
-const cli = join(import.meta.dirname, "..", "..", "src", "cli", "main.ts");
-
-function run(args: string[]) {
-  const child = spawn(process.execPath, ["--import", "tsx", cli, ...args], { stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  const output = () => ({ stdout, stderr });
-  return { child, exited, output };
-}
-
-async function waitFor(read: () => string, pattern: RegExp, timeoutMs = 20_000): Promise<RegExpExecArray> {
-  const started = Date.now();
-  for (;;) {
-    const match = pattern.exec(read());
-    if (match) return match;
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${pattern}; got:\n${read()}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+import { runCli as run, waitFor } from "./cliProcess.js";
 
 describe("shardkit serve", () => {
   it("prints listeners and dev keys, serves JSON-RPC, produces blocks and shuts down on SIGTERM", async () => {
@@ -34,7 +11,7 @@ describe("shardkit serve", () => {
     const [, rpcUrl] = await waitFor(() => output().stdout, /regular RPC\s+(http:\/\/\S+)/);
     await waitFor(() => output().stdout, /carol\.test\.near/);
     const alice = devKeyPair("alice.test.near");
-    expect(output().stdout).toContain(`alice.test.near    shard 0  ${alice.publicKeyString}  ${alice.secretKeyString}`);
+    expect(output().stdout).toContain(`alice.test.near    shard 0  ${alice.publicKeyString}  ${alice.secretKeyString}  10000 NEAR\n`);
     expect(output().stdout).toMatch(/archival RPC\s+http:\/\/127\.0\.0\.1:\d+/);
     const [, apiUrl] = await waitFor(() => output().stdout, /REST API\s+(http:\/\/\S+)\/v1/);
     const full = (await (await fetch(`${apiUrl}/v1/account/alice.test.near/full`)).json()) as { account_id: string; state: unknown };
@@ -81,7 +58,7 @@ describe("shardkit serve", () => {
     [["serve", "--shards", "27"], /--shards must be an integer from 1 to 26/],
     [["serve", "--tx-timeout", "0"], /--tx-timeout must be an integer from 1 to 600000/],
     [["serve", "--rpc-port", "99999"], /--rpc-port must be an integer from 0 to 65535/],
-    [["serve", "--no-such-flag"], /Unknown option '--no-such-flag'/],
+    [["serve", "--no-such-flag"], /unknown option --no-such-flag for serve/],
     [["serve", "--genesis", "/nonexistent/genesis.json"], /nonexistent/],
     [["serve", "--api-port", "70000"], /--api-port must be an integer from 0 to 65535/],
     [["serve", "--public-rate", "0"], /--public-rate must be an integer from 1/],
@@ -93,10 +70,10 @@ describe("shardkit serve", () => {
     expect(output().stderr).toMatch(message);
   });
 
-  it("prints usage for --help", async () => {
-    const { exited, output } = run(["--help"]);
+  it("prints its options for serve --help", async () => {
+    const { exited, output } = run(["serve", "--help"]);
     expect(await exited).toBe(0);
-    expect(output().stdout).toContain("Usage: shardkit <command>");
+    expect(output().stdout).toContain("Usage: shardkit serve [options]");
     expect(output().stdout).toContain("--retention");
   });
 });

@@ -6,8 +6,8 @@ import { sendRefusal } from "./accessReplies.js";
 import { answerPreflight, corsHeaders } from "./cors.js";
 
 export interface RpcListenerOptions {
-  /** Processes one JSON-RPC request body (synchronously when the handler is synchronous). */
-  process: (body: Buffer) => RpcReply | Promise<RpcReply>;
+  /** Processes one JSON-RPC request body (synchronously when the handler is synchronous); `req` only identifies the request (request log). */
+  process: (body: Buffer, req: IncomingMessage) => RpcReply | Promise<RpcReply>;
   /** Answers nearcore's plain GET endpoints (`/status`, `/health`). */
   get: (path: "/status" | "/health") => Promise<RpcReply>;
   /** Keys, origins and rate caps (shared by every listener). */
@@ -64,7 +64,7 @@ function handle(req: IncomingMessage, res: ServerResponse, options: RpcListenerO
         return sendReply(req, res, errorReply(null, error), 413);
       }
       try {
-        const reply = options.process(body);
+        const reply = options.process(body, req);
         if (reply instanceof Promise) reply.then((r) => sendReply(req, res, r), (error: unknown) => fail(req, res, error));
         else sendReply(req, res, reply);
       } catch (error) {

@@ -1,0 +1,59 @@
+import type { BlockCommit } from "../../chain/blockCommit.js";
+import type { Chain } from "../../chain/node.js";
+import { base58Encode } from "../../chain/primitives/base58.js";
+import type { ExecutionOutcome } from "../../chain/runtime/executionOutcome.js";
+import type { Logger } from "./Logger.js";
+
+/**
+ * Logs what each block executed, from the chain's block-commit event: one info line per
+ * receipt outcome (refunds from `system` at debug), one debug line per block. The work runs on
+ * a later turn of the event loop, so block production never waits for the log.
+ * Returns an unsubscribe function.
+ */
+export function logOutcomes(chain: Chain, logger: Logger): () => void {
+  if (!logger.enabled("info")) return () => {};
+  return chain.onBlockCommit((commit) => {
+    setImmediate(() => logCommit(chain, logger, commit));
+  });
+}
+
+function logCommit(chain: Chain, logger: Logger, commit: BlockCommit): void {
+  const { block, receiptOutcomes } = commit;
+  logger.debug("block", { height: block.height, hash: block.hash, receipts: receiptOutcomes.length });
+  for (const outcome of receiptOutcomes) logOutcome(chain, logger, block.height, outcome);
+}
+
+function logOutcome(chain: Chain, logger: Logger, height: number, outcome: ExecutionOutcome): void {
+  const receiptId = base58Encode(outcome.id);
+  const receipt = chain.receipt(receiptId);
+  const predecessor = receipt?.predecessor_id;
+  const refund = predecessor === "system";
+  if (refund && !logger.enabled("debug")) return;
+  const actions = receipt !== undefined && "Action" in receipt.receipt ? receipt.receipt.Action.actions.map(actionName) : undefined;
+  const { status } = outcome;
+  const fields = {
+    height,
+    receipt_id: receiptId,
+    predecessor_id: predecessor,
+    receiver_id: outcome.executorId,
+    actions,
+    status: status.kind === "Failure" ? "failure" : "success",
+    error: status.kind === "Failure" ? JSON.stringify(status.error) : undefined,
+    gas_burnt: Number(outcome.gasBurnt),
+    tokens_burnt: outcome.tokensBurnt.toString(),
+    logs: outcome.logs.length > 0 ? outcome.logs : undefined,
+  };
+  if (refund) logger.debug("refund", fields);
+  else logger.info("receipt", fields);
+}
+
+/** "Transfer", "FunctionCall", ... from a nearcore ActionView (a string or a one-key object). */
+function actionName(action: unknown): string {
+  if (typeof action === "string") return action;
+  if (typeof action === "object" && action !== null) {
+    const call = (action as { FunctionCall?: { method_name?: unknown } }).FunctionCall;
+    if (call !== undefined && typeof call.method_name === "string") return `FunctionCall(${call.method_name})`;
+    return Object.keys(action)[0] ?? "?";
+  }
+  return "?";
+}

@@ -1,0 +1,65 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { join } from "node:path";
+
+export const repoRoot = join(import.meta.dirname, "..", "..");
+const cliSource = join(repoRoot, "src", "cli", "main.ts");
+
+export interface CliProcess {
+  child: ChildProcess;
+  /** Resolves with the exit code (null when killed by a signal). */
+  exited: Promise<number | null>;
+  output(): { stdout: string; stderr: string };
+}
+
+/** Runs the `shardkit` command from source (tsx) as a real child process. */
+export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; entry?: string; cwd?: string } = {}): CliProcess {
+  const nodeArgs = options.entry === undefined ? ["--import", "tsx", cliSource] : [options.entry];
+  const child = spawn(process.execPath, [...nodeArgs, ...args], {
+    stdio: ["ignore", "pipe", "pipe"],
+    env: options.env ?? process.env,
+    ...(options.cwd !== undefined && { cwd: options.cwd }),
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  return { child, exited, output: () => ({ stdout, stderr }) };
+}
+
+export async function waitFor(read: () => string, pattern: RegExp, timeoutMs = 30_000): Promise<RegExpExecArray> {
+  const started = Date.now();
+  for (;;) {
+    const match = pattern.exec(read());
+    if (match) return match;
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${pattern}; got:\n${read()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+export interface ServeUrls {
+  rpcUrl: string;
+  archivalUrl: string;
+  apiUrl: string;
+}
+
+/** Starts `shardkit serve` on free ports and waits for its listener lines. */
+export async function startServe(extraArgs: string[] = [], options: Parameters<typeof runCli>[1] = {}): Promise<CliProcess & ServeUrls> {
+  const proc = runCli(["serve", "--rpc-port", "0", "--archival-port", "0", "--api-port", "0", ...extraArgs], options);
+  const text = () => proc.output().stdout;
+  try {
+    const [, rpcUrl] = await waitFor(text, /regular RPC\s+(http:\/\/\S+)/);
+    const [, archivalUrl] = await waitFor(text, /archival RPC\s+(http:\/\/\S+)/);
+    const [, apiUrl] = await waitFor(text, /REST API\s+(http:\/\/\S+)\/v1/);
+    return { ...proc, rpcUrl: rpcUrl!, archivalUrl: archivalUrl!, apiUrl: apiUrl! };
+  } catch (error) {
+    proc.child.kill("SIGKILL");
+    throw new Error(`${(error as Error).message}\nstderr:\n${proc.output().stderr}`);
+  }
+}
+
+/** SIGTERM and wait for the exit code. */
+export async function stop(proc: CliProcess): Promise<number | null> {
+  proc.child.kill("SIGTERM");
+  return proc.exited;
+}

@@ -1,0 +1,127 @@
+import { execFile } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { devKeyPair } from "../../src/chain/genesis/devKey.js";
+import { repoRoot, startServe, stop, type CliProcess, type ServeUrls } from "../cli/cliProcess.js";
+import { codeBlocks, isCurlOnly, type CodeBlock } from "./codeBlocks.js";
+
+const run = promisify(execFile);
+const blocks = codeBlocks(join(repoRoot, "README.md"));
+
+// The README's examples as written, run against a real `shardkit serve`: only the default ports
+// (taken on a shared machine) and the `<base58>` placeholder for "a key you hold" are replaced.
+let server: CliProcess & ServeUrls;
+let scratch: string;
+
+function asWritten(code: string): string {
+  const alice = devKeyPair("alice.test.near").publicKeyString.slice("ed25519:".length);
+  return code
+    .replaceAll("http://127.0.0.1:3030", server.rpcUrl)
+    .replaceAll("http://127.0.0.1:3031", server.archivalUrl)
+    .replaceAll("http://127.0.0.1:3040", server.apiUrl)
+    .replaceAll("<base58>", alice);
+}
+
+beforeAll(async () => {
+  server = await startServe(["--block-time", "100"]);
+  // Inside the package, so `shardkit/client` resolves through package.json "exports" as for a user.
+  scratch = await mkdtemp(join(repoRoot, "test", "readme", ".tmp-"));
+});
+
+afterAll(async () => {
+  if (server) expect(await stop(server)).toBe(0);
+  if (scratch) await rm(scratch, { recursive: true, force: true });
+});
+
+/** Runs a TypeScript block as a module (tsx, as `node --import tsx example.ts` would) from the repository root. */
+async function runTs(block: CodeBlock, suffix = ""): Promise<string> {
+  const file = join(scratch, `readme-line-${block.line}.ts`);
+  await writeFile(file, `${asWritten(block.code)}\n${suffix}`);
+  const { stdout } = await run(process.execPath, ["--import", "tsx", file], { cwd: repoRoot, timeout: 30_000 });
+  return stdout;
+}
+
+/** Runs a block of curl commands with bash; each curl must succeed and print one JSON document. */
+async function runCurls(block: CodeBlock): Promise<unknown[]> {
+  const wrapper = 'set -e\ncurl() { command curl --silent --show-error --fail-with-body --max-time 10 "$@"; echo; }\n';
+  const { stdout } = await run("bash", ["-c", wrapper + asWritten(block.code)], { timeout: 30_000 });
+  return stdout
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => JSON.parse(line) as unknown);
+}
+
+describe("README examples", () => {
+  it("finds the examples it is meant to run", () => {
+    expect(blocks.filter(isCurlOnly).length).toBeGreaterThanOrEqual(2);
+    expect(blocks.some((b) => b.lang === "ts" && b.code.includes('from "shardkit/client"'))).toBe(true);
+    expect(blocks.some((b) => b.lang === "ts" && b.code.includes('from "openapi-fetch"'))).toBe(true);
+  });
+
+  it("the start-up banner shown in the README matches what serve prints", () => {
+    const block = blocks.find((b) => b.lang === "" && b.code.startsWith("shardkit: chain"))!;
+    const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    const pattern = asWritten(block.code)
+      .split("\n")
+      .map((line) =>
+        line.trim() === "..."
+          ? "(?:.*\\n)*?"
+          : `${escape(line)
+              .replace(escape("<hash>"), "\\w+")
+              .replaceAll(escape("ed25519:..."), "ed25519:\\w+")
+              .replace(/\d{4,}(?= NEAR)/, "\\d+")}\\n`,
+      )
+      .join("");
+    expect(server.output().stdout).toMatch(new RegExp(`^${pattern}`));
+  });
+
+  it("the shardkit/client example runs and reports the unknown account", async () => {
+    const block = blocks.find((b) => b.lang === "ts" && b.code.includes('from "shardkit/client"'))!;
+    const stdout = await runTs(block);
+    const [accountLine] = stdout.trim().split("\n");
+    const account = JSON.parse(accountLine!.slice("alice.test.near: ".length)) as { amount: string; locked: string };
+    expect(BigInt(account.amount)).toBeGreaterThan(0n);
+    expect(account.locked).toBe("0");
+    expect(stdout).toMatch(/^unknown account: [\s\S]*requested_account_id: 'nobody\.test\.near'/m);
+  });
+
+  it("the openapi-fetch REST example runs", async () => {
+    const block = blocks.find((b) => b.lang === "ts" && b.code.includes('from "openapi-fetch"'))!;
+    const stdout = await runTs(block, "console.log(JSON.stringify(data));");
+    const data = JSON.parse(stdout) as { account_id: string; state: { balance: string } };
+    expect(data.account_id).toBe("alice.test.near");
+    expect(BigInt(data.state.balance)).toBeGreaterThan(0n);
+  });
+
+  it("the shardkit keys block runs (its last line, serve --keys, as a start that is stopped)", async () => {
+    const block = blocks.find((b) => b.lang === "sh" && b.code.includes("shardkit keys add"))!;
+    const [serveLine, ...others] = block.code.split("\n").filter((line) => line.startsWith("shardkit serve")).concat(["end"]);
+    expect(others).toEqual(["end"]);
+    const keysOnly = block.code.split("\n").filter((line) => !line.startsWith("shardkit serve")).join("\n");
+    const cwd = await mkdtemp(join(scratch, "keys-"));
+    const shim = `set -e\nshardkit() { ${JSON.stringify(process.execPath)} --import tsx ${JSON.stringify(join(repoRoot, "src/cli/main.ts"))} "$@"; }\n`;
+    const { stdout } = await run("bash", ["-c", shim + keysOnly], { cwd, timeout: 60_000 });
+    expect(stdout).toMatch(/added server key "ci"/);
+    expect(stdout).toMatch(/added browser key "web"/);
+    expect(stdout).toMatch(/^web {2}browser {2}rate 600\/min {2}origins https:\/\/app\.example\.com, \*\.example\.com$/m);
+    expect(stdout).toMatch(/rotated key "ci"/);
+    expect(stdout).toMatch(/revoked key "ci"/);
+    // The serve line as written, on free ports, comes up with the file it names.
+    const served = await startServe([...serveLine!.replace(/#.*/, "").trim().split(/\s+/).slice(2), "--block-time", "0"], { cwd });
+    expect(await stop(served)).toBe(0);
+  });
+
+  it.each(blocks.filter(isCurlOnly).map((b) => [b.line, b] as const))("the curl block at README line %i runs", async (_line, block) => {
+    const answers = await runCurls(block);
+    const curls = block.code.match(/(^|;\s*)curl\s/gm)?.length ?? 0;
+    expect(answers).toHaveLength(curls);
+    for (const answer of answers) {
+      if (typeof answer === "object" && answer !== null && "jsonrpc" in answer) {
+        expect(answer).toHaveProperty("result");
+        expect(answer).not.toHaveProperty("error");
+      }
+    }
+  });
+});
