@@ -21,8 +21,12 @@ const manifest = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")
   dependencies: Record<string, string>;
 };
 
-/** Size budget of the published package (measured 0.77 MB packed, 7.4 MB unpacked, 510 files; most of it the compiled Ajv validators). */
-const BUDGET = { packedBytes: 1_000_000, unpackedBytes: 9_000_000, files: 600 };
+/**
+ * Size budget of the published package (measured 0.95 MB packed, 10.3 MB unpacked, 568 files with
+ * the contract VM, REST and 30 methods; 7 MB of it is the JSON-RPC Ajv standalone validators,
+ * the next thing to shrink).
+ */
+const BUDGET = { packedBytes: 1_000_000, unpackedBytes: 11_000_000, files: 600 };
 
 function pack(args: string[] = []): PackReport {
   // --ignore-scripts: pack what dist/ holds now (the build is the prepare step of npm ci).
