@@ -8,7 +8,10 @@ import { fileURLToPath } from "node:url";
 interface AscApi {
   main(
     argv: string[],
-    options: { writeFile(name: string, contents: Uint8Array | string): void; stderr: { write(chunk: string | Uint8Array): boolean } },
+    options: {
+      writeFile(name: string, contents: Uint8Array | string): void;
+      stderr: { write(chunk: string | Uint8Array): boolean };
+    },
   ): Promise<{ error: Error | null }>;
 }
 const ASC_MODULE: string = "assemblyscript/asc";
@@ -27,9 +30,11 @@ export const HARNESS_DIR = join(CONTRACTS_DIR, "harness");
  */
 export const ASC_FLAGS: readonly string[] = [
   "-Oz",
-  "--runtime", "stub",
+  "--runtime",
+  "stub",
   "--noAssert",
-  "--disable", "bulk-memory,nontrapping-f2i,simd,reference-types,multi-value",
+  "--disable",
+  "bulk-memory,nontrapping-f2i,simd,reference-types,multi-value",
 ];
 
 /** Contract names: one source file each in contracts/src. */
@@ -61,7 +66,8 @@ export async function compileFile(path: string): Promise<Uint8Array> {
       },
     },
   });
-  if (error !== null || wasm === undefined) throw new Error(`asc failed for ${name}: ${error?.message ?? "no output"}\n${stderr}`);
+  if (error !== null || wasm === undefined)
+    throw new Error(`asc failed for ${name}: ${error?.message ?? "no output"}\n${stderr}`);
   return wasm;
 }
 

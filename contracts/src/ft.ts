@@ -8,7 +8,7 @@ import { assertInitialized, assertNoDeposit, assertNotInitialized, assertOneYoct
 import { emitEvent } from "../sdk/event";
 import { JValue, Kind, Obj, parseArgs, quote } from "../sdk/json";
 import {
-  attachedDeposit, currentAccountId, fromUtf8, input, log, mapKey, predecessorAccountId, prepaidGas, readU128,
+  attachedDeposit, currentAccountId, fromUtf8, input, log, mapKey, predecessorAccountId, readU128,
   returnJson, storageRead, storageRemove, storageUsage, storageWrite, utf8, writeU128,
 } from "../sdk/near";
 import { panicStr, require } from "../sdk/panic";
@@ -18,7 +18,6 @@ import {
 import { U128 } from "../sdk/u128";
 
 const GAS_FOR_RESOLVE_TRANSFER: u64 = 5 * TGAS;
-const GAS_FOR_FT_TRANSFER_CALL: u64 = 25 * TGAS + GAS_FOR_RESOLVE_TRANSFER;
 
 class State {
   constructor(public totalSupply: U128, public accountStorageUsage: u64) {}
@@ -138,13 +137,13 @@ export function ft_transfer(): void {
 
 /**
  * ft_transfer_call({receiver_id, amount, memo?, msg}), exactly 1 yoctoNEAR attached: transfers,
- * calls receiver.ft_on_transfer({sender_id, amount, msg}), then self.ft_resolve_transfer, whose
- * result (the amount used) is this call's result.
+ * calls receiver.ft_on_transfer({sender_id, amount, msg}) with all the unused gas (static 0,
+ * weight 1), then self.ft_resolve_transfer (5 Tgas, weight 0), whose result (the amount used) is
+ * this call's result. The gas split is near-sdk 5's.
  */
 export function ft_transfer_call(): void {
   assertOneYocto();
   State.load();
-  require(prepaidGas() > GAS_FOR_FT_TRANSFER_CALL, "More gas is required");
   const args = parseArgs(input());
   const sender = predecessorAccountId();
   const receiver = args.str("receiver_id");
@@ -154,13 +153,13 @@ export function ft_transfer_call(): void {
   actionFunctionCallWeight(
     onTransfer, "ft_on_transfer",
     new Obj().str("sender_id", sender).u128("amount", amount).str("msg", args.str("msg")).build(),
-    U128.zero(), prepaidGas() - GAS_FOR_FT_TRANSFER_CALL, 1,
+    U128.zero(), 0, 1,
   );
   const resolve = batchThen(onTransfer, currentAccountId());
   actionFunctionCallWeight(
     resolve, "ft_resolve_transfer",
     new Obj().str("sender_id", sender).str("receiver_id", receiver).u128("amount", amount).build(),
-    U128.zero(), GAS_FOR_RESOLVE_TRANSFER, 1,
+    U128.zero(), GAS_FOR_RESOLVE_TRANSFER, 0,
   );
   promiseReturn(resolve);
 }
@@ -258,7 +257,7 @@ export function storage_withdraw(): void {
   returnJson(storageBalanceJson(accountId));
 }
 
-/** storage_unregister({force?}), 1 yoctoNEAR: closes the caller's account, refunding its storage deposit. */
+/** storage_unregister({force?}), 1 yoctoNEAR: closes the caller's account (burning its tokens with force), refunding its storage deposit. */
 export function storage_unregister(): void {
   assertOneYocto();
   const state = State.load();
@@ -275,9 +274,6 @@ export function storage_unregister(): void {
   state.totalSupply = state.totalSupply.sub(balance);
   state.save();
   actionTransfer(batchCreate(accountId), minStorageBalance().add(U128.from(1)));
-  if (!balance.isZero()) {
-    emitEvent("nep141", "1.0.0", "ft_burn", [new Obj().str("owner_id", accountId).u128("amount", balance).str("memo", "storage_unregister").build()]);
-  }
   log("Closed @" + accountId + " with " + balance.toString());
   returnJson("true");
 }

@@ -93,7 +93,7 @@ export function nft_mint(): void {
   const tokenId = args.str("token_id");
   const receiver = args.str("token_owner_id");
   const meta = args.get("token_metadata");
-  if (meta == null) panicStr("Failed to deserialize input from JSON.");
+  if (meta == null || meta.isNull()) panicStr("Must provide metadata");
   const before = storageUsage();
   if (storageWrite(mapKey("k", tokenId), utf8(receiver))) panicStr("token_id must be unique");
   storageWrite(mapKey("d", tokenId), utf8(normalizeTokenMetadata(meta!)));
@@ -145,7 +145,8 @@ function moveToken(tokenId: string, from: string, to: string, memo: string | nul
 function checkedTransfer(sender: string, receiver: string, tokenId: string, memo: string | null): string {
   const owner = tokenOwner(tokenId);
   if (owner == null) panicStr("Token not found");
-  require(sender == owner!, "Unauthorized");
+  // Without the approval extension only the owner may transfer (near-sdk's message).
+  require(sender == owner!, "Approval extension is disabled");
   require(owner! != receiver, "Current and next owner must differ");
   moveToken(tokenId, owner!, receiver, memo);
   return owner!;

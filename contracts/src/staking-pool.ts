@@ -11,7 +11,7 @@
 // u128, total_stake_shares u128, fee numerator u32, fee denominator u32, owner_id string,
 // stake_public_key string); "u" ‖ borsh(account_id) = borsh(unstaked u128, stake_shares u128,
 // unstaked_available_epoch_height u64).
-import { assertNotInitialized, assertInitialized, STATE_KEY } from "../sdk/contract";
+import { stateExists, STATE_KEY } from "../sdk/contract";
 import { base58Decode } from "../sdk/base58";
 import { BorshReader, BorshWriter } from "../sdk/borsh";
 import { Obj, parseArgs, quote } from "../sdk/json";
@@ -37,7 +37,7 @@ class Pool {
   stakePublicKey: string = "";
 
   static load(): Pool {
-    assertInitialized();
+    if (!stateExists()) panicStr("Staking contract should be initialized before usage");
     const r = new BorshReader(storageRead(utf8(STATE_KEY))!);
     const p = new Pool();
     p.lastEpochHeight = r.u64();
@@ -86,11 +86,14 @@ class Pool {
     const epoch = epochHeight();
     if (this.lastEpochHeight == epoch) return false;
     this.lastEpochHeight = epoch;
+    // attached_deposit is in account_balance already, but not yet accounted for.
     const total = accountLockedBalance().add(accountBalance()).sub(attachedDeposit());
-    if (total.gt(this.lastTotalBalance)) {
-      const reward = total.sub(this.lastTotalBalance);
+    require(total.ge(this.lastTotalBalance), "The new total balance should not be less than the old total balance");
+    const reward = total.sub(this.lastTotalBalance);
+    if (!reward.isZero()) {
+      // Delegators get the reward minus the owner's fee; the fee buys shares at the new price.
       const fee = reward.mulDiv(U128.from(this.feeNumerator), U128.from(this.feeDenominator));
-      this.totalStakedBalance = this.totalStakedBalance.add(reward);
+      this.totalStakedBalance = this.totalStakedBalance.add(reward.sub(fee));
       const shares = this.sharesRoundedDown(fee);
       if (!shares.isZero()) {
         const owner = Account.load(this.ownerId);
@@ -98,6 +101,7 @@ class Pool {
         owner.save(this.ownerId);
         this.totalStakeShares = this.totalStakeShares.add(shares);
       }
+      this.totalStakedBalance = this.totalStakedBalance.add(fee);
       log(
         "Epoch " + epoch.toString() + ": Contract received total rewards of " + reward.toString() +
           " tokens. New total staked balance is " + this.totalStakedBalance.toString() +
@@ -230,7 +234,7 @@ function publicKeyBorsh(key: string): Uint8Array {
 
 /** new({owner_id, stake_public_key, reward_fee_fraction: {numerator, denominator}}). */
 function init(): void {
-  assertNotInitialized();
+  require(!stateExists(), "Already initialized");
   const args = parseArgs(input());
   const fee = args.get("reward_fee_fraction");
   if (fee == null) panicStr("Failed to deserialize input from JSON.");
@@ -283,6 +287,16 @@ export function stake(): void {
   const pool = Pool.load();
   pool.ping();
   pool.stake(predecessorAccountId(), parseArgs(input()).u128("amount"));
+  pool.restake();
+  pool.save();
+}
+
+/** stake_all(): stakes the caller's whole unstaked balance. */
+export function stake_all(): void {
+  const pool = Pool.load();
+  pool.ping();
+  const id = predecessorAccountId();
+  pool.stake(id, Account.load(id).unstaked);
   pool.restake();
   pool.save();
 }
@@ -384,6 +398,12 @@ export function get_owner_id(): void {
 
 export function get_staking_key(): void {
   returnJson(quote(Pool.load().stakePublicKey));
+}
+
+/** Pausing is not implemented, so the pool always stakes. */
+export function is_staking_paused(): void {
+  Pool.load();
+  returnJson("false");
 }
 
 export function get_reward_fee_fraction(): void {

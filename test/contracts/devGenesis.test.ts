@@ -1,16 +1,31 @@
 import { describe, expect, it } from "vitest";
 import {
-  DEV_CONTRACTS, FT_ACCOUNT, FT_INIT, KV_ACCOUNT, NFT_ACCOUNT, NFT_INIT, POOL_ACCOUNT, POOL_INIT, RELAY_ACCOUNT,
+  DEV_CONTRACTS,
+  FT_ACCOUNT,
+  FT_INIT,
+  KV_ACCOUNT,
+  NFT_ACCOUNT,
+  NFT_INIT,
+  POOL_ACCOUNT,
+  POOL_INIT,
+  RELAY_ACCOUNT,
 } from "../../src/chain/genesis/devGenesis.js";
 import { fixtureContractCode } from "../../src/chain/genesis/fixtureContractCode.js";
-import { ftInitState, nftInitState, stakingPoolInitState, type ContractEntry } from "../../src/chain/genesis/fixtureContractState.js";
+import {
+  ftInitState,
+  nftInitState,
+  stakingPoolInitState,
+  type ContractEntry,
+} from "../../src/chain/genesis/fixtureContractState.js";
 import { Chain } from "../../src/chain/node.js";
 import { base58Encode } from "../../src/chain/primitives/base58.js";
 import { sha256 } from "../../src/chain/primitives/sha256.js";
 import { MockedBlockchain, contractWasm } from "./support/MockedBlockchain.js";
 
 const latin1 = (entries: ContractEntry[]) =>
-  entries.map((e) => [Buffer.from(e.key).toString("latin1"), Buffer.from(e.value).toString("hex")]).sort(([a], [b]) => (a! < b! ? -1 : 1));
+  entries
+    .map((e) => [Buffer.from(e.key).toString("latin1"), Buffer.from(e.value).toString("hex")])
+    .sort(([a], [b]) => (a! < b! ? -1 : 1));
 const mocked = (m: MockedBlockchain) => m.entries().map(([k, v]) => [k, Buffer.from(v).toString("hex")]);
 
 describe("dev genesis contract state equals what each contract's own `new` writes", () => {
@@ -26,7 +41,10 @@ describe("dev genesis contract state equals what each contract's own `new` write
 
   it("nft", () => {
     const nft = new MockedBlockchain(contractWasm("nft"), NFT_ACCOUNT);
-    nft.call("new", { owner_id: NFT_INIT.ownerId, metadata: { spec: "nft-1.0.0", name: NFT_INIT.name, symbol: NFT_INIT.symbol } });
+    nft.call("new", {
+      owner_id: NFT_INIT.ownerId,
+      metadata: { spec: "nft-1.0.0", name: NFT_INIT.name, symbol: NFT_INIT.symbol },
+    });
     expect(latin1(nftInitState(NFT_INIT.ownerId, NFT_INIT.name, NFT_INIT.symbol))).toEqual(mocked(nft));
   });
 
@@ -34,7 +52,11 @@ describe("dev genesis contract state equals what each contract's own `new` write
     const pool = new MockedBlockchain(contractWasm("staking-pool"), POOL_ACCOUNT);
     pool.call(
       "new",
-      { owner_id: POOL_INIT.ownerId, stake_public_key: POOL_INIT.stakePublicKey, reward_fee_fraction: POOL_INIT.rewardFeeFraction },
+      {
+        owner_id: POOL_INIT.ownerId,
+        stake_public_key: POOL_INIT.stakePublicKey,
+        reward_fee_fraction: POOL_INIT.rewardFeeFraction,
+      },
       { epochHeight: POOL_INIT.epochHeight, balance: POOL_INIT.accountBalance },
     );
     expect(latin1(stakingPoolInitState(POOL_INIT))).toEqual(mocked(pool));
@@ -56,15 +78,21 @@ describe("fixture contracts on the dev chain", async () => {
       expect(Buffer.from(chain.viewCode(g, accountId)!).equals(Buffer.from(code))).toBe(true);
       expect(chain.viewAccount(g, accountId)!.codeHash).toBe(base58Encode(sha256(code)));
     }
-    const stateBytes = (entries: ContractEntry[]) => entries.reduce((n, e) => n + e.key.length + e.value.length + 40, 0);
-    expect(chain.viewAccount(g, FT_ACCOUNT)!.storageUsage).toBe(182 + fixtureContractCode("ft").length + stateBytes(ftInitState(FT_INIT)));
+    const stateBytes = (entries: ContractEntry[]) =>
+      entries.reduce((n, e) => n + e.key.length + e.value.length + 40, 0);
+    expect(chain.viewAccount(g, FT_ACCOUNT)!.storageUsage).toBe(
+      182 + fixtureContractCode("ft").length + stateBytes(ftInitState(FT_INIT)),
+    );
     expect(chain.viewAccount(g, RELAY_ACCOUNT)!.storageUsage).toBe(182 + fixtureContractCode("relay").length);
   });
 
   it("answers views from the genesis state", () => {
     expect(view(FT_ACCOUNT, "ft_balance_of", { account_id: "test.near" })).toBe(FT_INIT.totalSupply.toString());
     expect(view(FT_ACCOUNT, "ft_total_supply")).toBe(FT_INIT.totalSupply.toString());
-    expect(view(FT_ACCOUNT, "storage_balance_bounds")).toEqual({ min: "1250000000000000000000", max: "1250000000000000000000" });
+    expect(view(FT_ACCOUNT, "storage_balance_bounds")).toEqual({
+      min: "1250000000000000000000",
+      max: "1250000000000000000000",
+    });
     expect(view(FT_ACCOUNT, "ft_metadata")).toMatchObject({ spec: "ft-1.0.0", symbol: "SKT", decimals: 18 });
     expect(view(NFT_ACCOUNT, "nft_metadata")).toMatchObject({ spec: "nft-1.0.0", name: NFT_INIT.name });
     expect(view(NFT_ACCOUNT, "nft_total_supply")).toBe("0");

@@ -19,9 +19,18 @@ afterAll(() => service.close());
 
 const TGAS = 10n ** 12n;
 const account = (accountId: string) =>
-  new Account(accountId, new JsonRpcProvider({ url: service.rpcUrl }), KeyPairSigner.fromSecretKey(devKeyPair(accountId).secretKeyString as KeyPairString));
+  new Account(
+    accountId,
+    new JsonRpcProvider({ url: service.rpcUrl }),
+    KeyPairSigner.fromSecretKey(devKeyPair(accountId).secretKeyString as KeyPairString),
+  );
 const view = (accountId: string, method: string, args: unknown) => {
-  const r = service.chain.callFunction(service.chain.head(), accountId, method, new TextEncoder().encode(JSON.stringify(args)));
+  const r = service.chain.callFunction(
+    service.chain.head(),
+    accountId,
+    method,
+    new TextEncoder().encode(JSON.stringify(args)),
+  );
   if (!r.ok) throw new Error(r.message);
   return JSON.parse(Buffer.from(r.result).toString()) as unknown;
 };
@@ -29,7 +38,13 @@ const view = (accountId: string, method: string, args: unknown) => {
 describe("fixture contracts over HTTP with near-api-js", () => {
   it("ft_transfer_call to the relay returns the used amount after the refund callback", async () => {
     const root = account("test.near");
-    await root.callFunction({ contractId: FT_ACCOUNT, methodName: "storage_deposit", args: { account_id: RELAY_ACCOUNT }, deposit: 1_250_000_000_000_000_000_000n, waitUntil: "FINAL" });
+    await root.callFunction({
+      contractId: FT_ACCOUNT,
+      methodName: "storage_deposit",
+      args: { account_id: RELAY_ACCOUNT },
+      deposit: 1_250_000_000_000_000_000_000n,
+      waitUntil: "FINAL",
+    });
     const used = await root.callFunction({
       contractId: FT_ACCOUNT,
       methodName: "ft_transfer_call",
@@ -40,7 +55,9 @@ describe("fixture contracts over HTTP with near-api-js", () => {
     });
     expect(used).toBe("250");
     expect(view(FT_ACCOUNT, "ft_balance_of", { account_id: RELAY_ACCOUNT })).toBe("250");
-    expect(view(FT_ACCOUNT, "ft_balance_of", { account_id: "test.near" })).toBe((FT_INIT.totalSupply - 250n).toString());
+    expect(view(FT_ACCOUNT, "ft_balance_of", { account_id: "test.near" })).toBe(
+      (FT_INIT.totalSupply - 250n).toString(),
+    );
   });
 
   it("nft_mint answers the token and logs the NEP-297 event", async () => {
@@ -51,7 +68,9 @@ describe("fixture contracts over HTTP with near-api-js", () => {
       deposit: 10n ** 23n,
       waitUntil: "FINAL",
     });
-    const token = JSON.parse(Buffer.from((outcome.status as { SuccessValue: string }).SuccessValue, "base64").toString()) as unknown;
+    const token = JSON.parse(
+      Buffer.from((outcome.status as { SuccessValue: string }).SuccessValue, "base64").toString(),
+    ) as unknown;
     expect(token).toMatchObject({ token_id: "http-1", owner_id: "bob.test.near", metadata: { title: "Over HTTP" } });
     expect(outcome.receipts_outcome[0]!.outcome.logs).toEqual([
       'EVENT_JSON:{"standard":"nep171","version":"1.0.0","event":"nft_mint","data":[{"owner_id":"bob.test.near","token_ids":["http-1"]}]}',

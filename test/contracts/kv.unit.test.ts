@@ -6,7 +6,8 @@ const b64 = (s: string | Uint8Array) => Buffer.from(s).toString("base64");
 describe("kv contract (mocked blockchain)", () => {
   it("sets, gets, lists by prefix in byte order and removes", () => {
     const kv = new MockedBlockchain(contractWasm("kv"), "kv.test.near");
-    for (const k of ["b:2", "a:2", "a:1", "a:10", "é:x"]) expect(kv.call("set", { key: k, value: `v-${k}` }).logs).toEqual([`set ${k}`]);
+    for (const k of ["b:2", "a:2", "a:1", "a:10", "é:x"])
+      expect(kv.call("set", { key: k, value: `v-${k}` }).logs).toEqual([`set ${k}`]);
     expect(kv.view("get", { key: "a:1" })).toBe("v-a:1");
     expect(kv.view("get", { key: "é:x" })).toBe("v-é:x");
     expect(kv.view("get", { key: "nope" })).toBeNull();
@@ -54,13 +55,17 @@ describe("kv contract (mocked blockchain)", () => {
     const value = Uint8Array.of(0, 1, 2, 0xfe, 0xff);
     kv.call("set", { key: b64(key), value: b64(value), encoding: "base64" });
     expect(kv.view("get", { key: b64(key), encoding: "base64" })).toBe(b64(value));
-    expect(kv.view("list", { prefix: b64(Uint8Array.of(0xff)), encoding: "base64" })).toEqual([{ key: b64(key), value: b64(value) }]);
+    expect(kv.view("list", { prefix: b64(Uint8Array.of(0xff)), encoding: "base64" })).toEqual([
+      { key: b64(key), value: b64(value) },
+    ]);
   });
 
   it("rejects bad input with clear panics and leaves state untouched", () => {
     const kv = new MockedBlockchain(contractWasm("kv"), "kv.test.near");
     expect(() => kv.call("set", { key: "", value: "x" })).toThrow(new ContractPanic("key must not be empty"));
-    expect(() => kv.call("set", { key: "\u0000x", value: "x" })).toThrow("keys starting with 0x00 are reserved for the index");
+    expect(() => kv.call("set", { key: "\u0000x", value: "x" })).toThrow(
+      "keys starting with 0x00 are reserved for the index",
+    );
     expect(() => kv.call("set", { key: "x" })).toThrow("Failed to deserialize input from JSON.");
     expect(() => kv.call("get", { key: "x", encoding: "hex" })).toThrow('encoding must be "utf8" or "base64"');
     expect(() => kv.call("get", { key: "!!!!", encoding: "base64" })).toThrow("invalid base64");

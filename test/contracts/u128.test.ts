@@ -99,6 +99,7 @@ describe("sdk/u128", () => {
       }),
       { numRuns: 500 },
     );
-    for (const bad of ["", "01", "-1", "1.5", " 1", "1e3", (MAX + 1n).toString(), "9".repeat(40)]) expect(parse(bad), bad).toBeUndefined();
+    for (const bad of ["", "01", "-1", "1.5", " 1", "1e3", (MAX + 1n).toString(), "9".repeat(40)])
+      expect(parse(bad), bad).toBeUndefined();
   });
 });

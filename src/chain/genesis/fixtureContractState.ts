@@ -54,7 +54,15 @@ export function ftInitState(init: FtInit): ContractEntry[] {
 
 /** nft.new({owner_id, metadata: {spec: "nft-1.0.0", name, symbol}}). */
 export function nftInitState(ownerId: string, name: string, symbol: string): ContractEntry[] {
-  const metadata = JSON.stringify({ spec: "nft-1.0.0", name, symbol, icon: null, base_uri: null, reference: null, reference_hash: null });
+  const metadata = JSON.stringify({
+    spec: "nft-1.0.0",
+    name,
+    symbol,
+    icon: null,
+    base_uri: null,
+    reference: null,
+    reference_hash: null,
+  });
   return [entry("STATE", ownerId), entry("m", metadata)];
 }
 

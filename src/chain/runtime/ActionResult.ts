@@ -1,4 +1,5 @@
 import type { ActionErrorKindJson } from "./actionError.js";
+import type { GasProfileEntry } from "./executionOutcome.js";
 import type { NewReceipt } from "./receipt.js";
 
 export type { NewReceipt } from "./receipt.js";
@@ -30,6 +31,8 @@ export class ActionResult {
   logs: string[] = [];
   newReceipts: NewReceipt[] = [];
   proposals: StakeProposal[] = [];
+  /** nearcore `ProfileDataV3` as gas_profile entries (function calls' VM costs). */
+  gasProfile: GasProfileEntry[] = [];
 
   constructor(gas = 0n) {
     this.gasBurnt = gas;
@@ -55,6 +58,7 @@ export class ActionResult {
         ? { kind: "ReceiptIndex", index: next.returnData.index + this.newReceipts.length }
         : next.returnData;
     this.logs.push(...next.logs);
+    this.gasProfile = mergeProfiles(this.gasProfile, next.gasProfile);
     if (this.ok) {
       this.newReceipts.push(...next.newReceipts);
       this.proposals.push(...next.proposals);
@@ -63,4 +67,17 @@ export class ActionResult {
       this.proposals = [];
     }
   }
+}
+
+/** Sums two gas profiles entry by entry, keeping nearcore's order (category, then cost). */
+function mergeProfiles(a: readonly GasProfileEntry[], b: readonly GasProfileEntry[]): GasProfileEntry[] {
+  if (b.length === 0) return [...a];
+  if (a.length === 0) return [...b];
+  const sums = new Map<string, GasProfileEntry>();
+  for (const e of [...a, ...b]) {
+    const key = `${e.cost_category} ${e.cost}`;
+    const prev = sums.get(key);
+    sums.set(key, prev === undefined ? e : { ...e, gas_used: (BigInt(prev.gas_used) + BigInt(e.gas_used)).toString() });
+  }
+  return [...sums.values()].sort((x, y) => (`${x.cost_category} ${x.cost}` < `${y.cost_category} ${y.cost}` ? -1 : 1));
 }

@@ -144,6 +144,7 @@ export function applyActionReceipt(ctx: ApplyContext, su: StateUpdate, receipt: 
       executorId: accountId,
       status,
       metadataVersion: 3,
+      gasProfile: result.gasProfile,
     },
     newReceipts,
     burnt,

@@ -21,6 +21,8 @@ export interface ExecutionOutcome {
   readonly executorId: string;
   readonly status: ExecutionStatus;
   readonly metadataVersion: 1 | 3;
+  /** Receipts: the VM's gas profile (empty for receipts without function calls). */
+  readonly gasProfile?: readonly GasProfileEntry[];
 }
 
 export type ExecutionStatusView =
@@ -39,7 +41,7 @@ export interface ExecutionOutcomeView {
   metadata: { version: 1 | 3; gas_profile: null | GasProfileEntry[] };
 }
 
-/** A `gas_profile` item; shardkit reports none yet (no contract execution to profile). */
+/** A `gas_profile` item: gas a function call burnt on one action or host cost (nearcore ProfileDataV3). */
 export interface GasProfileEntry {
   cost_category: "ACTION_COST" | "WASM_HOST_COST";
   cost: string;
@@ -77,7 +79,7 @@ export function toExecutionOutcomeView(o: ExecutionOutcome): ExecutionOutcomeVie
     tokens_burnt: o.tokensBurnt.toString(),
     executor_id: o.executorId,
     status: toExecutionStatusView(o.status),
-    metadata: o.metadataVersion === 1 ? { version: 1, gas_profile: null } : { version: 3, gas_profile: [] },
+    metadata: o.metadataVersion === 1 ? { version: 1, gas_profile: null } : { version: 3, gas_profile: [...(o.gasProfile ?? [])] },
   };
 }
 

@@ -2,6 +2,7 @@ import type { Account } from "../primitives/account.js";
 import type { ApplyContext } from "./ApplyContext.js";
 import type { FunctionCallAction } from "../transaction/index.js";
 import type { FunctionCallErrorJson } from "./actionError.js";
+import type { GasProfileEntry } from "./executionOutcome.js";
 import type { NewReceipt, ReturnData } from "./ActionResult.js";
 import type { ActionReceiptOf } from "./receipt.js";
 import type { StateUpdate } from "./StateUpdate.js";
@@ -34,6 +35,8 @@ export type FunctionCallOutcome =
       readonly gasUsed: bigint;
       readonly logs: string[];
       readonly newReceipts: NewReceipt[];
+      /** nearcore gas_profile entries of the VM (the receipt outcome's metadata). */
+      readonly gasProfile?: readonly GasProfileEntry[];
     }
   | {
       readonly ok: false;
@@ -41,6 +44,7 @@ export type FunctionCallOutcome =
       readonly gasBurnt: bigint;
       readonly gasUsed: bigint;
       readonly logs: string[];
+      readonly gasProfile?: readonly GasProfileEntry[];
     };
 
 /**

@@ -26,25 +26,34 @@ export function wasmLimitsOf(p: RuntimeParameters): WasmLimits {
  * is prepared and compiled once; a failed preparation is cached too (it is deterministic).
  * Least recently used entries leave first once `capacity` is reached.
  */
+/** A prepared contract (or why it could not be prepared) and the length of its original code. */
+export interface CachedContract {
+  readonly result: PrepareResult;
+  /** Bytes of the deployed code (the contract-loading fee is charged on them). */
+  readonly codeLength: number;
+}
+
 export class ContractCache {
-  private readonly entries = new Map<string, PrepareResult>();
+  private readonly entries = new Map<string, CachedContract>();
 
   constructor(
     private readonly limits: WasmLimits,
     private readonly capacity = 256,
   ) {}
 
-  get(codeHash: string, code: () => Uint8Array): PrepareResult {
+  /** The contract with hash `codeHash`; `code` is read (from state) only on a miss. */
+  get(codeHash: string, code: () => Uint8Array): CachedContract {
     const hit = this.entries.get(codeHash);
     if (hit !== undefined) {
       this.entries.delete(codeHash);
       this.entries.set(codeHash, hit);
       return hit;
     }
-    const result = prepareContract(code(), this.limits);
+    const bytes = code();
+    const entry = { result: prepareContract(bytes, this.limits), codeLength: bytes.length };
     if (this.entries.size >= this.capacity) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(codeHash, result);
-    return result;
+    this.entries.set(codeHash, entry);
+    return entry;
   }
 
   get size(): number {

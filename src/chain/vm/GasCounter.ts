@@ -1,4 +1,5 @@
 import type { ExtCost } from "../runtime/parameters.js";
+import type { GasProfileEntry } from "../runtime/executionOutcome.js";
 import { hostError } from "./HostError.js";
 
 const U64_MAX = (1n << 64n) - 1n;
@@ -15,6 +16,8 @@ export class GasCounter {
   private promisesGas = 0n;
   private gasLimit: bigint;
   private readonly prepaid: bigint;
+  /** Gas burnt per cost (nearcore ProfileDataV3): ext costs by name, action costs as "action:name". */
+  private readonly profile = new Map<string, bigint>();
 
   constructor(
     private readonly extCosts: Readonly<Record<ExtCost, bigint>>,
@@ -68,17 +71,63 @@ export class GasCounter {
   }
 
   payBase(cost: ExtCost): void {
-    this.burn(this.extCosts[cost]);
+    const before = this.burnt;
+    try {
+      this.burn(this.extCosts[cost]);
+    } finally {
+      this.record(cost, before);
+    }
   }
 
   payPer(cost: ExtCost, count: bigint | number): void {
     const gas = BigInt(count) * this.extCosts[cost];
     if (gas > U64_MAX) throw hostError({ name: "IntegerOverflow" });
-    this.burn(gas);
+    const before = this.burnt;
+    try {
+      this.burn(gas);
+    } finally {
+      this.record(cost, before);
+    }
   }
 
-  /** Burns `burnGas` and reserves `useGas − burnGas` for new receipts (`deduct_gas`). */
-  payAction(burnGas: bigint, useGas: bigint): void {
+  /** Adds to `key`'s profile entry what was burnt since `before`, also when a limit clamped it. */
+  private record(key: string, before: bigint): void {
+    const delta = this.burnt - before;
+    if (delta > 0n) this.profile.set(key, (this.profile.get(key) ?? 0n) + delta);
+  }
+
+  /**
+   * nearcore's `gas_profile` of the call: every cost with gas burnt, plus WASM_INSTRUCTION (the
+   * rest of the burnt gas), sorted by category then name, as ExecutionMetadataView lists them.
+   */
+  gasProfile(): GasProfileEntry[] {
+    let counted = 0n;
+    const out: GasProfileEntry[] = [];
+    for (const [key, gas] of this.profile) {
+      counted += gas;
+      const action = key.startsWith("action:");
+      out.push({
+        cost_category: action ? "ACTION_COST" : "WASM_HOST_COST",
+        cost: (action ? key.slice(7) : key).toUpperCase(),
+        gas_used: gas.toString(),
+      });
+    }
+    const wasm = this.burnt - counted;
+    if (wasm > 0n) out.push({ cost_category: "WASM_HOST_COST", cost: "WASM_INSTRUCTION", gas_used: wasm.toString() });
+    return out.sort((a, b) => (a.cost_category < b.cost_category ? -1 : a.cost_category > b.cost_category ? 1 : a.cost < b.cost ? -1 : a.cost > b.cost ? 1 : 0));
+  }
+
+  /** Burns `burnGas` and reserves `useGas − burnGas` for new receipts (`pay_action_accumulated`). */
+  payAction(burnGas: bigint, useGas: bigint, action?: string): void {
+    const before = this.burnt;
+    try {
+      this.deductGas(burnGas, useGas);
+    } finally {
+      if (action !== undefined) this.record(`action:${action}`, before);
+    }
+  }
+
+  private deductGas(burnGas: bigint, useGas: bigint): void {
     const promises = useGas - burnGas;
     const newPromises = this.promisesGas + promises;
     const newBurnt = this.burnt + burnGas;

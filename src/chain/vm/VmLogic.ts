@@ -14,6 +14,18 @@ export const U64_MAX = (1n << 64n) - 1n;
 export const DEFAULT_TIME_LIMIT_MS = 3_000;
 const CLOCK_CHECK_EVERY = 16_384;
 
+const released = (): never => {
+  throw new Error("host state used after its call ended");
+};
+const RELEASED_EXT: VmExternal = {
+  storageGet: released,
+  storageSet: released,
+  storageRemove: released,
+  validatorStake: released,
+  validatorTotalStake: released,
+};
+const RELEASED_DATA_ID = released;
+
 /** nearcore logic.rs `Promise`: a receipt, or a joint promise (promise_and) over receipts. */
 export type Promise = { readonly receipt: number } | { readonly joint: readonly number[] };
 
@@ -90,6 +102,19 @@ export class VmLogic {
     this.promises = [];
     this.receipts = new ReceiptManager(newDataId);
     this.remainingStack = config.maxStackHeight;
+    this.memory = undefined;
+  }
+
+  /**
+   * Drops what the finished call referenced (its state, receipts, registers), so a contract's
+   * reusable host state does not keep a chunk's state update alive between calls.
+   */
+  release(): void {
+    this.ext = RELEASED_EXT;
+    this.registers = new Map();
+    this.receipts = new ReceiptManager(RELEASED_DATA_ID);
+    this.promises = [];
+    this.logs = [];
     this.memory = undefined;
   }
 
@@ -346,17 +371,18 @@ export class VmLogic {
     const f = this.fees;
     let burn = sendFee(f.actionReceiptCreation, sir);
     for (const dep of dependenciesSir) burn += sendFee(f.dataReceiptCreationBase, dep) + f.dataReceiptCreationBase.execution;
-    this.gas.payAction(burn, burn + f.actionReceiptCreation.execution);
+    this.gas.payAction(burn, burn + f.actionReceiptCreation.execution, "new_action_receipt");
   }
 
-  payActionBase(fee: Fee, sir: boolean): void {
+  /** `pay_action_base`; `action` is nearcore's ActionCosts name (for the gas profile). */
+  payActionBase(fee: Fee, sir: boolean, action: string): void {
     const burn = sendFee(fee, sir);
-    this.gas.payAction(burn, burn + fee.execution);
+    this.gas.payAction(burn, burn + fee.execution, action);
   }
 
-  payActionPerByte(fee: Fee, bytes: bigint, sir: boolean): void {
+  payActionPerByte(fee: Fee, bytes: bigint, sir: boolean, action: string): void {
     const burn = sendFee(fee, sir) * bytes;
-    this.gas.payAction(burn, burn + fee.execution * bytes);
+    this.gas.payAction(burn, burn + fee.execution * bytes, action);
   }
 }
 

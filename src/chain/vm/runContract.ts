@@ -1,4 +1,5 @@
 import type { ReturnData } from "../runtime/ActionResult.js";
+import type { GasProfileEntry } from "../runtime/executionOutcome.js";
 import type { RuntimeParameters } from "../runtime/parameters.js";
 import type { ContractCache } from "./ContractCache.js";
 import type { VmError } from "./FunctionCallError.js";
@@ -16,8 +17,10 @@ import { wasmTrapOf } from "./wasmTrapOf.js";
 /** One contract call: the code (by hash, read lazily), the method and everything it sees. */
 export interface ContractRun {
   readonly codeHash: string;
+  /** Reads the deployed code; called only when the cache does not hold it. */
   readonly code: () => Uint8Array;
-  readonly codeLength: number;
+  /** Bytes of the code when the caller has it at hand (else the cache's record of it). */
+  readonly codeLength?: number;
   readonly methodName: string;
   readonly context: VmContext;
   readonly params: RuntimeParameters;
@@ -41,6 +44,8 @@ export interface VmOutcome {
   readonly usedGas: bigint;
   readonly logs: string[];
   readonly receipts: readonly PendingReceipt[];
+  /** nearcore's gas_profile of the call (empty when the VM never started). */
+  readonly profile: GasProfileEntry[];
   readonly error?: VmError;
 }
 
@@ -54,6 +59,7 @@ function nop(run: ContractRun, error: VmError): VmOutcome {
     usedGas: 0n,
     logs: [],
     receipts: [],
+    profile: [],
     error,
   };
 }
@@ -67,6 +73,7 @@ function abort(l: VmLogic, error: VmError): VmOutcome {
     usedGas: l.gas.usedGas,
     logs: l.logs,
     receipts: [],
+    profile: l.gas.gasProfile(),
     error,
   };
 }
@@ -135,17 +142,25 @@ function linked(contract: PreparedContract, run: ContractRun): Linked {
  */
 export function runContract(run: ContractRun): VmOutcome {
   if (run.methodName.length === 0) return nop(run, { kind: "MethodResolveError", error: "MethodEmptyName" });
-  const prepared = run.cache.get(run.codeHash, run.code);
+  const cached = run.cache.get(run.codeHash, run.code);
+  const prepared = cached.result;
   if (!prepared.ok) {
     const l = new VmLogic(run.context, run.params, run.ext, run.newDataId, run.timeLimitMs);
     return abort(l, { kind: "CompilationError", error: { kind: "PrepareError", error: prepared.error } });
   }
-  const contract = prepared.contract;
-  const link = linked(contract, run);
+  const link = linked(prepared.contract, run);
+  try {
+    return call(run, prepared.contract, cached.codeLength, link);
+  } finally {
+    link.logic.release();
+  }
+}
+
+function call(run: ContractRun, contract: PreparedContract, codeLength: number, link: Linked): VmOutcome {
   const l = link.logic;
 
   try {
-    l.gas.payPer("contract_loading_bytes", run.codeLength);
+    l.gas.payPer("contract_loading_bytes", run.codeLength ?? codeLength);
     l.gas.payBase("contract_loading_base");
   } catch (e) {
     if (e instanceof HostErrorThrow) return abort(l, { kind: "HostError", error: { name: "GasExceeded" } });
@@ -188,6 +203,7 @@ export function runContract(run: ContractRun): VmOutcome {
     usedGas: l.gas.usedGas,
     logs: l.logs,
     receipts: l.receipts.receipts,
+    profile: l.gas.gasProfile(),
   };
 }
 

@@ -55,7 +55,6 @@ export function viewFunctionCall(call: ViewCall): CallFunctionOutcome {
   const outcome = runContract({
     codeHash: formatCryptoHash(account.codeHash),
     code: () => latin1ToBytes(state.get(codeKey) ?? ""),
-    codeLength: state.get(codeKey)?.length ?? 0,
     methodName: call.methodName,
     context: {
       currentAccountId: accountId,

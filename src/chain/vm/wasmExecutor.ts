@@ -46,7 +46,6 @@ export function createWasmExecutor(options: WasmExecutorOptions = {}): FunctionC
     const outcome = runContract({
       codeHash: formatCryptoHash(account.codeHash),
       code: () => latin1ToBytes(su.get(codeKey) ?? ""),
-      codeLength: su.get(codeKey)?.length ?? 0,
       methodName: action.methodName,
       context: {
         currentAccountId: accountId,
@@ -75,7 +74,14 @@ export function createWasmExecutor(options: WasmExecutorOptions = {}): FunctionC
       memories,
     });
     if (outcome.error !== undefined) {
-      return { ok: false, error: vmErrorJson(outcome.error), gasBurnt: outcome.burntGas, gasUsed: outcome.usedGas, logs: outcome.logs };
+      return {
+        ok: false,
+        error: vmErrorJson(outcome.error),
+        gasBurnt: outcome.burntGas,
+        gasUsed: outcome.usedGas,
+        logs: outcome.logs,
+        gasProfile: outcome.profile,
+      };
     }
     const newReceipts: NewReceipt[] = outcome.receipts.map((r) => ({
       predecessorId: accountId,
@@ -99,6 +105,7 @@ export function createWasmExecutor(options: WasmExecutorOptions = {}): FunctionC
       gasUsed: outcome.usedGas,
       logs: outcome.logs,
       newReceipts,
+      gasProfile: outcome.profile,
     };
   };
 }

@@ -104,6 +104,9 @@ describe("promises", () => {
     expect(hostErrorOf(() => k.env.promise_batch_action_delete_key(p, 3n, 1400n))).toEqual({ name: "InvalidPublicKey" });
     k.put(1500, "a,,b");
     expect(hostErrorOf(() => k.env.promise_batch_action_add_key_with_function_call(p, kl, kp, 1n, 1000n, rl, rp, 4n, 1500n))).toEqual({ name: "EmptyMethodName" });
+    k.put(1550, Uint8Array.of(0x61, 0xff));
+    expect(hostErrorOf(() => k.env.promise_batch_action_add_key_with_function_call(p, kl, kp, 1n, 1000n, rl, rp, 2n, 1550n))).toEqual({ name: "InvalidMethodName" });
+    expect(hostErrorOf(() => k.env.promise_batch_action_function_call(p, 2n, 1550n, 0n, 0n, c.amount, 0n))).toEqual({ name: "InvalidMethodName" });
     k.put(1600, u128(10n ** 30n));
     expect(hostErrorOf(() => k.env.promise_batch_action_transfer(p, 1600n))).toEqual({ name: "BalanceExceeded" });
     expect(hostErrorOf(() => k.env.promise_batch_action_function_call(p, 0n, 0n, 0n, 0n, c.amount, 0n))).toEqual({ name: "EmptyMethodName" });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Chain } from "../../../src/chain/node.js";
 import { contractDataTrieKey } from "../../../src/chain/store/trieKeys.js";
-import { ALICE, BOB, CAROL, NEAR, balanceOf, openChain, outcomeOf, settle, submit, sumOfBalances } from "../runtime/helpers.js";
+import { ALICE, BOB, CAROL, GAS_PRICE, NEAR, TRANSFER_GAS, balanceOf, keyOf, openChain, outcomeOf, settle, submit, sumOfBalances } from "../runtime/helpers.js";
 import { call, deploy } from "./deploy.js";
 import { PROBE } from "./probeContract.js";
 import { contract } from "./wat.js";
@@ -41,6 +41,9 @@ describe("contract promises across shards", () => {
     expect(leafView.Action.output_data_receivers).toEqual([{ data_id: cbView.Action.input_data_ids[0], receiver_id: ALICE }]);
     expect(leafView.Action.actions).toEqual([{ FunctionCall: { method_name: "leaf", args: b64("ping"), gas: 20_000_000_000_000, deposit: "0" } }]);
     expect(cbView.Action.signer_id).toBe(CAROL);
+    const costs = fork!.outcome.metadata.gas_profile!.filter((e) => e.cost_category === "ACTION_COST").map((e) => e.cost);
+    expect(costs).toEqual(["FUNCTION_CALL_BASE", "FUNCTION_CALL_BYTE", "NEW_ACTION_RECEIPT"]);
+    expect(fork!.outcome.metadata.gas_profile!.some((e) => e.cost === "PROMISE_RETURN")).toBe(true);
     for (const r of o.receipts_outcome) expect(r.outcome.gas_burnt).toBeGreaterThan(0);
     expect(sumOfBalances(chain)).toBe(BigInt(chain.head().view.header.total_supply));
   });
@@ -100,6 +103,26 @@ describe("contract promises across shards", () => {
     const o = outcomeOf(settle(chain, submit(chain, CAROL, ALICE, [call("put")])));
     expect(o.status).toEqual({ SuccessValue: "" });
     expect(chain.viewAccount(chain.head(), ALICE)!.storageUsage).toBe(usage + 3 + 5 + 40);
+    // The receipt's gas profile: nearcore's host and action costs, then WASM_INSTRUCTION for the rest.
+    const r = o.receipts_outcome[0]!.outcome;
+    const profile = r.metadata.gas_profile!;
+    expect(r.metadata.version).toBe(3);
+    expect(profile.map((e) => `${e.cost_category}:${e.cost}`)).toEqual(
+      [
+        "BASE",
+        "CONTRACT_LOADING_BASE",
+        "CONTRACT_LOADING_BYTES",
+        "READ_MEMORY_BASE",
+        "READ_MEMORY_BYTE",
+        "STORAGE_WRITE_BASE",
+        "STORAGE_WRITE_KEY_BYTE",
+        "STORAGE_WRITE_VALUE_BYTE",
+        "WASM_INSTRUCTION",
+      ].map((c) => `WASM_HOST_COST:${c}`),
+    );
+    expect(profile.find((e) => e.cost === "STORAGE_WRITE_BASE")!.gas_used).toBe("64196736000");
+    const exec = 108_059_500_000n + 780_000_000_000n + 2_235_934n * 3n;
+    expect(profile.reduce((s, e) => s + BigInt(e.gas_used), 0n)).toBe(BigInt(r.gas_burnt) - exec);
     settle(chain, submit(chain, CAROL, ALICE, [call("put")])); // overwrite with the same length
     expect(chain.viewAccount(chain.head(), ALICE)!.storageUsage).toBe(usage + 48);
   });
@@ -138,5 +161,34 @@ describe("contract promises across shards", () => {
       },
     });
     expect(o.receipts_outcome[0]!.outcome.receipt_ids).toHaveLength(1); // only the gas refund
+  });
+
+  it("storage a call adds must be paid for: LackBalanceForState after the call, its writes undone", async () => {
+    const chain = await openChain();
+    const poor = `poor.${CAROL}`;
+    const key = keyOf("poor contract key");
+    const created = outcomeOf(
+      settle(
+        chain,
+        submit(chain, CAROL, poor, [
+          { type: "CreateAccount" },
+          { type: "Transfer", deposit: NEAR },
+          { type: "AddKey", publicKey: key.publicKey, accessKey: { nonce: 0n, permission: "FullAccess" } },
+          { type: "DeployContract", code: PROBE },
+        ]),
+      ),
+    );
+    expect(created.status).toEqual({ SuccessValue: "" });
+    const usage = BigInt(chain.viewAccount(chain.head(), poor)!.storageUsage);
+    // Leave the account exactly 10 bytes of headroom, then ask the contract to store 48 more.
+    const keep = (usage + 10n) * 10n ** 19n;
+    const send = balanceOf(chain, poor) - keep - 2n * TRANSFER_GAS * GAS_PRICE;
+    settle(chain, submit(chain, poor, CAROL, [{ type: "Transfer", deposit: send }], { key }));
+    expect(balanceOf(chain, poor)).toBe(keep);
+    const o = outcomeOf(settle(chain, submit(chain, CAROL, poor, [call("put")])));
+    expect(o.status).toEqual({
+      Failure: { ActionError: { index: null, kind: { LackBalanceForState: { account_id: poor, amount: (38n * 10n ** 19n).toString() } } } },
+    });
+    expect(chain.viewAccount(chain.head(), poor)!.storageUsage).toBe(Number(usage));
   });
 });

@@ -67,6 +67,11 @@ export class MockedBlockchain {
 
   /** Calls `method` with JSON args; throws ContractPanic (with the logs) when the contract panics. */
   call(method: string, args: unknown = {}, ctx: CallContext = {}): CallResult {
+    return this.callRaw(method, enc.encode(JSON.stringify(args)), ctx);
+  }
+
+  /** Calls `method` with raw input bytes. */
+  callRaw(method: string, inputBytes: Uint8Array, ctx: CallContext = {}): CallResult {
     const snapshot = new Map(this.storage);
     const usageBefore = this.storageUsage;
     const registers = new Map<bigint, Uint8Array>();
@@ -93,16 +98,24 @@ export class MockedBlockchain {
     };
     const setReg = (id: bigint, v: Uint8Array) => registers.set(id, v);
     const key = (len: bigint, ptr: bigint) => Buffer.from(bytes(len, ptr)).toString("latin1");
-    const inputBytes = enc.encode(JSON.stringify(args));
-    const addPromise = (receiver: string | null, after: number[]) => promises.push({ receiver, after, actions: [] }) - 1;
+    const addPromise = (receiver: string | null, after: number[]) =>
+      promises.push({ receiver, after, actions: [] }) - 1;
     const fc = (p: bigint, method: string, args: string, amount: bigint, gas: bigint, gasWeight?: bigint) =>
-      promises[Number(p)]!.actions.push({ kind: "function_call", method, args, amount, gas, ...(gasWeight === undefined ? {} : { gasWeight }) });
+      promises[Number(p)]!.actions.push({
+        kind: "function_call",
+        method,
+        args,
+        amount,
+        gas,
+        ...(gasWeight === undefined ? {} : { gasWeight }),
+      });
     const panic = (msg: string): never => {
       throw new ContractPanic(msg);
     };
 
     const env: Record<string, (...a: never[]) => unknown> = {
-      read_register: (id: bigint, ptr: bigint) => mem().set(registers.get(id) ?? panic(`InvalidRegisterId ${id}`), Number(ptr)),
+      read_register: (id: bigint, ptr: bigint) =>
+        mem().set(registers.get(id) ?? panic(`InvalidRegisterId ${id}`), Number(ptr)),
       register_len: (id: bigint) => BigInt(registers.get(id)?.length ?? U64_MAX),
       current_account_id: (r: bigint) => setReg(r, enc.encode(this.accountId)),
       predecessor_account_id: (r: bigint) => setReg(r, enc.encode(ctx.predecessor ?? "alice.test.near")),
@@ -124,7 +137,10 @@ export class MockedBlockchain {
         logs.push(str(len, ptr));
       },
       abort: (msg: number, file: number, line: number, col: number) => {
-        const asStr = (p: number) => (p === 0 ? "" : Buffer.from(mem().slice(p, p + new DataView(memory!.buffer).getUint32(p - 4, true))).toString("utf16le"));
+        const asStr = (p: number) =>
+          p === 0
+            ? ""
+            : Buffer.from(mem().slice(p, p + new DataView(memory!.buffer).getUint32(p - 4, true))).toString("utf16le");
         panic(`${asStr(msg)}, filename: "${asStr(file)}" line: ${line} col: ${col}`);
       },
       storage_write: (kl: bigint, kp: bigint, vl: bigint, vp: bigint, r: bigint) => {
@@ -155,19 +171,40 @@ export class MockedBlockchain {
         return 1n;
       },
       storage_has_key: (kl: bigint, kp: bigint) => (this.storage.has(key(kl, kp)) ? 1n : 0n),
-      promise_create: (al: bigint, ap: bigint, ml: bigint, mp: bigint, gl: bigint, gp: bigint, amt: bigint, gas: bigint) => {
+      promise_create: (
+        al: bigint,
+        ap: bigint,
+        ml: bigint,
+        mp: bigint,
+        gl: bigint,
+        gp: bigint,
+        amt: bigint,
+        gas: bigint,
+      ) => {
         const p = addPromise(str(al, ap), []);
         fc(BigInt(p), str(ml, mp), str(gl, gp), u128(amt), gas);
         return BigInt(p);
       },
-      promise_then: (after: bigint, al: bigint, ap: bigint, ml: bigint, mp: bigint, gl: bigint, gp: bigint, amt: bigint, gas: bigint) => {
+      promise_then: (
+        after: bigint,
+        al: bigint,
+        ap: bigint,
+        ml: bigint,
+        mp: bigint,
+        gl: bigint,
+        gp: bigint,
+        amt: bigint,
+        gas: bigint,
+      ) => {
         const p = addPromise(str(al, ap), [Number(after)]);
         fc(BigInt(p), str(ml, mp), str(gl, gp), u128(amt), gas);
         return BigInt(p);
       },
       promise_and: (ptr: bigint, count: bigint) => {
         const view = new DataView(memory!.buffer);
-        const after = Array.from({ length: Number(count) }, (_, i) => Number(view.getBigUint64(Number(ptr) + 8 * i, true)));
+        const after = Array.from({ length: Number(count) }, (_, i) =>
+          Number(view.getBigUint64(Number(ptr) + 8 * i, true)),
+        );
         return BigInt(addPromise(null, after));
       },
       promise_batch_create: (al: bigint, ap: bigint) => BigInt(addPromise(str(al, ap), [])),
@@ -178,10 +215,25 @@ export class MockedBlockchain {
       promise_batch_action_stake: (p: bigint, amt: bigint, kl: bigint, kp: bigint) => {
         promises[Number(p)]!.actions.push({ kind: "stake", amount: u128(amt), publicKey: bytes(kl, kp) });
       },
-      promise_batch_action_function_call: (p: bigint, ml: bigint, mp: bigint, gl: bigint, gp: bigint, amt: bigint, gas: bigint) =>
-        fc(p, str(ml, mp), str(gl, gp), u128(amt), gas),
-      promise_batch_action_function_call_weight: (p: bigint, ml: bigint, mp: bigint, gl: bigint, gp: bigint, amt: bigint, gas: bigint, w: bigint) =>
-        fc(p, str(ml, mp), str(gl, gp), u128(amt), gas, w),
+      promise_batch_action_function_call: (
+        p: bigint,
+        ml: bigint,
+        mp: bigint,
+        gl: bigint,
+        gp: bigint,
+        amt: bigint,
+        gas: bigint,
+      ) => fc(p, str(ml, mp), str(gl, gp), u128(amt), gas),
+      promise_batch_action_function_call_weight: (
+        p: bigint,
+        ml: bigint,
+        mp: bigint,
+        gl: bigint,
+        gp: bigint,
+        amt: bigint,
+        gas: bigint,
+        w: bigint,
+      ) => fc(p, str(ml, mp), str(gl, gp), u128(amt), gas, w),
       promise_results_count: () => BigInt(ctx.promiseResults?.length ?? 0),
       promise_result: (i: bigint, r: bigint) => {
         const res = ctx.promiseResults?.[Number(i)];

@@ -89,7 +89,7 @@ const ENV: Record<string, string> = {
   promise_batch_action_state_init: `${I(4)}:I`,
   promise_batch_action_state_init_by_account_id: `${I(4)}:I`,
   set_state_init_data_entry: `${I(6)}:`,
-  sandbox_debug_log: `${I(2)}:`,
+  // sandbox_debug_log exists only in nearcore's sandbox builds: importing it does not link.
 };
 
 /** finite-wasm instrumentation imports (module `internal`). */

@@ -20,7 +20,7 @@ export function miscImports(l: VmLogic): HostImports {
         const sir = receiver === l.context.currentAccountId;
         burn += ((sir ? perByte.sendSir : perByte.sendNotSir) + perByte.execution) * n;
       }
-      l.gas.payAction(burn, burn);
+      l.gas.payAction(burn, burn, "new_data_receipt_byte");
       l.returnData = { kind: "Value", value };
     },
     panic(): void {

@@ -5,18 +5,27 @@ import type { HostImports } from "./HostImports.js";
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
-/** nearcore utils.rs `split_method_names`: comma-separated UTF-8, no empty name. */
-function splitMethodNames(raw: Uint8Array): string[] {
+/** nearcore utils.rs `split_method_names`: comma-separated byte strings, none empty. */
+function splitMethodNames(raw: Uint8Array): Uint8Array[] {
   if (raw.length === 0) return [];
-  let text: string;
-  try {
-    text = utf8.decode(raw);
-  } catch {
-    throw hostError({ name: "BadUTF8" });
+  const names: Uint8Array[] = [];
+  let start = 0;
+  for (let i = 0; i <= raw.length; i++) {
+    if (i < raw.length && raw[i] !== 0x2c) continue;
+    if (i === start) throw hostError({ name: "EmptyMethodName" });
+    names.push(raw.subarray(start, i));
+    start = i + 1;
   }
-  const names = text.split(",");
-  if (names.some((n) => n.length === 0)) throw hostError({ name: "EmptyMethodName" });
   return names;
+}
+
+/** RuntimeExt turns method names into strings when the action is appended: bad UTF-8 is InvalidMethodName. */
+function methodName(bytes: Uint8Array): string {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    throw hostError({ name: "InvalidMethodName" });
+  }
 }
 
 /**
@@ -28,13 +37,6 @@ function splitMethodNames(raw: Uint8Array): string[] {
  */
 export function promiseImports(l: VmLogic): HostImports {
   const f = l.fees;
-  const decodeMethod = (bytes: Uint8Array): string => {
-    try {
-      return utf8.decode(bytes);
-    } catch {
-      throw hostError({ name: "BadUTF8" });
-    }
-  };
 
   const batchCreate = (accLen: bigint, accPtr: bigint): bigint => {
     l.gas.payBase("base");
@@ -77,11 +79,11 @@ export function promiseImports(l: VmLogic): HostImports {
     const args = l.memoryOrRegister(aPtr, aLen);
     const { receipt, sir } = l.receiptOf(idx);
     const bytes = BigInt(method.length + args.length);
-    l.payActionBase(f.functionCallBase, sir);
-    l.payActionPerByte(f.functionCallPerByte, bytes, sir);
+    l.payActionBase(f.functionCallBase, sir, "function_call_base");
+    l.payActionPerByte(f.functionCallPerByte, bytes, sir, "function_call_byte");
     l.gas.prepay(gas);
     l.deductBalance(amount);
-    l.receipts.appendFunctionCall(receipt, decodeMethod(method), args, amount, gas, weight);
+    l.receipts.appendFunctionCall(receipt, methodName(method), args, amount, gas, weight);
   };
 
   return {
@@ -135,7 +137,7 @@ export function promiseImports(l: VmLogic): HostImports {
       l.gas.payBase("base");
       l.denyInView("promise_batch_action_create_account");
       const { receipt, sir } = l.receiptOf(idx);
-      l.payActionBase(f.createAccount, sir);
+      l.payActionBase(f.createAccount, sir, "create_account");
       l.receipts.append(receipt, { type: "CreateAccount" });
     },
     promise_batch_action_deploy_contract(idx: bigint, codeLen: bigint, codePtr: bigint): void {
@@ -145,8 +147,8 @@ export function promiseImports(l: VmLogic): HostImports {
       const size = BigInt(code.length);
       if (size > l.config.maxContractSize) throw hostError({ name: "ContractSizeExceeded", fields: { size, limit: l.config.maxContractSize } });
       const { receipt, sir } = l.receiptOf(idx);
-      l.payActionBase(f.deployContractBase, sir);
-      l.payActionPerByte(f.deployContractPerByte, size, sir);
+      l.payActionBase(f.deployContractBase, sir, "deploy_contract_base");
+      l.payActionPerByte(f.deployContractPerByte, size, sir, "deploy_contract_byte");
       l.receipts.append(receipt, { type: "DeployContract", code });
     },
     promise_batch_action_function_call(idx: bigint, mLen: bigint, mPtr: bigint, aLen: bigint, aPtr: bigint, amountPtr: bigint, gas: bigint): void {
@@ -166,7 +168,7 @@ export function promiseImports(l: VmLogic): HostImports {
         burn += send(f.createAccount) + send(f.addFullAccessKey);
         exec += f.createAccount.execution + f.addFullAccessKey.execution;
       }
-      l.gas.payAction(burn, burn + exec);
+      l.gas.payAction(burn, burn + exec, "transfer");
       l.deductBalance(amount);
       l.receipts.append(receipt, { type: "Transfer", deposit: amount });
     },
@@ -176,7 +178,7 @@ export function promiseImports(l: VmLogic): HostImports {
       const amount = l.readU128(amountPtr);
       const key = l.readPublicKey(pkPtr, pkLen);
       const { receipt, sir } = l.receiptOf(idx);
-      l.payActionBase(f.stake, sir);
+      l.payActionBase(f.stake, sir, "stake");
       l.receipts.append(receipt, { type: "Stake", stake: amount, publicKey: key() });
     },
     promise_batch_action_add_key_with_full_access(idx: bigint, pkLen: bigint, pkPtr: bigint, nonce: bigint): void {
@@ -184,7 +186,7 @@ export function promiseImports(l: VmLogic): HostImports {
       l.denyInView("promise_batch_action_add_key_with_full_access");
       const key = l.readPublicKey(pkPtr, pkLen);
       const { receipt, sir } = l.receiptOf(idx);
-      l.payActionBase(f.addFullAccessKey, sir);
+      l.payActionBase(f.addFullAccessKey, sir, "add_full_access_key");
       l.receipts.append(receipt, { type: "AddKey", publicKey: key(), accessKey: { nonce, permission: "FullAccess" } });
     },
     promise_batch_action_add_key_with_function_call(
@@ -205,13 +207,13 @@ export function promiseImports(l: VmLogic): HostImports {
       const receiverId = l.readAccountId(rPtr, rLen);
       const methodNames = splitMethodNames(l.memoryOrRegister(nPtr, nLen));
       const { receipt, sir } = l.receiptOf(idx);
-      const bytes = methodNames.reduce((n, m) => n + BigInt(Buffer.byteLength(m, "utf8")) + 1n, 0n);
-      l.payActionBase(f.addFunctionCallKeyBase, sir);
-      l.payActionPerByte(f.addFunctionCallKeyPerByte, bytes, sir);
+      const bytes = methodNames.reduce((n, m) => n + BigInt(m.length) + 1n, 0n);
+      l.payActionBase(f.addFunctionCallKeyBase, sir, "add_function_call_key_base");
+      l.payActionPerByte(f.addFunctionCallKeyPerByte, bytes, sir, "add_function_call_key_byte");
       l.receipts.append(receipt, {
         type: "AddKey",
         publicKey: key(),
-        accessKey: { nonce, permission: { FunctionCall: { allowance: allowance > 0n ? allowance : null, receiverId, methodNames } } },
+        accessKey: { nonce, permission: { FunctionCall: { allowance: allowance > 0n ? allowance : null, receiverId, methodNames: methodNames.map(methodName) } } },
       });
     },
     promise_batch_action_delete_key(idx: bigint, pkLen: bigint, pkPtr: bigint): void {
@@ -219,7 +221,7 @@ export function promiseImports(l: VmLogic): HostImports {
       l.denyInView("promise_batch_action_delete_key");
       const key = l.readPublicKey(pkPtr, pkLen);
       const { receipt, sir } = l.receiptOf(idx);
-      l.payActionBase(f.deleteKey, sir);
+      l.payActionBase(f.deleteKey, sir, "delete_key");
       l.receipts.append(receipt, { type: "DeleteKey", publicKey: key() });
     },
     promise_batch_action_delete_account(idx: bigint, bLen: bigint, bPtr: bigint): void {
@@ -227,7 +229,7 @@ export function promiseImports(l: VmLogic): HostImports {
       l.denyInView("promise_batch_action_delete_account");
       const beneficiaryId = l.readAccountId(bPtr, bLen);
       const { receipt, sir } = l.receiptOf(idx);
-      l.payActionBase(f.deleteAccount, sir);
+      l.payActionBase(f.deleteAccount, sir, "delete_account");
       l.receipts.append(receipt, { type: "DeleteAccount", beneficiaryId });
     },
   };

@@ -4,7 +4,7 @@ import type { HostImports } from "./HostImports.js";
 
 /**
  * nearcore host functions shardkit does not implement (curves, yield/resume, global
- * contracts, deterministic state init, refund_to, sandbox). They exist so that any contract
+ * contracts, deterministic state init, refund_to). They exist so that any contract
  * importing them instantiates; a call charges `base` and fails with a HostError
  * (`Deprecated { method_name }`, the variant nearcore uses for host functions that no longer
  * work), or ProhibitedInView in a view call where nearcore prohibits the function.
@@ -33,7 +33,6 @@ const UNSUPPORTED = [
   "promise_batch_action_state_init",
   "promise_batch_action_state_init_by_account_id",
   "set_state_init_data_entry",
-  "sandbox_debug_log",
 ] as const;
 
 const VIEW_PROHIBITED = new Set<string>(UNSUPPORTED.filter((n) => n.startsWith("promise") || n === "set_state_init_data_entry"));

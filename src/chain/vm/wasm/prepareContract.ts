@@ -72,6 +72,11 @@ function limitChecker(limits: WasmLimits): DecodeObserver {
   let functionsLeft = limits.maxFunctionsNumberPerContract;
   let localsLeft = limits.maxLocalsPerContract;
   return {
+    beforeTypes(count: number): void {
+      if (limits.maxTypesPerContract !== undefined && count > limits.maxTypesPerContract) {
+        throw new PrepareFailure("TooManyTypes");
+      }
+    },
     afterSection(id: number, m: WasmModule): void {
       if (id === SectionId.import) {
         // The section is validated as a whole before nearcore transforms it import by import.

@@ -14,7 +14,8 @@ export type PrepareErrorJson =
   | "TooManyLocals"
   | "TooManyTables"
   | "TooManyTableElements"
-  | "FunctionBodyTooLarge";
+  | "FunctionBodyTooLarge"
+  | "TooManyTypes";
 
 /** Thrown inside preparation to stop at the first limit violation, in nearcore's order. */
 export class PrepareFailure extends Error {

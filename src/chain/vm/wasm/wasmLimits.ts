@@ -8,6 +8,11 @@ export interface WasmLimits {
   readonly maxMemoryPages: number;
   /** Stack budget in bytes of frames and operand stacks (finite-wasm's accounting). */
   readonly maxStackHeight: number;
+  /**
+   * Entries of the type section (protocol 84 on: 1,024; PrepareError TooManyTypes). Optional,
+   * like nearcore's `Option` limits: absent means unlimited.
+   */
+  readonly maxTypesPerContract?: number;
   /** Defined plus imported functions. */
   readonly maxFunctionsNumberPerContract: number;
   /** Declared locals over all functions (parameters not counted). */
@@ -33,6 +38,7 @@ export const NEARCORE_WASM_LIMITS: WasmLimits = Object.freeze({
   initialMemoryPages: 1024,
   maxMemoryPages: 2048,
   maxStackHeight: 262_144,
+  maxTypesPerContract: 1_024,
   maxFunctionsNumberPerContract: 10_000,
   maxLocalsPerContract: 1_000_000,
   maxTablesPerContract: 1,

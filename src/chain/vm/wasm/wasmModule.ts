@@ -131,6 +131,8 @@ const SECTION_ORDER: Readonly<Record<number, number>> = {
  * streaming preparation (a limit error wins over a malformed later section). Throw to stop.
  */
 export interface DecodeObserver {
+  /** Called with the type section's entry count before its entries are read. */
+  beforeTypes?(count: number): void;
   afterSection?(id: number, module: WasmModule): void;
   beforeCodeEntries?(count: number, module: WasmModule): void;
   afterCodeEntry?(index: number, body: FunctionBody, module: WasmModule): void;
@@ -191,7 +193,10 @@ export function decodeModule(bytes: Uint8Array, observer: DecodeObserver = {}): 
 }
 
 function readVec<T>(reader: ByteReader, item: () => T): T[] {
-  const count = reader.varU32();
+  return readItems(reader, reader.varU32(), item);
+}
+
+function readItems<T>(reader: ByteReader, count: number, item: () => T): T[] {
   // Every item takes at least one byte: a count beyond the payload is malformed (and must not allocate).
   if (count > reader.remaining) reader.fail("vector length out of bounds");
   const out: T[] = [];
@@ -201,9 +206,12 @@ function readVec<T>(reader: ByteReader, item: () => T): T[] {
 
 function decodeSection(id: number, r: ByteReader, m: WasmModule, observer: DecodeObserver): void {
   switch (id) {
-    case SectionId.type:
-      m.types = readVec(r, () => readFuncType(r));
+    case SectionId.type: {
+      const count = r.varU32();
+      observer.beforeTypes?.(count);
+      m.types = readItems(r, count, () => readFuncType(r));
       return;
+    }
     case SectionId.import:
       m.imports = readVec(r, () => readImport(r));
       return;

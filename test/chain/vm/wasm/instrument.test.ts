@@ -158,6 +158,23 @@ describe("finite-wasm stack accounting", () => {
     expect(run.gas).toBe(4096n * (EMPTY_FRAME + R));
   });
 
+  it("wraps multi-value functions with and without parameters", async () => {
+    const module = await prepared(`(module
+      (import "env" "seen" (func $seen (param i64)))
+      (func $pair (param i32) (result i32 i64) (if (local.get 0) (then (return (i32.const 1) (i64.const 2)))) (i32.const 3) (i64.const 4))
+      (func $noargs (result i64 i32) (i64.const 5) (i32.const 6))
+      (func (export "main")
+        (call $pair (i32.const 1)) (call $seen) (drop)
+        (call $pair (i32.const 0)) (call $seen) (drop)
+        (call $noargs) (drop) (call $seen)))`);
+    const seen: bigint[] = [];
+    expect(meteredRun(module, "main", { env: { seen: (v: bigint) => void seen.push(v) } })).toMatchObject({
+      end: "ok",
+      stackLeft: 262_144n,
+    });
+    expect(seen).toEqual([2n, 4n, 5n]);
+  });
+
   it("gives the stack back on return, br to the function label and fallthrough", async () => {
     const module = await prepared(`(module
       (func $a (param i32) (result i32) (if (local.get 0) (then (return (i32.const 1)))) (i32.const 2))

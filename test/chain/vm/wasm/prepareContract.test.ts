@@ -10,8 +10,10 @@ describe("prepareContract", () => {
       (func (export "main") (call $log (i64.const 2) (i64.const 0))))`);
     const result = prepareContract(code, NEARCORE_WASM_LIMITS);
     if (!result.ok) throw new Error(result.error);
-    const imports = WebAssembly.Module.imports(result.contract.module).filter((i) => i.module === "env");
-    expect(imports).toEqual([
+    expect(WebAssembly.Module.imports(result.contract.module)).toEqual([
+      { module: "internal", name: "finite_wasm_gas", kind: "function" },
+      { module: "internal", name: "finite_wasm_stack", kind: "function" },
+      { module: "internal", name: "finite_wasm_unstack", kind: "function" },
       { module: "env", name: "log_utf8", kind: "function" },
       { module: "env", name: "memory", kind: "memory" },
     ]);
@@ -20,5 +22,40 @@ describe("prepareContract", () => {
     expect(result.contract.importedFunctions).toEqual([
       { name: "log_utf8", type: { params: [0x7e, 0x7e], results: [] } },
     ]);
+  });
+
+  it("is pure: the same code prepares to the same bytes, whatever was prepared before", async () => {
+    const a = await wat(`(module (func (export "main") (local f64) (local.set 0 (f64.sqrt (f64.const 2)))))`);
+    const b = await wat(
+      `(module (memory 1) (func (export "x") (memory.fill (i32.const 0) (i32.const 1) (i32.const 2))))`,
+    );
+    const first = prepareContract(a, NEARCORE_WASM_LIMITS);
+    prepareContract(b, NEARCORE_WASM_LIMITS);
+    const again = prepareContract(a, NEARCORE_WASM_LIMITS);
+    if (!first.ok || !again.ok) throw new Error("preparation failed");
+    expect(again.contract.code).toEqual(first.contract.code);
+  });
+
+  it("imports the memory with the limits' page counts", async () => {
+    const result = prepareContract(await wat(`(module (memory 3))`), {
+      ...NEARCORE_WASM_LIMITS,
+      initialMemoryPages: 2,
+      maxMemoryPages: 5,
+    });
+    if (!result.ok) throw new Error(result.error);
+    const memory = new WebAssembly.Memory({ initial: 2, maximum: 5 });
+    const instance = new WebAssembly.Instance(result.contract.module, {
+      env: { memory },
+      internal: { finite_wasm_gas: () => {}, finite_wasm_stack: () => {}, finite_wasm_unstack: () => {} },
+    });
+    expect(instance).toBeInstanceOf(WebAssembly.Instance);
+    // A memory of the wrong size does not link.
+    expect(
+      () =>
+        new WebAssembly.Instance(result.contract.module, {
+          env: { memory: new WebAssembly.Memory({ initial: 1, maximum: 5 }) },
+          internal: { finite_wasm_gas: () => {}, finite_wasm_stack: () => {}, finite_wasm_unstack: () => {} },
+        }),
+    ).toThrow(WebAssembly.LinkError);
   });
 });

@@ -81,6 +81,18 @@ const CASES: ErrorCase[] = [
     wat: `(module (import "x" "f" (func)) (import "env" "m" (memory 1)))`,
     error: "Instantiate",
   },
+  {
+    name: "more types than max_types_per_contract",
+    wat: `(module (type (func)) (type (func (param i32))) (type (func (param i64))))`,
+    limits: { maxTypesPerContract: 2 },
+    error: "TooManyTypes",
+  },
+  {
+    name: "too many types found before a bad import",
+    wat: `(module (type (func)) (type (func (param i32))) (import "x" "f" (func)))`,
+    limits: { maxTypesPerContract: 1 },
+    error: "TooManyTypes",
+  },
   { name: "two tables", wat: `(module (table 1 funcref) (table 1 funcref))`, error: "TooManyTables" },
   { name: "table larger than 10,000 elements", wat: `(module (table 10001 funcref))`, error: "TooManyTableElements" },
   {
@@ -138,6 +150,17 @@ describe("prepareContract errors (nearcore PrepareError)", () => {
       expect(result).toEqual({ ok: false, error: c.error });
     });
   }
+
+  it("allows exactly max_types_per_contract types (1,024)", async () => {
+    const types = Array.from(
+      { length: 1024 },
+      (_, i) => `(type (func (param ${"i32 ".repeat(i % 7)}) (result ${i % 2 ? "i64" : "f32"})))`,
+    );
+    const code = await wat(`(module ${types.join(" ")})`, {}, false, false);
+    expect(prepareContract(code, NEARCORE_WASM_LIMITS).ok).toBe(true);
+    const oneMore = await wat(`(module ${types.join(" ")} (type (func)))`, {}, false, false);
+    expect(prepareContract(oneMore, NEARCORE_WASM_LIMITS)).toEqual({ ok: false, error: "TooManyTypes" });
+  });
 
   it("limit errors win over a malformed section after them, as in nearcore's streaming order", async () => {
     const code = await wat(`(module (import "x" "f" (func)))`);
