@@ -346,7 +346,9 @@ export class Chain {
       throw new ChainStoreError(`the data dir holds a chain with ${what} ${String(kept)}, not ${String(asked)} (use another --data-dir or --ephemeral)`);
     };
     if (opts.genesisFile !== undefined) {
-      throw new ChainStoreError("the data dir already holds a chain; a genesis file only starts a new one (use another --data-dir or --ephemeral)");
+      throw new ChainStoreError(
+        `the data dir already holds a chain; genesis file ${opts.genesisFile} only starts a new one (use another --data-dir or --ephemeral)`,
+      );
     }
     if (opts.shards !== undefined && opts.shards !== layout.numShards) differs("shard count", opts.shards, layout.numShards);
     if (opts.boundaryAccounts !== undefined && opts.boundaryAccounts.join(",") !== layout.boundaryAccounts.join(",")) {

@@ -19,7 +19,7 @@ Options of serve:
 ${Object.entries(serveFlags)
   .map(([name, flag]) => `  --${name.padEnd(15)} ${flag.help}${flag.default === undefined ? "" : ` (default ${flag.default})`}`)
   .join("\n")}
-  --ephemeral        keep the chain in memory only (currently the only storage mode)
+  --ephemeral        keep the chain in memory only (lost on exit) instead of in --data-dir
 `;
 
 async function serve(args: string[]): Promise<void> {

@@ -12,13 +12,16 @@ export const serveFlags = {
   keys: { default: undefined, help: "API keys file managed by `shardkit keys` (reloaded on change)" },
   "public-rate": { default: undefined, help: "requests per minute per client address without a key (default: no cap)" },
   "tx-timeout": { default: "10000", help: "milliseconds a transaction method waits for its wait_until before TIMEOUT_ERROR" },
+  "data-dir": { default: "./.shardkit", help: "directory the chain is kept in (created when missing; resumed when it holds a chain)" },
   retention: { default: "1000", help: "blocks whose state the regular listener keeps serving (>= 3, so final blocks stay readable)" },
 } as const;
 
 export type ServeFlagName = keyof typeof serveFlags;
 
 /** Turns parsed flag strings into service options, rejecting values that make no sense. */
-export function serveOptionsFrom(values: Partial<Record<ServeFlagName, string>>): ServiceOptions & { apiPort: number } {
+export function serveOptionsFrom(
+  values: Partial<Record<ServeFlagName, string>> & { ephemeral?: boolean },
+): ServiceOptions & { apiPort: number } {
   const get = (name: ServeFlagName): string | undefined => values[name] ?? serveFlags[name].default;
   const integer = (name: ServeFlagName, min: number, max: number): number => {
     const text = get(name) ?? "";
@@ -31,6 +34,9 @@ export function serveOptionsFrom(values: Partial<Record<ServeFlagName, string>>)
   const genesisFile = get("genesis");
   const keysFile = get("keys");
   const publicRate = get("public-rate");
+  if (values.ephemeral === true && values["data-dir"] !== undefined) throw new Error("--ephemeral and --data-dir exclude each other");
+  const dataDir = values.ephemeral === true ? undefined : get("data-dir");
+  if (dataDir === "") throw new Error("--data-dir must not be empty");
   return {
     host: get("host") ?? "127.0.0.1",
     rpcPort: integer("rpc-port", 0, 65535),
@@ -43,6 +49,7 @@ export function serveOptionsFrom(values: Partial<Record<ServeFlagName, string>>)
       // Only when asked: otherwise a genesis file's own layout (or the dev default) applies.
       ...(values.shards !== undefined && { shards: integer("shards", 1, 26) }),
       ...(genesisFile !== undefined && { genesisFile }),
+      ...(dataDir !== undefined && { dataDir }),
     },
     ...(keysFile !== undefined && { keysFile }),
     ...(publicRate !== undefined && { publicRatePerMinute: integer("public-rate", 1, 1_000_000_000) }),

@@ -41,7 +41,7 @@ function snapshot(chain: Chain, txHashes: readonly string[]) {
     });
   }
   const statuses = txHashes.map((hash) => chain.transactionStatus(hash));
-  const receipts = statuses.flatMap((s) => (s?.receiptsOutcome ?? []).map((o) => chain.receipt(o.id)));
+  const receipts = statuses.flatMap((s) => (s?.outcome?.receipts_outcome ?? []).map((o) => chain.receipt(o.id)));
   return { blocks, statuses, receipts };
 }
 
