@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { startService } from "../server/startService.js";
 import { keysCommand } from "./keysCommand.js";
+import { stateCommand } from "./stateCommand.js";
 import { serveFlags, serveOptionsFrom, type ServeFlagName } from "./serveOptions.js";
 
 const usage = `Usage: shardkit <command> [options]
@@ -13,6 +14,7 @@ const usage = `Usage: shardkit <command> [options]
 Commands:
   serve              run a local NEAR-compatible JSON-RPC node on a dev chain
   keys <action>      manage API keys: add, list, revoke, rotate (\`shardkit keys help\`)
+  state dump         write a data dir's state as a nearcore genesis file (\`shardkit state help\`)
   generate [--check] regenerate generated/ from specs/ (--check: fail listing stale files)
 
 Options of serve:
@@ -91,6 +93,8 @@ async function main(argv: string[]): Promise<void> {
       return serve(rest);
     case "keys":
       return keysCommand(rest);
+    case "state":
+      return stateCommand(rest);
     case "generate":
       return generate(rest);
     case undefined:
