@@ -6,11 +6,14 @@ const ZERO_PAGE = Buffer.alloc(PAGE);
  * worse, pushes V8 into a full garbage collection almost every call (external memory
  * pressure). A returned memory is reused only if it did not grow and after every non-zero
  * 64 KiB page is cleared, so the next call starts from all-zero memory of the initial size,
- * exactly like a fresh one. Scanning reads untouched pages through the kernel's zero page,
- * which is cheap.
+ * exactly like a fresh one. Clearing (a scan of the whole memory, ~1.5 ms) is deferred to the
+ * next turn of the event loop, so a view call's answer does not wait for it; a call that needs
+ * a memory before then clears one itself.
  */
 export class MemoryPool {
-  private readonly free: WebAssembly.Memory[] = [];
+  private readonly clean: WebAssembly.Memory[] = [];
+  private readonly dirty: WebAssembly.Memory[] = [];
+  private scheduled = false;
 
   constructor(
     private readonly initialPages: number,
@@ -19,17 +22,36 @@ export class MemoryPool {
   ) {}
 
   take(): WebAssembly.Memory {
-    return this.free.pop() ?? new WebAssembly.Memory({ initial: this.initialPages, maximum: this.maxPages });
+    const ready = this.clean.pop();
+    if (ready !== undefined) return ready;
+    const used = this.dirty.pop();
+    if (used !== undefined) return zeroed(used);
+    return new WebAssembly.Memory({ initial: this.initialPages, maximum: this.maxPages });
   }
 
   /** Gives a memory back after a call; it must no longer be reachable from the call. */
   give(memory: WebAssembly.Memory): void {
-    const bytes = new Uint8Array(memory.buffer);
-    if (bytes.length !== this.initialPages * PAGE || this.free.length >= this.capacity) return;
-    const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
-    for (let at = 0; at < buf.length; at += PAGE) {
-      if (buf.compare(ZERO_PAGE, 0, PAGE, at, at + PAGE) !== 0) buf.fill(0, at, at + PAGE);
-    }
-    this.free.push(memory);
+    if (memory.buffer.byteLength !== this.initialPages * PAGE) return; // grew: cannot shrink back
+    if (this.clean.length + this.dirty.length >= this.capacity) return;
+    this.dirty.push(memory);
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      this.clearAll();
+    }).unref();
   }
+
+  /** Clears every returned memory now (also what the deferred task does). */
+  clearAll(): void {
+    for (let m = this.dirty.pop(); m !== undefined; m = this.dirty.pop()) this.clean.push(zeroed(m));
+  }
+}
+
+function zeroed(memory: WebAssembly.Memory): WebAssembly.Memory {
+  const buf = Buffer.from(memory.buffer);
+  for (let at = 0; at < buf.length; at += PAGE) {
+    if (buf.compare(ZERO_PAGE, 0, PAGE, at, at + PAGE) !== 0) buf.fill(0, at, at + PAGE);
+  }
+  return memory;
 }

@@ -15,6 +15,16 @@ describe("MemoryPool", () => {
     expect(new Uint8Array(again.buffer).every((b) => b === 0)).toBe(true);
   });
 
+  it("clears returned memories on the next turn of the event loop", async () => {
+    const pool = new MemoryPool(2, 4);
+    const m = pool.take();
+    new Uint8Array(m.buffer)[70_000] = 9;
+    pool.give(m);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(new Uint8Array(m.buffer)[70_000]).toBe(0);
+    expect(pool.take()).toBe(m);
+  });
+
   it("drops memories that grew (a wasm memory cannot shrink) and keeps at most `capacity`", () => {
     const pool = new MemoryPool(1, 8, 1);
     const grown = pool.take();
