@@ -27,6 +27,8 @@ interface FormatHeader {
  */
 export class LmdbChainStore implements ChainStore {
   readonly durable = true;
+  /** Height the next block must have (undefined before the genesis is known); saves reading the genesis record per commit. */
+  private nextHeight: number | undefined;
   private constructor(
     private readonly db: Database<Buffer, Key>,
     readonly path: string,
@@ -102,9 +104,12 @@ export class LmdbChainStore implements ChainStore {
   }
 
   commitBlock(block: StoredBlock): void {
-    const genesis = this.genesis();
-    if (genesis === undefined) throw new ChainStoreError("commitBlock before initGenesis");
-    const expected = (this.headHeight() ?? genesis.config.genesisHeight) + 1;
+    if (this.nextHeight === undefined) {
+      const genesis = this.genesis();
+      if (genesis === undefined) throw new ChainStoreError("commitBlock before initGenesis");
+      this.nextHeight = (this.headHeight() ?? genesis.config.genesisHeight) + 1;
+    }
+    const expected = this.nextHeight;
     if (block.height !== expected) throw new ChainStoreError(`block ${block.height} committed, expected ${expected}`);
     const bytes = serialize(block);
     const height = serialize(block.height);
@@ -116,6 +121,7 @@ export class LmdbChainStore implements ChainStore {
       for (const r of receipts) this.db.putSync(receiptKey(r), height);
       this.db.putSync(HEAD_KEY, height);
     });
+    this.nextHeight = block.height + 1;
   }
 
   headHeight(): number | undefined {
