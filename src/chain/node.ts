@@ -141,6 +141,8 @@ export class Chain {
   private readonly store: StateStore;
   /** Keeps every block (the seam to disk); a block is reported only after its commit. */
   private readonly chainStore: ChainStore;
+  /** Set when a commit failed (disk full, I/O error): the chain stops producing rather than fork from its store. */
+  private commitFailure: Error | undefined;
   private readonly producer: BlockProducer;
   private readonly now: () => number;
   private readonly blocks: Block[] = [];
@@ -435,6 +437,7 @@ export class Chain {
    * are routed to their receivers' shards for the next block. Returns the new head.
    */
   produceBlock(): Block {
+    if (this.commitFailure !== undefined) throw this.commitFailure;
     const prev = this.head();
     const height = prev.height + 1;
     const newEpoch = this.producer.epochIndexOf(height) !== this.producer.epochIndexOf(prev.height);
@@ -489,7 +492,14 @@ export class Chain {
     this.pending = this.shardLayout.shardIds.map(() => new ChangeSet());
     const block = this.buildBlock(prev, timestampNs, postState, results);
     // Durable before anyone sees it: a crash before this line loses the block as a whole.
-    this.chainStore.commitBlock({ height: block.height, hash: block.hash, timestampNs, stateChanges, chunkResults: results });
+    try {
+      this.chainStore.commitBlock({ height: block.height, hash: block.hash, timestampNs, stateChanges, chunkResults: results });
+    } catch (e) {
+      // The producer already counted this block: producing on would diverge from the store.
+      this.stop();
+      this.commitFailure = e instanceof Error ? e : new Error(String(e));
+      throw this.commitFailure;
+    }
     this.accept(block, results, stateChanges, newEpoch);
     for (const listener of this.listeners) {
       try {

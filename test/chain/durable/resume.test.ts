@@ -125,3 +125,22 @@ describe("a chain on disk resumes where it stopped", () => {
     await expect(openChain({ dataDir: join(file, "chain") })).rejects.toThrow(/cannot open data dir .*a-file\/chain/);
   });
 });
+
+describe("a failed commit", () => {
+  it("stops the chain: the block is not shown, later production throws the same error, the store keeps the last good block", async () => {
+    const { MemoryChainStore } = await import("../../../src/chain/store/MemoryChainStore.js");
+    const store = new MemoryChainStore();
+    const chain = await openChain({ chainStore: store });
+    chain.produceBlock();
+    const good = chain.head();
+    const commit = store.commitBlock.bind(store);
+    store.commitBlock = () => {
+      throw new ChainStoreError("cannot write data dir /x: MDB_MAP_FULL");
+    };
+    expect(() => chain.produceBlock()).toThrow(/MDB_MAP_FULL/);
+    expect(chain.head().hash).toBe(good.hash);
+    store.commitBlock = commit;
+    expect(() => chain.produceBlock()).toThrow(/MDB_MAP_FULL/);
+    expect(store.headHeight()).toBe(good.height);
+  });
+});
