@@ -17,6 +17,7 @@ import { ed25519FromSeed, type Ed25519KeyPair } from "../src/chain/primitives/ed
 import { sha256 } from "../src/chain/primitives/sha256.js";
 import { encodeSignedTransaction, signTransaction, type Action } from "../src/chain/transaction/index.js";
 import { indexerCostPerBlock, restThroughput } from "./rest.js";
+import { storageComparison } from "./storage.js";
 
 const root = join(import.meta.dirname, "..");
 const work = join(root, ".bench");
@@ -65,10 +66,15 @@ export function startProcess(command: string, args: string[], pattern: RegExp): 
 /** Extra node flags for the servers, e.g. BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof". */
 const serverNodeArgs = process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
 
+/** `--storage=disk`: servers keep their chain in a fresh data dir (default: --ephemeral), to compare the two. */
+const onDisk = process.argv.includes("--storage=disk");
+let dataDirs = 0;
+const storageArgs = (): string[] => (onDisk ? ["--data-dir", join(work, `data-${process.pid}-${dataDirs++}`)] : ["--ephemeral"]);
+
 const startShardkit = (genesis?: string, blockTime = "0") =>
   startProcess(
     process.execPath,
-    [...serverNodeArgs, cli, "serve", "--rpc-port", "0", "--archival-port", "0", "--block-time", blockTime, ...(genesis ? ["--genesis", genesis] : [])],
+    [...serverNodeArgs, cli, "serve", "--rpc-port", "0", "--archival-port", "0", "--block-time", blockTime, ...storageArgs(), ...(genesis ? ["--genesis", genesis] : [])],
     /regular RPC\s+(http:\/\/\S+)/,
   );
 
@@ -296,6 +302,7 @@ async function main(): Promise<void> {
   if (only === undefined || only === "transactions") await transactions();
   if (only === undefined || only === "rest") await restThroughput({ startProcess, cli, work, seconds, rounds, serverNodeArgs });
   if (only === undefined || only === "indexer") await indexerCostPerBlock({ quick });
+  if (only === undefined || only === "storage") await storageComparison({ quick, work });
 }
 
 main().catch((error: unknown) => {

@@ -22,6 +22,10 @@ import {
 import { stateChangeToWrite, type StateChange } from "./state/stateChange.js";
 import { viewStateIn, type ViewStateOptions, type ViewStateResult } from "./state/viewStateIn.js";
 import { ChangeSet } from "./store/changeSet.js";
+import type { SortedChanges } from "./store/applyChanges.js";
+import { ChainStoreError, type ChainStore, type StoredBlock, type StoredGenesis } from "./store/ChainStore.js";
+import { LmdbChainStore } from "./store/LmdbChainStore.js";
+import { MemoryChainStore } from "./store/MemoryChainStore.js";
 import { MemoryStateStore } from "./store/MemoryStateStore.js";
 import type { StateSnapshot, StateStore } from "./store/stateStore.js";
 import { base58Encode } from "./primitives/base58.js";
@@ -91,6 +95,13 @@ export interface ChainOptions {
   readonly chainId?: string;
   /** State backend (default: in-memory). */
   readonly store?: StateStore;
+  /**
+   * Where blocks and their effects are kept (default: in memory, lost with the process).
+   * A store that already holds a chain resumes it; genesis options must then agree with it.
+   */
+  readonly chainStore?: ChainStore;
+  /** Opens an on-disk store (LMDB) in this directory, created when missing (ignored with `chainStore`). */
+  readonly dataDir?: string;
   /** Clock in Unix ms (tests). */
   readonly now?: () => number;
   /** Blocks a transaction's block hash stays valid for (nearcore `transaction_validity_period`, default 86,400). */
@@ -129,6 +140,10 @@ export class Chain {
   readonly blockProducer: { readonly accountId: string; readonly publicKey: string };
 
   private readonly store: StateStore;
+  /** Keeps every block (the seam to disk); a block is reported only after its commit. */
+  private readonly chainStore: ChainStore;
+  /** Set when a commit failed (disk full, I/O error): the chain stops producing rather than fork from its store. */
+  private commitFailure: Error | undefined;
   private readonly producer: BlockProducer;
   private readonly now: () => number;
   private readonly blocks: Block[] = [];
@@ -169,6 +184,8 @@ export class Chain {
     devAccounts: DevAccount[];
     author: string;
     store: StateStore;
+    chainStore: ChainStore;
+    devGenesis: boolean;
     blockTimeMs: number;
     now: () => number;
     validityPeriod: number;
@@ -187,6 +204,7 @@ export class Chain {
     this.shardLayout = init.layout;
     this.devAccounts = init.devAccounts;
     this.store = init.store;
+    this.chainStore = init.chainStore;
     this.blockTimeMs = init.blockTimeMs;
     this.now = init.now;
     this.totalSupply = init.state.totalSupply;
@@ -211,6 +229,26 @@ export class Chain {
     this.genesisBlock = this.record(this.producer.genesis(init.config.genesisTimeNs, genesisState));
     const producerAccount = readAccount(this.stateOf(this.genesisBlock, init.author), init.author);
     this.validatorStakes = new Map([[init.author, producerAccount?.locked ?? 0n]]);
+    const stored = this.chainStore.genesis();
+    if (stored === undefined) {
+      this.chainStore.initGenesis({
+        config: init.config,
+        layout: {
+          boundaryAccounts: init.layout.boundaryAccounts,
+          routing: init.layout.routing,
+          shardIds: init.layout.shardIds,
+        },
+        author: init.author,
+        devGenesis: init.devGenesis,
+        shards: init.state.shards,
+        totalSupply: init.state.totalSupply,
+        genesisHash: this.genesisBlock.hash,
+      });
+    } else if (stored.genesisHash !== this.genesisBlock.hash) {
+      throw new ChainStoreError(`stored genesis ${stored.genesisHash} rebuilds as ${this.genesisBlock.hash}: the data dir does not match this shardkit`);
+    } else {
+      for (const block of this.chainStore.blocksFrom(this.genesisBlock.height + 1)) this.replay(block);
+    }
   }
 
   /** Builds the genesis (from a file, streamed, or the dev genesis) and returns the chain. */
@@ -229,6 +267,7 @@ export class Chain {
       return fileLayout ?? ShardLayout.withShards(4);
     };
     const store = opts.store ?? new MemoryStateStore();
+    const chainStore = opts.chainStore ?? (opts.dataDir === undefined ? new MemoryChainStore() : LmdbChainStore.open(opts.dataDir));
     const validityPeriod = opts.transactionValidityPeriod ?? DEFAULT_TRANSACTION_VALIDITY_PERIOD;
     if (!Number.isSafeInteger(validityPeriod) || validityPeriod < 0) {
       throw new RangeError(`transactionValidityPeriod must be an integer >= 0, got ${validityPeriod}`);
@@ -247,6 +286,15 @@ export class Chain {
       minimumStake: opts.minimumStake ?? 0n,
       functionCalls: opts.functionCalls,
     };
+    const resumed = chainStore.genesis();
+    if (resumed !== undefined) {
+      try {
+        return Chain.resume(resumed, opts, { ...runtime, store, chainStore, blockTimeMs, now });
+      } catch (e) {
+        await chainStore.close();
+        throw e;
+      }
+    }
     if (opts.genesisFile !== undefined) {
       const loaded = await loadGenesisFile(opts.genesisFile, pickLayout, now());
       const config = override(loaded.config);
@@ -258,6 +306,8 @@ export class Chain {
         devAccounts: [],
         author: config.blockProducer ?? loaded.firstAccountId ?? DEV_AUTHOR,
         store,
+        chainStore,
+        devGenesis: false,
         blockTimeMs,
         now,
       });
@@ -272,9 +322,72 @@ export class Chain {
       devAccounts,
       author: DEV_AUTHOR,
       store,
+      chainStore,
+      devGenesis: true,
       blockTimeMs,
       now,
     });
+  }
+
+  /** Reopens a stored chain: the genesis from its record, then every stored block replayed. */
+  private static resume(
+    stored: StoredGenesis,
+    opts: ChainOptions,
+    rest: {
+      validityPeriod: number;
+      minimumStake: bigint;
+      functionCalls: FunctionCallExecutor | undefined;
+      store: StateStore;
+      chainStore: ChainStore;
+      blockTimeMs: number;
+      now: () => number;
+    },
+  ): Chain {
+    const layout =
+      stored.layout.routing === "hash"
+        ? ShardLayout.hashed(stored.layout.shardIds.length)
+        : ShardLayout.fromBoundaries(stored.layout.boundaryAccounts, stored.layout.shardIds);
+    const differs = (what: string, asked: unknown, kept: unknown): never => {
+      throw new ChainStoreError(`the data dir holds a chain with ${what} ${String(kept)}, not ${String(asked)} (use another --data-dir or --ephemeral)`);
+    };
+    if (opts.genesisFile !== undefined) {
+      throw new ChainStoreError(
+        `the data dir already holds a chain; genesis file ${opts.genesisFile} only starts a new one (use another --data-dir or --ephemeral)`,
+      );
+    }
+    if (opts.shards !== undefined && opts.shards !== layout.numShards) differs("shard count", opts.shards, layout.numShards);
+    if (opts.boundaryAccounts !== undefined && opts.boundaryAccounts.join(",") !== layout.boundaryAccounts.join(",")) {
+      differs("boundary accounts", opts.boundaryAccounts.join(","), layout.boundaryAccounts.join(","));
+    }
+    if (opts.chainId !== undefined && opts.chainId !== stored.config.chainId) differs("chain id", opts.chainId, stored.config.chainId);
+    if (opts.epochLength !== undefined && opts.epochLength !== stored.config.epochLength) differs("epoch length", opts.epochLength, stored.config.epochLength);
+    if (opts.gasLimit !== undefined && opts.gasLimit !== stored.config.gasLimit) differs("gas limit", opts.gasLimit, stored.config.gasLimit);
+    const state: GenesisState = {
+      shards: stored.shards.map((s) => ({ keys: [...s.keys], values: [...s.values] })),
+      totalSupply: stored.totalSupply,
+      accountCount: 0,
+      recordCount: 0,
+    };
+    return new Chain({
+      ...rest,
+      config: stored.config,
+      layout,
+      state,
+      devAccounts: stored.devGenesis ? buildDevGenesis(layout).devAccounts : [],
+      author: stored.author,
+      devGenesis: stored.devGenesis,
+    });
+  }
+
+  /** Stops block production and closes the chain store (flushing an on-disk one). */
+  async close(): Promise<void> {
+    this.stop();
+    await this.chainStore.close();
+  }
+
+  /** True when blocks survive the process (an on-disk chain store). */
+  get durable(): boolean {
+    return this.chainStore.durable;
   }
 
   private record(block: Block): Block {
@@ -327,6 +440,7 @@ export class Chain {
    * are routed to their receivers' shards for the next block. Returns the new head.
    */
   produceBlock(): Block {
+    if (this.commitFailure !== undefined) throw this.commitFailure;
     const prev = this.head();
     const height = prev.height + 1;
     const newEpoch = this.producer.epochIndexOf(height) !== this.producer.epochIndexOf(prev.height);
@@ -352,7 +466,7 @@ export class Chain {
       checkValidityPeriod(this.canonical, prev.height, base58Encode(stx.transaction.blockHash), this.transactionValidityPeriod);
 
     const results: ChunkResult[] = [];
-    const changedKeys: string[][] = [];
+    const stateChanges: SortedChanges[] = [];
     let postState: StateSnapshot[];
     try {
       postState = prev.postState.map((state, i) => {
@@ -369,21 +483,68 @@ export class Chain {
           stakeReturns: new Map(stakeReturns.filter(([id]) => this.shardLayout.shardIndexOf(id) === i)),
         });
         results.push(result);
-        const changes = su.toChangeSet();
-        const written: string[] = [];
-        changes.forEach((key) => written.push(key));
-        changedKeys.push(written);
-        return changes.size === 0 ? state : this.store.commit(state, changes.toSorted());
+        const changes = su.toChangeSet().toSorted();
+        stateChanges.push(changes);
+        return changes.keys.length === 0 ? state : this.store.commit(state, changes);
       });
     } catch (e) {
       // A runtime bug: leave the chain as it was (pool, in-flight receipts, staged writes).
       transactions.forEach((txs, i) => txs.forEach((stx) => this.pool.add(stx, base58Encode(stx.hash), i)));
       throw e;
     }
-    this.incoming = this.shardLayout.shardIds.map(() => []);
     this.pending = this.shardLayout.shardIds.map(() => new ChangeSet());
-    if (newEpoch) this.stakeProposals.clear();
+    const block = this.buildBlock(prev, timestampNs, postState, results);
+    // Durable before anyone sees it: a crash before this line loses the block as a whole.
+    try {
+      this.chainStore.commitBlock({ height: block.height, hash: block.hash, timestampNs, stateChanges, chunkResults: results });
+    } catch (e) {
+      // The producer already counted this block: producing on would diverge from the store.
+      this.stop();
+      this.commitFailure = e instanceof Error ? e : new Error(String(e));
+      throw this.commitFailure;
+    }
+    this.accept(block, results, stateChanges, newEpoch);
+    for (const listener of this.listeners) {
+      try {
+        listener(block);
+      } catch (e) {
+        process.emitWarning(`block listener failed: ${String(e)}`);
+      }
+    }
+    return block;
+  }
 
+  /** Rebuilds a stored block on top of the head and checks it hashes as it did when produced. */
+  private replay(stored: StoredBlock): void {
+    const prev = this.head();
+    if (stored.height !== prev.height + 1) throw new ChainStoreError(`stored block ${stored.height} follows ${prev.height}`);
+    const newEpoch = this.producer.epochIndexOf(stored.height) !== this.producer.epochIndexOf(prev.height);
+    const postState = prev.postState.map((state, i) => {
+      const changes = stored.stateChanges[i]!;
+      return changes.keys.length === 0 ? state : this.store.commit(state, changes);
+    });
+    const block = this.buildBlock(prev, stored.timestampNs, postState, stored.chunkResults);
+    if (block.hash !== stored.hash) {
+      throw new ChainStoreError(`stored block ${stored.height} rebuilds with hash ${block.hash}, stored as ${stored.hash}`);
+    }
+    this.accept(block, stored.chunkResults, stored.stateChanges, newEpoch);
+  }
+
+  /** Makes a committed block the head: indexes, execution records, receipt routing, commit event. */
+  private accept(block: Block, results: readonly ChunkResult[], stateChanges: readonly SortedChanges[], newEpoch: boolean): void {
+    this.incoming = this.shardLayout.shardIds.map(() => []);
+    if (newEpoch) this.stakeProposals.clear();
+    this.record(block);
+    this.recordExecution(block, results);
+    this.emitCommit({
+      block,
+      receiptOutcomes: results.flatMap((r) => r.receiptOutcomes),
+      changedKeys: stateChanges.map((c) => c.keys),
+    });
+  }
+
+  /** The block after `prev` whose chunks did `results` and left `postState`. */
+  private buildBlock(prev: Block, timestampNs: bigint, postState: readonly StateSnapshot[], results: readonly ChunkResult[]): Block {
     let burnt = 0n;
     const chunks: ChunkExecution[] = results.map((r) => {
       burnt += r.balanceBurnt;
@@ -401,19 +562,7 @@ export class Chain {
         })),
       };
     });
-    const block = this.record(
-      this.producer.next(prev, timestampNs, postState, { chunks, totalSupply: prev.totalSupply - burnt }),
-    );
-    this.recordExecution(block, results);
-    this.emitCommit({ block, receiptOutcomes: results.flatMap((r) => r.receiptOutcomes), changedKeys });
-    for (const listener of this.listeners) {
-      try {
-        listener(block);
-      } catch (e) {
-        process.emitWarning(`block listener failed: ${String(e)}`);
-      }
-    }
-    return block;
+    return this.producer.next(prev, timestampNs, postState, { chunks, totalSupply: prev.totalSupply - burnt });
   }
 
   /** Keeps the block's commit and hands it to commit subscribers (who must not block: see onBlockCommit). */
@@ -447,6 +596,8 @@ export class Chain {
   private recordExecution(block: Block, results: readonly ChunkResult[]): void {
     this.chunkBodies.record(block, results);
     for (const r of results) {
+      // Known already when submitted here; needed when the block is replayed from the store.
+      for (const { stx } of r.included) this.records.accept(base58Encode(stx.hash), stx);
       this.records.recordChunk(block.height, block.hash, r);
       for (const receipt of r.outgoing) this.incoming[this.shardLayout.shardIndexOf(receipt.receiverId)]!.push(receipt);
       for (const p of r.proposals) {

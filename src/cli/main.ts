@@ -6,6 +6,7 @@ import { UsageError, parseFlags } from "./flags.js";
 import { formatNear } from "./formatNear.js";
 import { generateCommand, generateUsage } from "./generateCommand.js";
 import { keysCommand, keysUsage } from "./keysCommand.js";
+import { stateCommand, stateUsage } from "./stateCommand.js";
 import { packageVersion } from "./packageRoot.js";
 import { startProgress } from "./progressLine.js";
 import { logLevelFrom, serveFlagSpecs, serveOptionsFrom, serveUsage } from "./serveOptions.js";
@@ -15,6 +16,7 @@ const usage = `Usage: shardkit <command> [options]
 Commands:
   serve              run a local NEAR-compatible JSON-RPC node and REST API on a dev chain
   keys <action>      manage API keys: add, list, revoke, rotate
+  state dump         write a data dir's state as a nearcore genesis file (\`shardkit state help\`)
   generate [--check] regenerate generated/ from specs/ (development command of the repository)
   help [command]     show this help, or a command's
 
@@ -25,7 +27,7 @@ Options:
 Run \`shardkit <command> --help\` for a command's options.
 `;
 
-const commandUsage: Record<string, string> = { serve: serveUsage, keys: keysUsage, generate: generateUsage };
+const commandUsage: Record<string, string> = { serve: serveUsage, keys: keysUsage, state: stateUsage, generate: generateUsage };
 
 const wantsHelp = (args: readonly string[]) => args.includes("--help") || args.includes("-h");
 
@@ -124,6 +126,8 @@ async function main(argv: string[]): Promise<void> {
       return serve(rest);
     case "keys":
       return keysCommand(rest);
+    case "state":
+      return stateCommand(rest);
     case "generate":
       return generateCommand(rest);
     case "--version":

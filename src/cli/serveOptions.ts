@@ -21,6 +21,7 @@ export const serveFlags = {
   keys: { value: "FILE", default: undefined, help: "API keys file managed by `shardkit keys` (reloaded on change)" },
   "public-rate": { value: "PER_MINUTE", default: undefined, help: "requests per minute per client address without a key (default: no cap)" },
   "tx-timeout": { value: "MS", default: "10000", help: "milliseconds a transaction method waits for its wait_until before TIMEOUT_ERROR" },
+  "data-dir": { value: "DIR", default: "./.shardkit", help: "directory the chain is kept in (created when missing; resumed when it holds a chain)" },
   "log-level": { value: "LEVEL", default: "info", help: "error, warn, info (receipt outcomes) or debug (also every request and block)" },
   retention: { value: "BLOCKS", default: "1000", help: "blocks whose state the regular listener keeps serving (>= 3, so final blocks stay readable)" },
 } as const satisfies Record<string, ServeFlag>;
@@ -49,7 +50,7 @@ ${Object.entries(serveFlags)
     return `${left.padEnd(28)} ${flag.help}${flag.default === undefined ? "" : ` (default ${flag.default})`}`;
   })
   .join("\n")}
-  --ephemeral                  keep the chain in memory only (currently the only storage mode)
+  --ephemeral                  keep the chain in memory only (lost on exit) instead of in --data-dir
   -h, --help                   show this help
 `;
 
@@ -61,7 +62,9 @@ export function logLevelFrom(values: Partial<Record<ServeFlagName, string>>): Lo
 }
 
 /** Turns parsed flag strings into service options, rejecting values that make no sense. */
-export function serveOptionsFrom(values: Partial<Record<ServeFlagName, string>>): ServiceOptions & { apiPort: number } {
+export function serveOptionsFrom(
+  values: Partial<Record<ServeFlagName, string>> & { ephemeral?: boolean },
+): ServiceOptions & { apiPort: number } {
   const get = (name: ServeFlagName): string | undefined => values[name] ?? serveFlags[name].default;
   const integer = (name: ServeFlagName, min: number, max: number): number => {
     const text = get(name) ?? "";
@@ -79,6 +82,9 @@ export function serveOptionsFrom(values: Partial<Record<ServeFlagName, string>>)
   const genesisFile = nonEmpty("genesis");
   const keysFile = nonEmpty("keys");
   const publicRate = get("public-rate");
+  if (values.ephemeral === true && values["data-dir"] !== undefined) throw new UsageError("--ephemeral and --data-dir exclude each other", "serve");
+  const dataDir = values.ephemeral === true ? undefined : get("data-dir");
+  if (dataDir !== undefined && dataDir.trim() === "") throw new UsageError("--data-dir must not be empty", "serve");
   return {
     host: nonEmpty("host") ?? "127.0.0.1",
     rpcPort: integer("rpc-port", 0, 65535),
@@ -91,6 +97,7 @@ export function serveOptionsFrom(values: Partial<Record<ServeFlagName, string>>)
       // Only when asked: otherwise a genesis file's own layout (or the dev default) applies.
       ...(values.shards !== undefined && { shards: integer("shards", 1, 26) }),
       ...(genesisFile !== undefined && { genesisFile }),
+      ...(dataDir !== undefined && { dataDir }),
     },
     ...(keysFile !== undefined && { keysFile }),
     ...(publicRate !== undefined && { publicRatePerMinute: integer("public-rate", 1, 1_000_000_000) }),

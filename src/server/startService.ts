@@ -139,6 +139,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     indexer.stop();
     keysWatcher?.close();
     await Promise.all(servers.map((server) => closeServer(server)));
+    await chain.close(); // flushes and releases an on-disk chain store
   };
 
   try {

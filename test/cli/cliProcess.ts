@@ -43,9 +43,13 @@ export interface ServeUrls {
   apiUrl: string;
 }
 
-/** Starts `shardkit serve` on free ports and waits for its listener lines. */
+/**
+ * Starts `shardkit serve` on free ports and waits for its listener lines. The chain is in memory
+ * (`--ephemeral`) unless the arguments name a `--data-dir`, so tests never resume each other's chain.
+ */
 export async function startServe(extraArgs: string[] = [], options: Parameters<typeof runCli>[1] = {}): Promise<CliProcess & ServeUrls> {
-  const proc = runCli(["serve", "--rpc-port", "0", "--archival-port", "0", "--api-port", "0", ...extraArgs], options);
+  const storage = extraArgs.some((a) => a === "--data-dir" || a.startsWith("--data-dir=") || a === "--ephemeral") ? [] : ["--ephemeral"];
+  const proc = runCli(["serve", "--rpc-port", "0", "--archival-port", "0", "--api-port", "0", ...storage, ...extraArgs], options);
   const text = () => proc.output().stdout;
   try {
     const [, rpcUrl] = await waitFor(text, /regular RPC\s+(http:\/\/\S+)/);

@@ -137,7 +137,7 @@ const hasScript = spawnSync("script", ["--version"], { encoding: "utf8" }).statu
 describe.skipIf(!hasScript)("serve on a terminal", () => {
   it("writes readable log lines instead of JSON", () => {
     const cli = `${JSON.stringify(process.execPath)} --import tsx ${JSON.stringify(join(repoRoot, "src/cli/main.ts"))}`;
-    const command = `${cli} serve --rpc-port 0 --archival-port 0 --api-port 0 --block-time 50 --log-level debug & sleep 4; kill -TERM %1; wait`;
+    const command = `${cli} serve --ephemeral --rpc-port 0 --archival-port 0 --api-port 0 --block-time 50 --log-level debug & sleep 4; kill -TERM %1; wait`;
     const run = spawnSync("script", ["-qfec", command, "/dev/null"], { encoding: "utf8", cwd: repoRoot, timeout: 30_000 });
     const lines = run.stdout.split(/\r?\n/);
     const blockLines = lines.filter((line) => / DEBUG block height=\d+ hash=\w+ receipts=0$/.test(line));

@@ -24,7 +24,7 @@ describe("genesis loading progress", () => {
   const hasScript = spawnSync("script", ["--version"], { encoding: "utf8" }).status === 0;
   it.skipIf(!hasScript)("is a self-updating line on a terminal, cleared before the banner", () => {
     const cli = `${JSON.stringify(process.execPath)} --import tsx ${JSON.stringify(join(repoRoot, "src/cli/main.ts"))}`;
-    const command = `${cli} serve --rpc-port 0 --archival-port 0 --api-port 0 --block-time 0 --genesis ${JSON.stringify(genesis)} & sleep 4; kill -TERM %1; wait`;
+    const command = `${cli} serve --ephemeral --rpc-port 0 --archival-port 0 --api-port 0 --block-time 0 --genesis ${JSON.stringify(genesis)} & sleep 4; kill -TERM %1; wait`;
     const run = spawnSync("script", ["-qfec", command, "/dev/null"], { encoding: "utf8", cwd: repoRoot, timeout: 30_000 });
     const drawn = run.stdout.indexOf(`\r\x1b[2Kshardkit: loading genesis ${genesis} (0.0 MB) … 0.0 s`);
     const banner = run.stdout.indexOf("shardkit: chain progress-test");

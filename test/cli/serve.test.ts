@@ -43,7 +43,7 @@ describe("shardkit serve", () => {
         records: [{ Account: { account_id: "alice.near", account } }, { Account: { account_id: "zed.near", account } }],
       }),
     );
-    const { child, exited, output } = run(["serve", "--rpc-port", "0", "--archival-port", "0", "--api-port", "0", "--block-time", "0", "--genesis", genesis]);
+    const { child, exited, output } = run(["serve", "--rpc-port", "0", "--archival-port", "0", "--api-port", "0", "--block-time", "0", "--genesis", genesis, "--ephemeral"]);
     const [, rpcUrl] = await waitFor(() => output().stdout, /regular RPC\s+(http:\/\/\S+)/);
     expect(output().stdout).toContain("chain layout-test, 2 shards");
     const reply = await fetch(rpcUrl!, { method: "POST", body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "block", params: { finality: "final" } }) });
@@ -59,10 +59,12 @@ describe("shardkit serve", () => {
     [["serve", "--tx-timeout", "0"], /--tx-timeout must be an integer from 1 to 600000/],
     [["serve", "--rpc-port", "99999"], /--rpc-port must be an integer from 0 to 65535/],
     [["serve", "--no-such-flag"], /unknown option --no-such-flag for serve/],
-    [["serve", "--genesis", "/nonexistent/genesis.json"], /nonexistent/],
+    [["serve", "--genesis", "/nonexistent/genesis.json", "--ephemeral"], /nonexistent/],
+    [["serve", "--ephemeral", "--data-dir", "d"], /--ephemeral and --data-dir exclude each other/],
+    [["serve", "--data-dir", "/dev/null/chain"], /cannot open data dir \/dev\/null\/chain/],
     [["serve", "--api-port", "70000"], /--api-port must be an integer from 0 to 65535/],
     [["serve", "--public-rate", "0"], /--public-rate must be an integer from 1/],
-    [["serve", "--rpc-port", "0", "--archival-port", "0", "--api-port", "0", "--keys", "/nonexistent/keys.json"], /cannot read keys file \/nonexistent\/keys\.json: ENOENT/],
+    [["serve", "--rpc-port", "0", "--archival-port", "0", "--api-port", "0", "--ephemeral", "--keys", "/nonexistent/keys.json"], /cannot read keys file \/nonexistent\/keys\.json: ENOENT/],
     [["frobnicate"], /unknown command "frobnicate"/],
   ])("refuses %j with a clear message and exit code 1", async (args, message) => {
     const { exited, output } = run(args);

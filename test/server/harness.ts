@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { expect } from "vitest";
 import { rpcErrorCauses, type RpcErrorCauseName } from "../../generated/rpc/errors.js";
 import { rpcMethodTable, type RpcMethodName } from "../../generated/rpc/methods.js";
@@ -7,19 +10,30 @@ import { startService, type Service, type ServiceOptions } from "../../src/serve
 /** Unexpected handler failures (bugs): every call checks that none happened. */
 const internalErrors: string[] = [];
 
+/** `SHARDKIT_TEST_STORE=disk` runs every service of the suite on an on-disk chain store (a fresh data dir each). */
+const onDisk = process.env.SHARDKIT_TEST_STORE === "disk";
+function testDataDir(): { dataDir?: string } {
+  return onDisk ? { dataDir: mkdtempSync(join(tmpdir(), "shardkit-it-")) } : {};
+}
+
 /** Starts the service on free loopback ports with on-demand blocks (deterministic tests). */
 export async function startTestService(overrides: Partial<ServiceOptions> = {}): Promise<Service> {
-  return startService({
+  const store = testDataDir();
+  const service = await startService({
     host: "127.0.0.1",
     rpcPort: 0,
     archivalPort: 0,
     retention: 1000,
     ...overrides,
-    chain: { blockTimeMs: 0, ...overrides.chain },
+    chain: { blockTimeMs: 0, ...store, ...overrides.chain },
     onInternalError: (method, error) => {
       internalErrors.push(`${method}: ${String(error)}`);
     },
   });
+  if (store.dataDir === undefined) return service;
+  const dir = store.dataDir;
+  const close = service.close;
+  return { ...service, close: async () => (await close(), rmSync(dir, { recursive: true, force: true })) };
 }
 
 export interface HttpReply {

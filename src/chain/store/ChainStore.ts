@@ -1,0 +1,80 @@
+import type { GenesisConfig } from "../genesis/GenesisConfig.js";
+import type { ChunkResult } from "../runtime/applyChunk.js";
+import type { SortedChanges } from "./applyChanges.js";
+
+/** Version of the records a ChainStore writes; a data dir of another version is refused. */
+export const CHAIN_STORE_FORMAT = 1;
+
+/** How a shard layout is rebuilt (see ShardLayout). */
+export interface StoredLayout {
+  readonly boundaryAccounts: readonly string[];
+  readonly routing: "boundaries" | "hash";
+  readonly shardIds: readonly number[];
+}
+
+/** Everything needed to rebuild the genesis block and its state without the genesis file. */
+export interface StoredGenesis {
+  readonly config: GenesisConfig;
+  readonly layout: StoredLayout;
+  /** Block producer account. */
+  readonly author: string;
+  /** True for the built-in dev genesis (its dev accounts are derived again on open). */
+  readonly devGenesis: boolean;
+  /** Genesis trie entries by shard index (strictly increasing latin1 keys). */
+  readonly shards: readonly { readonly keys: readonly string[]; readonly values: readonly string[] }[];
+  readonly totalSupply: bigint;
+  /** base58 genesis block hash: a check that the rebuilt genesis is the stored one. */
+  readonly genesisHash: string;
+}
+
+/**
+ * One produced block as stored: enough to rebuild the block (the producer is deterministic,
+ * so the rebuilt hash is checked against `hash`), its post-state (by applying
+ * `stateChanges` to the previous post-state) and everything the chain remembers of its
+ * execution (transactions, outcomes, receipts, routed receipts, stake proposals).
+ */
+export interface StoredBlock {
+  readonly height: number;
+  /** base58 block hash. */
+  readonly hash: string;
+  readonly timestampNs: bigint;
+  /** Per shard index: every trie write of the block (staged writes included); `null` deletes. */
+  readonly stateChanges: readonly SortedChanges[];
+  /** Per shard index: what the chunk did. */
+  readonly chunkResults: readonly ChunkResult[];
+}
+
+/**
+ * Where the chain keeps its blocks and their effects. `commitBlock` is atomic: after a crash
+ * a block is either entirely there or not at all, and once it returns the block is durable
+ * (for a durable store), so the chain reports a block only after its commit. Reads are
+ * synchronous (see README.md in this folder for why).
+ */
+export interface ChainStore {
+  /** True when commits survive the process (an on-disk store). */
+  readonly durable: boolean;
+  /** The stored genesis, or undefined for an empty store. */
+  genesis(): StoredGenesis | undefined;
+  /** Writes the genesis of a new chain (refused when the store already holds one). */
+  initGenesis(genesis: StoredGenesis): void;
+  /** Atomically appends the block after the stored head. */
+  commitBlock(block: StoredBlock): void;
+  /** Height of the last committed block (undefined before any block after genesis). */
+  headHeight(): number | undefined;
+  block(height: number): StoredBlock | undefined;
+  /** Stored blocks from `height` on, in height order. */
+  blocksFrom(height: number): Iterable<StoredBlock>;
+  /** Height of the block with this base58 hash. */
+  heightOfBlock(hash: string): number | undefined;
+  /** Height of the block that included the transaction with this base58 hash. */
+  heightOfTransaction(hash: string): number | undefined;
+  /** Height of the block whose chunks created the receipt with this base58 id. */
+  heightOfReceipt(id: string): number | undefined;
+  /** Flushes and releases the store; further calls fail. */
+  close(): Promise<void>;
+}
+
+/** A data dir that cannot be used (other format, other chain, unwritable). */
+export class ChainStoreError extends Error {
+  override readonly name = "ChainStoreError";
+}

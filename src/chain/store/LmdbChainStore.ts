@@ -1,0 +1,156 @@
+import { mkdirSync } from "node:fs";
+import { deserialize, serialize } from "node:v8";
+import { open, type Database, type Key } from "lmdb";
+import { blockIndexKeys } from "./blockIndexKeys.js";
+import { CHAIN_STORE_FORMAT, ChainStoreError, type ChainStore, type StoredBlock, type StoredGenesis } from "./ChainStore.js";
+
+// Keys are ordered-binary tuples; heights are numbers, so blocks sort (and are appended) by height.
+const FORMAT_KEY: Key = ["format"];
+const GENESIS_KEY: Key = ["genesis"];
+const HEAD_KEY: Key = ["head"];
+const blockKey = (height: number): Key => ["b", height];
+const hashKey = (hash: string): Key => ["h", hash];
+const txKey = (hash: string): Key => ["t", hash];
+const receiptKey = (id: string): Key => ["r", id];
+
+/** The format header written into a new data dir. */
+interface FormatHeader {
+  readonly format: number;
+  readonly software: "shardkit";
+}
+
+/**
+ * {@link ChainStore} in an LMDB environment on disk (lmdb from npm). LMDB is copy-on-write:
+ * a commit is one transaction, readers never see half of one, and there is no log to
+ * recover after a crash. Values are V8-serialized records (bigints and byte arrays survive
+ * as they are). Each commit is flushed to disk before `commitBlock` returns.
+ */
+export class LmdbChainStore implements ChainStore {
+  readonly durable = true;
+  /** Height the next block must have (undefined before the genesis is known); saves reading the genesis record per commit. */
+  private nextHeight: number | undefined;
+  private constructor(
+    private readonly db: Database<Buffer, Key>,
+    readonly path: string,
+  ) {}
+
+  /** Opens (or creates) the store in `dir`; throws ChainStoreError with a clear message on failure. */
+  static open(dir: string): LmdbChainStore {
+    let db: Database<Buffer, Key>;
+    try {
+      mkdirSync(dir, { recursive: true });
+      db = open<Buffer, Key>({ path: dir, encoding: "binary", overlappingSync: false, compression: false });
+    } catch (e) {
+      throw new ChainStoreError(`cannot open data dir ${dir}: ${(e as Error).message}`);
+    }
+    const store = new LmdbChainStore(db, dir);
+    try {
+      store.checkFormat();
+    } catch (e) {
+      void db.close();
+      throw e;
+    }
+    return store;
+  }
+
+  private checkFormat(): void {
+    const raw = this.db.getBinary(FORMAT_KEY);
+    if (raw === undefined) {
+      for (const _ of this.db.getKeys({ limit: 1 })) {
+        throw new ChainStoreError(`data dir ${this.path} holds a database that is not a shardkit chain`);
+      }
+      const header: FormatHeader = { format: CHAIN_STORE_FORMAT, software: "shardkit" };
+      this.write(() => this.db.putSync(FORMAT_KEY, serialize(header)));
+      return;
+    }
+    let header: FormatHeader;
+    try {
+      header = deserialize(raw) as FormatHeader;
+    } catch {
+      throw new ChainStoreError(`data dir ${this.path} has an unreadable format header`);
+    }
+    if (header.software !== "shardkit" || header.format !== CHAIN_STORE_FORMAT) {
+      throw new ChainStoreError(
+        `data dir ${this.path} has store format ${String(header.format)}; this shardkit reads format ${CHAIN_STORE_FORMAT} (use another --data-dir or --ephemeral)`,
+      );
+    }
+  }
+
+  /** One synchronous, flushed transaction; disk errors become ChainStoreError. */
+  private write(body: () => void): void {
+    try {
+      this.db.transactionSync(body);
+    } catch (e) {
+      throw new ChainStoreError(`cannot write data dir ${this.path}: ${(e as Error).message}`);
+    }
+  }
+
+  private read<T>(key: Key): T | undefined {
+    const raw = this.db.getBinary(key);
+    return raw === undefined ? undefined : (deserialize(raw) as T);
+  }
+
+  genesis(): StoredGenesis | undefined {
+    return this.read<StoredGenesis>(GENESIS_KEY);
+  }
+
+  initGenesis(genesis: StoredGenesis): void {
+    if (this.db.getBinary(GENESIS_KEY) !== undefined) throw new ChainStoreError(`data dir ${this.path} already holds a chain`);
+    const bytes = serialize(genesis);
+    this.write(() => {
+      this.db.putSync(GENESIS_KEY, bytes);
+      this.db.putSync(hashKey(genesis.genesisHash), serialize(genesis.config.genesisHeight));
+    });
+  }
+
+  commitBlock(block: StoredBlock): void {
+    if (this.nextHeight === undefined) {
+      const genesis = this.genesis();
+      if (genesis === undefined) throw new ChainStoreError("commitBlock before initGenesis");
+      this.nextHeight = (this.headHeight() ?? genesis.config.genesisHeight) + 1;
+    }
+    const expected = this.nextHeight;
+    if (block.height !== expected) throw new ChainStoreError(`block ${block.height} committed, expected ${expected}`);
+    const bytes = serialize(block);
+    const height = serialize(block.height);
+    const { transactions, receipts } = blockIndexKeys(block);
+    this.write(() => {
+      this.db.putSync(blockKey(block.height), bytes);
+      this.db.putSync(hashKey(block.hash), height);
+      for (const t of transactions) this.db.putSync(txKey(t), height);
+      for (const r of receipts) this.db.putSync(receiptKey(r), height);
+      this.db.putSync(HEAD_KEY, height);
+    });
+    this.nextHeight = block.height + 1;
+  }
+
+  headHeight(): number | undefined {
+    return this.read<number>(HEAD_KEY);
+  }
+
+  block(height: number): StoredBlock | undefined {
+    return Number.isInteger(height) ? this.read<StoredBlock>(blockKey(height)) : undefined;
+  }
+
+  *blocksFrom(height: number): Iterable<StoredBlock> {
+    for (const { value } of this.db.getRange({ start: blockKey(height), end: blockKey(Number.MAX_SAFE_INTEGER) })) {
+      yield deserialize(value) as StoredBlock;
+    }
+  }
+
+  heightOfBlock(hash: string): number | undefined {
+    return this.read<number>(hashKey(hash));
+  }
+
+  heightOfTransaction(hash: string): number | undefined {
+    return this.read<number>(txKey(hash));
+  }
+
+  heightOfReceipt(id: string): number | undefined {
+    return this.read<number>(receiptKey(id));
+  }
+
+  async close(): Promise<void> {
+    await this.db.close();
+  }
+}

@@ -1,0 +1,146 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { open } from "lmdb";
+import type { Chain } from "../../../src/chain/node.js";
+import { ChainStoreError } from "../../../src/chain/store/ChainStore.js";
+import { ALICE, BOB, CAROL, NEAR, ROOT, openChain, outcomeOf, settle, submit } from "../runtime/helpers.js";
+
+const TGAS = 10n ** 12n;
+const json = (v: unknown) => new TextEncoder().encode(JSON.stringify(v));
+const call = (methodName: string, args: unknown, deposit: bigint) => ({
+  type: "FunctionCall" as const,
+  methodName,
+  args: json(args),
+  gas: 100n * TGAS,
+  deposit,
+});
+
+const dirs: string[] = [];
+function dataDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), "shardkit-durable-"));
+  dirs.push(dir);
+  return dir;
+}
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Everything a client can read of a chain up to its head, as plain JSON-able values. */
+function snapshot(chain: Chain, txHashes: readonly string[]) {
+  const blocks = [];
+  for (let h = chain.genesisBlock.height; h <= chain.head().height; h++) {
+    const block = chain.blockByHeight(h)!;
+    blocks.push({
+      view: block.view,
+      roots: chain.shardLayout.shardIds.map((id) => chain.stateRootAfter(block, id)),
+      accounts: [ALICE, BOB, CAROL, ROOT, "ft.test.near"].map((a) => chain.viewAccount(block, a)),
+      ftState: chain.viewState(block, "ft.test.near", { prefix: new Uint8Array(0) }),
+      delayed: chain.shardLayout.shardIds.map((id) => chain.delayedReceiptCount(block, id)),
+    });
+  }
+  const statuses = txHashes.map((hash) => chain.transactionStatus(hash));
+  const receipts = statuses.flatMap((s) => (s?.outcome?.receipts_outcome ?? []).map((o) => chain.receipt(o.id)));
+  return { blocks, statuses, receipts };
+}
+
+describe("a chain on disk resumes where it stopped", () => {
+  it("blocks, transactions, receipts, outcomes and state after close and reopen; receipts in flight still execute", async () => {
+    const dir = dataDir();
+    const chain = await openChain({ dataDir: dir });
+    expect(chain.durable).toBe(true);
+    const hashes = [
+      submit(chain, ALICE, BOB, [{ type: "Transfer", deposit: 3n * NEAR }]),
+      submit(chain, CAROL, "ft.test.near", [call("storage_deposit", {}, 2n * NEAR)]),
+    ];
+    settle(chain, hashes[0]!);
+    settle(chain, hashes[1]!);
+    hashes.push(submit(chain, ROOT, "ft.test.near", [call("ft_transfer", { receiver_id: CAROL, amount: "77" }, 1n)]));
+    hashes.push(submit(chain, BOB, CAROL, [{ type: "Transfer", deposit: NEAR }]));
+    chain.produceBlock(); // both included; their receipts are still in flight
+    const before = snapshot(chain, hashes);
+    expect(before.statuses.every((s) => s !== undefined)).toBe(true);
+    await chain.close();
+
+    const again = await openChain({ dataDir: dir });
+    expect(again.genesisBlock.hash).toBe(chain.genesisBlock.hash);
+    expect(again.head().hash).toBe(chain.head().hash);
+    expect(snapshot(again, hashes)).toEqual(before);
+    expect(again.devAccounts).toEqual(chain.devAccounts);
+    // The receipts in flight at close execute in the next blocks, and nonces continue.
+    const ft = outcomeOf(settle(again, hashes[2]!));
+    expect(ft.status).toMatchObject({ SuccessValue: expect.any(String) });
+    settle(again, hashes[3]!);
+    const out = again.callFunction(again.head(), "ft.test.near", "ft_balance_of", json({ account_id: CAROL }));
+    expect(out.ok && new TextDecoder().decode(out.result)).toBe('"77"');
+    const next = submit(again, ALICE, BOB, [{ type: "Transfer", deposit: 1n }]);
+    expect(outcomeOf(settle(again, next)).status).toEqual({ SuccessValue: "" });
+    await again.close();
+
+    const third = await openChain({ dataDir: dir });
+    expect(third.head().hash).toBe(again.head().hash);
+    expect(snapshot(third, [...hashes, next])).toEqual(snapshot(again, [...hashes, next]));
+    await third.close();
+  });
+
+  it("the in-memory store keeps the same behaviour and is not durable", async () => {
+    const chain = await openChain();
+    expect(chain.durable).toBe(false);
+    const hash = submit(chain, ALICE, BOB, [{ type: "Transfer", deposit: 1n }]);
+    expect(outcomeOf(settle(chain, hash)).status).toEqual({ SuccessValue: "" });
+    await chain.close();
+  });
+
+  it("refuses options that contradict the stored chain, a genesis file, and a data dir of another format", async () => {
+    const dir = dataDir();
+    const chain = await openChain({ dataDir: dir, shards: 4 });
+    chain.produceBlock();
+    await chain.close();
+    await expect(openChain({ dataDir: dir, shards: 2 })).rejects.toThrow(/shard count 4, not 2/);
+    await expect(openChain({ dataDir: dir, chainId: "other" })).rejects.toThrow(/chain id localnet, not other/);
+    const genesis = join(dataDir(), "genesis.json");
+    writeFileSync(genesis, JSON.stringify({ chain_id: "x", records: [] }));
+    await expect(openChain({ dataDir: dir, genesisFile: genesis })).rejects.toThrow(ChainStoreError);
+    // Same options reopen fine after the refusals (nothing was written by them).
+    const reopened = await openChain({ dataDir: dir, shards: 4 });
+    expect(reopened.head().height).toBe(chain.head().height);
+    await reopened.close();
+
+    const db = open({ path: dir });
+    await db.put(["format"], Buffer.from("not a header"));
+    await db.close();
+    await expect(openChain({ dataDir: dir })).rejects.toThrow(/unreadable format header/);
+
+    const foreign = dataDir();
+    const other = open({ path: foreign });
+    await other.put("someone else's key", "value");
+    await other.close();
+    await expect(openChain({ dataDir: foreign })).rejects.toThrow(/not a shardkit chain/);
+  });
+
+  it("an unwritable data dir is a clear error", async () => {
+    const file = join(dataDir(), "a-file");
+    writeFileSync(file, "");
+    await expect(openChain({ dataDir: join(file, "chain") })).rejects.toThrow(/cannot open data dir .*a-file\/chain/);
+  });
+});
+
+describe("a failed commit", () => {
+  it("stops the chain: the block is not shown, later production throws the same error, the store keeps the last good block", async () => {
+    const { MemoryChainStore } = await import("../../../src/chain/store/MemoryChainStore.js");
+    const store = new MemoryChainStore();
+    const chain = await openChain({ chainStore: store });
+    chain.produceBlock();
+    const good = chain.head();
+    const commit = store.commitBlock.bind(store);
+    store.commitBlock = () => {
+      throw new ChainStoreError("cannot write data dir /x: MDB_MAP_FULL");
+    };
+    expect(() => chain.produceBlock()).toThrow(/MDB_MAP_FULL/);
+    expect(chain.head().hash).toBe(good.hash);
+    store.commitBlock = commit;
+    expect(() => chain.produceBlock()).toThrow(/MDB_MAP_FULL/);
+    expect(store.headHeight()).toBe(good.height);
+  });
+});
