@@ -91,6 +91,8 @@ async function main(argv: string[]): Promise<void> {
       return serve(rest);
     case "keys":
       return keysCommand(rest);
+    case "contract-test":
+      return (await import("./contractTestCommand.js")).contractTestCommand(rest);
     case "generate":
       return generate(rest);
     case undefined:
