@@ -106,6 +106,9 @@ async function viewStatePaging(t: CheckContext, rpcUrl: string, accountId: strin
     if (seen.length >= all.length && values.length < limit) t.fail("last_key on a page that was not cut short");
     after = page.last_key;
   }
+  if (seen.length < all.length && seen.every((v, i) => v.key === all[i]!.key && v.value === all[i]!.value)) {
+    t.fail(`paging stopped after ${seen.length} of ${all.length} entries: this page (limit ${limit}) has no last_key although entries remain`);
+  }
   if (seen.length !== all.length || seen.some((v, i) => v.key !== all[i]!.key || v.value !== all[i]!.value)) {
     const firstDiff = seen.findIndex((v, i) => v.key !== all[i]?.key || v.value !== all[i]?.value);
     t.fail(

@@ -10,6 +10,9 @@ import type { SuiteRunner } from "./SuiteRunner.js";
 /** Methods that submit transactions: only the transaction checks call them, and only with --signer. */
 export const WRITE_METHODS = new Set(["broadcast_tx_async", "broadcast_tx_commit", "send_tx"]);
 
+/** Methods shardkit serves beyond nearcore's: their checks are marked shardkit-only. */
+const SHARDKIT_ONLY_METHODS = new Set(["rpc.discover"]);
+
 /** Calls every spec example (adapted to the target) and validates the reply against the spec. */
 export async function rpcConformanceChecks(suite: SuiteRunner, rpcUrl: string, facts: TargetFacts): Promise<void> {
   for (const example of rpcExamples()) {
@@ -19,8 +22,9 @@ export async function rpcConformanceChecks(suite: SuiteRunner, rpcUrl: string, f
       continue;
     }
     const adapted = adaptExample(example.name, example.params, facts);
+    const shardkitOnly = adapted.shardkitOnly || SHARDKIT_ONLY_METHODS.has(example.method);
     if ("skip" in adapted) {
-      await suite.skip("conformance", name, adapted.skip, { shardkitOnly: adapted.shardkitOnly });
+      await suite.skip("conformance", name, adapted.skip, { shardkitOnly });
       continue;
     }
     await suite.check(
@@ -31,7 +35,7 @@ export async function rpcConformanceChecks(suite: SuiteRunner, rpcUrl: string, f
         const problems = rpcReplyProblems(example.method, reply);
         if (problems.length > 0) t.fail(problems.join("; "));
       },
-      { shardkitOnly: adapted.shardkitOnly },
+      { shardkitOnly },
     );
   }
 }
