@@ -31,7 +31,8 @@ function badEncoding(name: string, value: unknown): unknown {
 
 /**
  * Invalid variants of a valid example's params, derived from the params schema: an unknown field,
- * each field with a wrong type, each required field missing, out-of-range numbers and bad
+ * each field with a wrong type, each required field missing, numbers at and past the usual bounds
+ * (0, -1, 2^32, 2^64) and bad
  * encodings. A variant is kept only when the spec's own params validator rejects it, so the
  * expected answer (PARSE_ERROR) follows from the spec, not from this list.
  */
@@ -40,7 +41,9 @@ export function invalidParamsFor(method: RpcMethodName, valid: Record<string, un
   for (const [name, value] of Object.entries(valid)) {
     candidates.push({ description: `${name} of a wrong type`, params: { ...valid, [name]: wrongType(value) } });
     if (typeof value === "number") {
+      candidates.push({ description: `${name} zero`, params: { ...valid, [name]: 0 } });
       candidates.push({ description: `${name} negative`, params: { ...valid, [name]: -1 } });
+      candidates.push({ description: `${name} beyond 2^32 - 1`, params: { ...valid, [name]: 2 ** 32 } });
       candidates.push({ description: `${name} beyond 2^53`, params: { ...valid, [name]: 2 ** 64 } });
     }
     const encoded = badEncoding(name, value);

@@ -25,8 +25,8 @@ let service: Service;
 
 describe("shardkit contract-test (CLI)", () => {
   beforeAll(async () => {
-    service = await startService({ host: "127.0.0.1", rpcPort: 0, archivalPort: 0, apiPort: 0, retention: 5, chain: { blockTimeMs: 50 } });
-    while (service.chain.head().height < 12) await new Promise((resolve) => setTimeout(resolve, 50));
+    service = await startService({ host: "127.0.0.1", rpcPort: 0, archivalPort: 0, apiPort: 0, retention: 60, chain: { blockTimeMs: 50 } });
+    while (service.chain.head().height < 65) await new Promise((resolve) => setTimeout(resolve, 50));
   });
   afterAll(() => service?.close());
 

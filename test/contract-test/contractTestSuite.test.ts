@@ -21,12 +21,13 @@ describe("shardkit contract-test against a real `shardkit serve`", () => {
       rpcPort: 0,
       archivalPort: 0,
       apiPort: 0,
-      retention: 5,
+      retention: 60,
       keysFile,
       chain: { blockTimeMs: 50 },
     });
-    // Enough blocks that the genesis block is outside the regular listener's window.
-    while (service.chain.head().height < 12) await new Promise((resolve) => setTimeout(resolve, 50));
+    // Enough blocks that the genesis block is outside the regular listener's window (60 blocks, 3 s: long
+    // enough that a block a check pins stays readable while the machine is busy).
+    while (service.chain.head().height < 65) await new Promise((resolve) => setTimeout(resolve, 50));
     const alice = service.chain.devAccounts.find((a) => a.accountId === "alice.test.near")!;
     report = await runContractTests({
       rpcUrl: service.rpcUrl,

@@ -197,8 +197,8 @@ describe("mutation check: the suite catches deliberately injected faults", () =>
     const dir = await mkdtemp(join(tmpdir(), "shardkit-mutation-"));
     const keysFile = join(dir, "keys.json");
     await writeFile(keysFile, JSON.stringify({ keys: [{ key: API_KEY, name: "ci" }] }));
-    service = await startService({ host: "127.0.0.1", rpcPort: 0, archivalPort: 0, apiPort: 0, retention: 5, keysFile, chain: { blockTimeMs: 50 } });
-    while (service.chain.head().height < 12) await new Promise((resolve) => setTimeout(resolve, 50));
+    service = await startService({ host: "127.0.0.1", rpcPort: 0, archivalPort: 0, apiPort: 0, retention: 60, keysFile, chain: { blockTimeMs: 50 } });
+    while (service.chain.head().height < 65) await new Promise((resolve) => setTimeout(resolve, 50));
   });
   afterAll(() => service?.close());
 
