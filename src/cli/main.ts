@@ -16,6 +16,7 @@ const usage = `Usage: shardkit <command> [options]
 Commands:
   serve              run a local NEAR-compatible JSON-RPC node and REST API on a dev chain
   keys <action>      manage API keys: add, list, revoke, rotate
+  contract-test      check a deployment against the specs (\`shardkit contract-test --help\`)
   state dump         write a data dir's state as a nearcore genesis file (\`shardkit state help\`)
   generate [--check] regenerate generated/ from specs/ (development command of the repository)
   help [command]     show this help, or a command's
@@ -128,6 +129,8 @@ async function main(argv: string[]): Promise<void> {
       return keysCommand(rest);
     case "state":
       return stateCommand(rest);
+    case "contract-test":
+      return (await import("./contractTestCommand.js")).contractTestCommand(rest);
     case "generate":
       return generateCommand(rest);
     case "--version":
