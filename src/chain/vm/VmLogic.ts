@@ -131,7 +131,11 @@ export class VmLogic {
 
   attachMemory(memory: WebAssembly.Memory): void {
     this.memory = memory;
+    this.hostWriteEnd = 0;
   }
+
+  /** End of the furthest guest-memory range the host wrote since attachMemory (MemoryPool clears below it). */
+  hostWriteEnd = 0;
 
   /** After the call: the memory may go back to a pool, so nothing here may touch it again. */
   detachMemory(): void {
@@ -175,8 +179,9 @@ export class VmLogic {
   writeMemory(ptr: bigint, data: Uint8Array): void {
     this.gas.payBase("write_memory_base");
     this.gas.payPer("write_memory_byte", data.length);
-    const [start] = this.range(ptr, BigInt(data.length));
+    const [start, end] = this.range(ptr, BigInt(data.length));
     this.bytes().set(data, start);
+    if (end > this.hostWriteEnd) this.hostWriteEnd = end;
   }
 
   readU128(ptr: bigint): bigint {

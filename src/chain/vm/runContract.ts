@@ -178,8 +178,9 @@ function call(run: ContractRun, contract: PreparedContract, codeLength: number, 
   l.attachMemory(memory);
   imports.env!.memory = memory;
   link.busy = true;
+  let instance: WebAssembly.Instance | undefined;
   try {
-    const instance = new WebAssembly.Instance(contract.module, imports);
+    instance = new WebAssembly.Instance(contract.module, imports);
     const fn = instance.exports[run.methodName] as () => unknown;
     fn();
   } catch (e) {
@@ -187,8 +188,9 @@ function call(run: ContractRun, contract: PreparedContract, codeLength: number, 
   } finally {
     link.busy = false;
     imports.env!.memory = PLACEHOLDER_MEMORY;
+    const written = writtenEnd(contract, instance, l);
     l.detachMemory();
-    run.memories?.give(memory);
+    run.memories?.give(memory, written);
   }
 
   if (!run.context.isView) {
@@ -205,6 +207,18 @@ function call(run: ContractRun, contract: PreparedContract, codeLength: number, 
     receipts: l.receipts.receipts,
     profile: l.gas.gasProfile(),
   };
+}
+
+/**
+ * How far the call can have written guest memory: the instrumentation's store mark, the data
+ * segments and the host's writes; undefined (anywhere) when the contract is not tracked.
+ */
+function writtenEnd(contract: PreparedContract, instance: WebAssembly.Instance | undefined, l: VmLogic): number | undefined {
+  const t = contract.writeTracking;
+  // Instantiation failed part-way (a start function may have stored before trapping): unknown.
+  if (t === undefined || instance === undefined) return undefined;
+  const mark = ((instance.exports[t.markExport] as WebAssembly.Global).value as number) >>> 0;
+  return Math.max(mark + t.storeReach, t.dataEnd, l.hostWriteEnd);
 }
 
 /** Stands in for the guest memory between calls, so a pooled memory is never referenced twice. */

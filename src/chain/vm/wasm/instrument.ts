@@ -35,7 +35,7 @@
  */
 import { ByteReader } from "./byteReader.js";
 import { ByteWriter } from "./byteWriter.js";
-import type { ConstExpr } from "./constExpr.js";
+import { type ConstExpr, readConstExpr } from "./constExpr.js";
 import { LocalTypes, type ModuleContext, funcType, moduleContext } from "./functionContext.js";
 import { type FeeModel, type GasPoint, PointKind, analyzeGas, nearcoreFeeModel } from "./gasAnalysis.js";
 import { Op, type Operator, readOperator } from "./operators.js";
@@ -76,8 +76,28 @@ export interface FunctionMetering {
   readonly frameSize: number;
 }
 
+/**
+ * Where a call can have written guest memory, so a reused memory needs clearing only below
+ * `end` (MemoryPool). Every store adds `if (addr > mark) mark = addr` on its address operand
+ * into an injected mutable i32 global, exported as `markExport`; the call wrote nothing at or
+ * above max(mark + storeReach, dataEnd, what the host wrote). Absent when the contract can
+ * write memory in bulk (memory.fill/copy/init) or has data segments at non-constant offsets:
+ * then the whole memory has to be checked.
+ */
+export interface WriteTracking {
+  readonly markExport: string;
+  /** Largest memarg offset + access width over all stores (0 without stores). */
+  readonly storeReach: number;
+  /** End of the furthest active data segment (written at instantiation). */
+  readonly dataEnd: number;
+}
+
+/** The injected write mark's export name (not a method: methods come from the original exports). */
+export const WRITE_MARK_EXPORT = "\u0000shardkit:write_mark";
+
 export interface InstrumentedModule {
   readonly module: WasmModule;
+  readonly writeTracking: WriteTracking | undefined;
   /** One entry per defined function, in code section order. */
   readonly functions: readonly FunctionMetering[];
 }
@@ -96,6 +116,8 @@ export interface InstrumentOptions {
   readonly mergeSegments?: boolean;
   /** Instruction prices; nearcore's by default (finite-wasm's own tests price everything 1). */
   readonly fee?: FeeModel;
+  /** false: no write mark (see WriteTracking). */
+  readonly trackWrites?: boolean;
 }
 
 /** Analyses every function and rewrites the module with metering calls (see the header). */
@@ -134,12 +156,20 @@ export function instrumentModule(
     },
   ];
 
+  const dataEnd = options.trackWrites === false ? undefined : activeDataEnd(m.data);
+  const trackable =
+    dataEnd !== undefined &&
+    !m.exports.some((e) => e.name === WRITE_MARK_EXPORT) &&
+    !m.code.some((body) => decodeOperators(body.code).some((op) => BULK_MEMORY_WRITES.has(op.code)));
+  // No global is imported (preparation refuses global imports), so the mark is the next index.
+  const mark = trackable ? { global: m.globals.length, reach: 0 } : undefined;
+
   const metering: FunctionMetering[] = [];
   const code: FunctionBody[] = m.code.map((body, i) => {
     const typeIdx = m.functions[i];
     if (typeIdx === undefined) throw new WasmDecodeError("function without a type");
     const type = funcType(ctx, typeIdx);
-    const result = instrumentFunction(body, type, typeIdx, ctx, feeOf, typeIndex, mergeSegments);
+    const result = instrumentFunction(body, type, typeIdx, ctx, feeOf, typeIndex, mergeSegments, mark);
     metering.push(result.metering);
     return result.body;
   });
@@ -151,8 +181,14 @@ export function instrumentModule(
     ...m,
     types,
     imports: [...injected, ...m.imports],
-    globals: m.globals.map((g) => ({ type: g.type, init: shiftExpr(g.init) })),
-    exports: m.exports.map((e) => (e.kind === ExternalKind.func ? { ...e, index: shift(e.index) } : e)),
+    globals: [
+      ...m.globals.map((g) => ({ type: g.type, init: shiftExpr(g.init) })),
+      ...(mark === undefined ? [] : [{ type: { valType: ValType.i32, mutable: true }, init: { op: "i32.const" as const, value: 0 } }]),
+    ],
+    exports: [
+      ...m.exports.map((e) => (e.kind === ExternalKind.func ? { ...e, index: shift(e.index) } : e)),
+      ...(mark === undefined ? [] : [{ name: WRITE_MARK_EXPORT, kind: ExternalKind.global, index: mark.global }]),
+    ],
     start: m.start === undefined ? undefined : shift(m.start),
     elements: m.elements.map((s) => ({
       ...s,
@@ -161,7 +197,49 @@ export function instrumentModule(
     })),
     code,
   };
-  return { module, functions: metering };
+  const writeTracking =
+    mark === undefined || dataEnd === undefined ? undefined : { markExport: WRITE_MARK_EXPORT, storeReach: mark.reach, dataEnd };
+  return { module, functions: metering, writeTracking };
+}
+
+const BULK_MEMORY_WRITES: ReadonlySet<number> = new Set([Op.memoryInit, Op.memoryCopy, Op.memoryFill]);
+
+/** Store opcodes (0x36-0x3E): the value type they pop and their access width in bytes. */
+const STORES: Readonly<Record<number, { type: ValType; width: number }>> = {
+  0x36: { type: ValType.i32, width: 4 },
+  0x37: { type: ValType.i64, width: 8 },
+  0x38: { type: ValType.f32, width: 4 },
+  0x39: { type: ValType.f64, width: 8 },
+  0x3a: { type: ValType.i32, width: 1 },
+  0x3b: { type: ValType.i32, width: 2 },
+  0x3c: { type: ValType.i64, width: 1 },
+  0x3d: { type: ValType.i64, width: 2 },
+  0x3e: { type: ValType.i64, width: 4 },
+};
+
+/**
+ * End of the furthest active data segment of a raw data section, or undefined when an
+ * offset is not a constant (then writes cannot be bounded).
+ */
+function activeDataEnd(data: Uint8Array | undefined): number | undefined {
+  if (data === undefined) return 0;
+  const r = new ByteReader(data);
+  let end = 0;
+  for (let n = r.varU32(); n > 0; n--) {
+    const flags = r.varU32();
+    if (flags === 1) {
+      r.take(r.varU32()); // passive: written only by memory.init (not tracked)
+      continue;
+    }
+    if (flags === 2) r.varU32();
+    else if (flags !== 0) throw new WasmDecodeError("invalid data segment flags");
+    const offset = readConstExpr(r);
+    const length = r.varU32();
+    r.take(length);
+    if (offset.op !== "i32.const") return undefined;
+    end = Math.max(end, (offset.value >>> 0) + length);
+  }
+  return end;
 }
 
 function instrumentFunction(
@@ -172,6 +250,7 @@ function instrumentFunction(
   feeOf: FeeModel,
   typeIndex: (type: FuncType) => number,
   mergeSegments: boolean,
+  mark: { readonly global: number; reach: number } | undefined,
 ): { body: FunctionBody; metering: FunctionMetering } {
   const ops = decodeOperators(body.code);
   const locals = new LocalTypes(type.params, body.locals);
@@ -187,6 +266,13 @@ function instrumentFunction(
   const countLocal = localCount;
   const f32Local = countLocal + (needsCountLocal ? 1 : 0);
   const f64Local = f32Local + (needsF32 ? 1 : 0);
+  // Write mark scratch locals: the address, and the stored value of each type the body stores.
+  const storeTypes = new Set<ValType>();
+  if (mark !== undefined) for (const op of ops) if (STORES[op.code] !== undefined) storeTypes.add(STORES[op.code]!.type);
+  const markLocals: ValType[] = storeTypes.size === 0 ? [] : [ValType.i32, ...storeTypes];
+  const addrLocal = f64Local + (needsF64 ? 1 : 0);
+  const valueTypes = [...storeTypes];
+  const valueLocal = (type: ValType): number => addrLocal + 1 + valueTypes.indexOf(type);
 
   const w = new ByteWriter(body.code.length * 2 + 64);
   const stackCall = (fn: number): void => {
@@ -234,7 +320,23 @@ function instrumentFunction(
         copied = op.end;
         break;
       default:
-        if (F32_NAN_PRODUCERS.has(op.code)) {
+        if (mark !== undefined && STORES[op.code] !== undefined) {
+          const store = STORES[op.code]!;
+          mark.reach = Math.max(mark.reach, (op.offset ?? 0) + store.width);
+          copyUpTo(op.start);
+          // [addr, value] → keep addr in a local, store, then raise the mark to addr.
+          w.u8(Op.localSet).varU32(valueLocal(store.type));
+          w.u8(Op.localTee).varU32(addrLocal);
+          w.u8(Op.localGet).varU32(valueLocal(store.type));
+          copyUpTo(op.end);
+          w.u8(Op.localGet).varU32(addrLocal);
+          w.u8(0x23).varU32(mark.global); // global.get
+          w.u8(0x4b); // i32.gt_u
+          w.u8(Op.if).u8(0x40);
+          w.u8(Op.localGet).varU32(addrLocal);
+          w.u8(0x24).varU32(mark.global); // global.set
+          w.u8(Op.end);
+        } else if (F32_NAN_PRODUCERS.has(op.code)) {
           copyUpTo(op.end);
           canonicaliseNaN(w, f32Local, 0x43, CANONICAL_F32_NAN, 0x5b);
         } else if (F64_NAN_PRODUCERS.has(op.code)) {
@@ -253,6 +355,7 @@ function instrumentFunction(
   if (needsCountLocal) newLocals.push({ count: 1, type: ValType.i32 });
   if (needsF32) newLocals.push({ count: 1, type: ValType.f32 });
   if (needsF64) newLocals.push({ count: 1, type: ValType.f64 });
+  for (const type of markLocals) newLocals.push({ count: 1, type });
   const newCode = w.finish();
   return {
     body: { locals: newLocals, code: newCode, size: newCode.length },

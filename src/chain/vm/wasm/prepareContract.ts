@@ -1,5 +1,5 @@
 import { ByteReader } from "./byteReader.js";
-import { instrumentModule } from "./instrument.js";
+import { instrumentModule, type WriteTracking } from "./instrument.js";
 import { readOperator } from "./operators.js";
 import { PrepareFailure, type PrepareErrorJson } from "./prepareError.js";
 import { WasmDecodeError } from "./wasmDecodeError.js";
@@ -16,7 +16,7 @@ import { ExternalKind, type FuncType } from "./wasmTypes.js";
 
 export type { PrepareErrorJson } from "./prepareError.js";
 export { NEARCORE_WASM_LIMITS, type WasmLimits } from "./wasmLimits.js";
-export { FINITE_WASM_IMPORT_MODULE, type FiniteWasmImports } from "./instrument.js";
+export { FINITE_WASM_IMPORT_MODULE, type FiniteWasmImports, type WriteTracking } from "./instrument.js";
 
 /**
  * A contract ready to instantiate: validated, memory normalised, limits enforced, gas and stack
@@ -31,6 +31,8 @@ export interface PreparedContract {
   readonly exportedFunctions: ReadonlyMap<string, FuncType>;
   /** The contract's own `env` function imports with their signatures, in import order. */
   readonly importedFunctions: readonly { readonly name: string; readonly type: FuncType }[];
+  /** How far a call can have written guest memory (undefined: anywhere); see instrument.ts. */
+  readonly writeTracking: WriteTracking | undefined;
 }
 
 export type PrepareResult = { ok: true; contract: PreparedContract } | { ok: false; error: PrepareErrorJson };
@@ -50,15 +52,15 @@ export function prepareContract(code: Uint8Array, limits: WasmLimits): PrepareRe
     const module = decodeModule(code, limitChecker(limits));
     validateSemantics(code);
     const prepared = normalise(module, limits);
-    const metered = instrumentModule(prepared, limits).module;
-    const bytes = encodeModule(metered);
+    const instrumented = instrumentModule(prepared, limits);
+    const bytes = encodeModule(instrumented.module);
     let compiled: WebAssembly.Module;
     try {
       compiled = new WebAssembly.Module(bytes);
     } catch {
       return { ok: false, error: "Serialization" };
     }
-    return { ok: true, contract: describe(compiled, bytes, prepared) };
+    return { ok: true, contract: describe(compiled, bytes, prepared, instrumented.writeTracking) };
   } catch (error) {
     if (error instanceof PrepareFailure) return { ok: false, error: error.error };
     // WasmDecodeError, or anything else absurd input provokes (a RangeError, say): a malformed
@@ -170,7 +172,7 @@ function normalise(m: WasmModule, limits: WasmLimits): WasmModule {
   };
 }
 
-function describe(module: WebAssembly.Module, code: Uint8Array, m: WasmModule): PreparedContract {
+function describe(module: WebAssembly.Module, code: Uint8Array, m: WasmModule, writeTracking: WriteTracking | undefined): PreparedContract {
   const importedFunctions: { name: string; type: FuncType }[] = [];
   for (const imp of m.imports) {
     if (imp.desc.kind === ExternalKind.func)
@@ -186,7 +188,7 @@ function describe(module: WebAssembly.Module, code: Uint8Array, m: WasmModule): 
     const type = typeIndex === undefined ? undefined : m.types[typeIndex];
     if (type !== undefined) exportedFunctions.set(exp.name, type);
   }
-  return { module, code, exportedFunctions, importedFunctions };
+  return { module, code, exportedFunctions, importedFunctions, writeTracking };
 }
 
 function functionImportTypeIndex(m: WasmModule, functionIndex: number): number | undefined {
