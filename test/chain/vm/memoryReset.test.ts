@@ -23,7 +23,7 @@ const CHECK = `(func (export "check") (local $acc i64)
   (i64.store (i32.const 0) (local.get $acc))
   (call $value_return (i64.const 8) (i64.const 0)))`;
 
-function runWith(code: Uint8Array, methodName: string, memories: MemoryPool, input = new Uint8Array()) {
+function runWith(code: Uint8Array, methodName: string, memories: MemoryPool, input: Uint8Array = new Uint8Array()) {
   return runContract({
     codeHash: Buffer.from(sha256(code)).toString("hex"),
     code: () => code,
