@@ -13,6 +13,8 @@ export const U64_MAX = (1n << 64n) - 1n;
 /** Wall-clock budget of one call (see VmLogic.checkClock). */
 export const DEFAULT_TIME_LIMIT_MS = 3_000;
 const CLOCK_CHECK_EVERY = 16_384;
+/** Most gas an instance may burn between two host checks (~1.2M instructions at regular_op_cost 822,756). */
+const GAS_ARM_CAP = 10n ** 12n;
 
 const released = (): never => {
   throw new Error("host state used after its call ended");
@@ -140,6 +142,58 @@ export class VmLogic {
   /** After the call: the memory may go back to a pool, so nothing here may touch it again. */
   detachMemory(): void {
     this.memory = undefined;
+    this.gasGlobal = undefined;
+  }
+
+  // ---- wasm gas kept in the instance (instrument.ts GasGlobals) ----
+
+  private gasGlobal: WebAssembly.Global | undefined;
+  /** The gas global's value when the host last settled or armed it. */
+  private gasArmed = 0n;
+
+  /** Starts metering through the instance's gas global (after instantiation, before the method runs). */
+  attachGasGlobal(global: WebAssembly.Global): void {
+    this.gasGlobal = global;
+    this.armWasmGas();
+  }
+
+  /** Burns the wasm gas the instance counted since it was last armed (always within the armed budget). */
+  syncWasmGas(): void {
+    const g = this.gasGlobal;
+    if (g === undefined) return;
+    const left = g.value as bigint;
+    const spent = this.gasArmed - left;
+    this.gasArmed = left;
+    if (spent > 0n && !this.gas.burnWasm(spent)) this.gas.burn(spent);
+  }
+
+  /**
+   * Lets the instance burn what may still be burnt without a limit check, capped so that it
+   * comes back (gas_checkpoint) often enough to look at the clock.
+   */
+  armWasmGas(): void {
+    const g = this.gasGlobal;
+    if (g === undefined) return;
+    const left = this.gas.remainingGas;
+    const budget = left < 0n ? 0n : left < GAS_ARM_CAP ? left : GAS_ARM_CAP;
+    g.value = budget;
+    this.gasArmed = budget;
+  }
+
+  /**
+   * The instance's counter went below zero on a charge of `fee`: settle what came before it,
+   * charge `fee` exactly as finite_wasm_gas does (over a limit: clamp and fail), then re-arm.
+   */
+  wasmGasCheckpoint(fee: bigint): void {
+    const g = this.gasGlobal;
+    if (g === undefined) throw hostError({ name: "IntegerOverflow" }); // unreachable: only gas-global code calls it
+    const left = g.value as bigint; // already lowered by fee
+    const spent = this.gasArmed - (left + fee);
+    this.gasArmed = left;
+    if (spent > 0n && !this.gas.burnWasm(spent)) this.gas.burn(spent);
+    if (!this.gas.burnWasm(fee)) this.gas.burn(fee);
+    this.checkClock();
+    this.armWasmGas();
   }
 
   // ---- view calls ----

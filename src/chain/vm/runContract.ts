@@ -181,9 +181,16 @@ function call(run: ContractRun, contract: PreparedContract, codeLength: number, 
   let instance: WebAssembly.Instance | undefined;
   try {
     instance = new WebAssembly.Instance(contract.module, imports);
+    const counters = contract.gasGlobals;
+    if (counters !== undefined) {
+      l.attachGasGlobal(instance.exports[counters.gasExport] as WebAssembly.Global);
+      if (counters.startExport !== undefined) (instance.exports[counters.startExport] as () => unknown)();
+    }
     const fn = instance.exports[run.methodName] as () => unknown;
     fn();
+    l.syncWasmGas();
   } catch (e) {
+    l.syncWasmGas(); // what ran before a trap stays burnt
     return abort(l, guestError(e));
   } finally {
     link.busy = false;
@@ -215,7 +222,7 @@ function call(run: ContractRun, contract: PreparedContract, codeLength: number, 
  */
 function writtenEnd(contract: PreparedContract, instance: WebAssembly.Instance | undefined, l: VmLogic): number | undefined {
   const t = contract.writeTracking;
-  // Instantiation failed part-way (a start function may have stored before trapping): unknown.
+  // Instantiation failed part-way (a start function run by it may have stored before trapping): unknown.
   if (t === undefined || instance === undefined) return undefined;
   const mark = ((instance.exports[t.markExport] as WebAssembly.Global).value as number) >>> 0;
   return Math.max(mark + t.storeReach, t.dataEnd, l.hostWriteEnd);

@@ -98,6 +98,7 @@ export const WRITE_MARK_EXPORT = "\u0000shardkit:write_mark";
 export interface InstrumentedModule {
   readonly module: WasmModule;
   readonly writeTracking: WriteTracking | undefined;
+  readonly gasGlobals: GasGlobals | undefined;
   /** One entry per defined function, in code section order. */
   readonly functions: readonly FunctionMetering[];
 }
@@ -118,7 +119,33 @@ export interface InstrumentOptions {
   readonly fee?: FeeModel;
   /** false: no write mark (see WriteTracking). */
   readonly trackWrites?: boolean;
+  /**
+   * false: charge every segment through the host (`finite_wasm_gas`/`_stack`/`_unstack`), as
+   * described in the header. Default (true): the
+   * gas and stack counters live in wasm globals (see GasGlobals).
+   */
+  readonly gasInGlobals?: boolean;
 }
+
+/**
+ * Gas and stack counters kept inside the instance (the default). Each segment does
+ * `gas -= fee; if (gas < 0) internal.gas_checkpoint(fee)`; function entry does
+ * `if (stack <u need) internal.finite_wasm_stack_exhausted(); stack -= need` followed by the
+ * frame's gas charge, exits `stack += need`. The exported i64 `gas` global holds what may be
+ * burnt before the host must be asked (armed by the host: see VmLogic's wasm-gas methods); the
+ * host settles the difference before each host call and at the end of the call, so the host's
+ * GasCounter sees the same charges in the same order as with host-call metering: burnt gas,
+ * profiles and errors stay equal. A start function is exported instead of declared (it would
+ * run before the host could arm the counter) and the host calls it right after instantiation.
+ */
+export interface GasGlobals {
+  readonly gasExport: string;
+  /** The module's start function, to be called by the host once the counter is armed. */
+  readonly startExport: string | undefined;
+}
+
+export const GAS_GLOBAL_EXPORT = "\u0000shardkit:gas";
+export const START_EXPORT = "\u0000shardkit:start";
 
 /** Analyses every function and rewrites the module with metering calls (see the header). */
 export function instrumentModule(
@@ -138,17 +165,28 @@ export function instrumentModule(
   };
   const gasType = typeIndex({ params: [ValType.i64], results: [] });
   const stackType = typeIndex({ params: [ValType.i64, ValType.i64], results: [] });
+  const inGlobals =
+    (options.gasInGlobals ?? true) && !m.exports.some((e) => e.name === GAS_GLOBAL_EXPORT || e.name === START_EXPORT);
+  // The start function must not run before the host arms the gas counter: it is exported
+  // instead and the host calls it right after instantiation (before anything else runs).
+  const exportStart = inGlobals && m.start !== undefined;
   const injected: Import[] = [
     {
       module: FINITE_WASM_IMPORT_MODULE,
-      name: "finite_wasm_gas",
+      name: inGlobals ? "gas_checkpoint" : "finite_wasm_gas",
       desc: { kind: ExternalKind.func, typeIndex: gasType },
     },
-    {
-      module: FINITE_WASM_IMPORT_MODULE,
-      name: "finite_wasm_stack",
-      desc: { kind: ExternalKind.func, typeIndex: stackType },
-    },
+    inGlobals
+      ? {
+          module: FINITE_WASM_IMPORT_MODULE,
+          name: "finite_wasm_stack_exhausted",
+          desc: { kind: ExternalKind.func, typeIndex: typeIndex({ params: [], results: [] }) },
+        }
+      : {
+          module: FINITE_WASM_IMPORT_MODULE,
+          name: "finite_wasm_stack",
+          desc: { kind: ExternalKind.func, typeIndex: stackType },
+        },
     {
       module: FINITE_WASM_IMPORT_MODULE,
       name: "finite_wasm_unstack",
@@ -161,15 +199,18 @@ export function instrumentModule(
     dataEnd !== undefined &&
     !m.exports.some((e) => e.name === WRITE_MARK_EXPORT) &&
     !m.code.some((body) => decodeOperators(body.code).some((op) => BULK_MEMORY_WRITES.has(op.code)));
-  // No global is imported (preparation refuses global imports), so the mark is the next index.
-  const mark = trackable ? { global: m.globals.length, reach: 0 } : undefined;
+  // No global is imported (preparation refuses global imports): injected globals follow the module's.
+  const counters: Counters | undefined = inGlobals
+    ? { gas: m.globals.length, stack: m.globals.length + 1, regularOpCost: limits.regularOpCost }
+    : undefined;
+  const mark = trackable ? { global: m.globals.length + (inGlobals ? 2 : 0), reach: 0 } : undefined;
 
   const metering: FunctionMetering[] = [];
   const code: FunctionBody[] = m.code.map((body, i) => {
     const typeIdx = m.functions[i];
     if (typeIdx === undefined) throw new WasmDecodeError("function without a type");
     const type = funcType(ctx, typeIdx);
-    const result = instrumentFunction(body, type, typeIdx, ctx, feeOf, typeIndex, mergeSegments, mark);
+    const result = instrumentFunction(body, type, typeIdx, ctx, feeOf, typeIndex, mergeSegments, mark, counters);
     metering.push(result.metering);
     return result.body;
   });
@@ -183,13 +224,21 @@ export function instrumentModule(
     imports: [...injected, ...m.imports],
     globals: [
       ...m.globals.map((g) => ({ type: g.type, init: shiftExpr(g.init) })),
+      ...(counters === undefined
+        ? []
+        : [
+            { type: { valType: ValType.i64, mutable: true }, init: { op: "i64.const" as const, value: 0n } },
+            { type: { valType: ValType.i64, mutable: true }, init: { op: "i64.const" as const, value: BigInt(limits.maxStackHeight) } },
+          ]),
       ...(mark === undefined ? [] : [{ type: { valType: ValType.i32, mutable: true }, init: { op: "i32.const" as const, value: 0 } }]),
     ],
     exports: [
       ...m.exports.map((e) => (e.kind === ExternalKind.func ? { ...e, index: shift(e.index) } : e)),
       ...(mark === undefined ? [] : [{ name: WRITE_MARK_EXPORT, kind: ExternalKind.global, index: mark.global }]),
+      ...(counters === undefined ? [] : [{ name: GAS_GLOBAL_EXPORT, kind: ExternalKind.global, index: counters.gas }]),
+      ...(exportStart ? [{ name: START_EXPORT, kind: ExternalKind.func, index: shift(m.start!) }] : []),
     ],
-    start: m.start === undefined ? undefined : shift(m.start),
+    start: m.start === undefined || exportStart ? undefined : shift(m.start),
     elements: m.elements.map((s) => ({
       ...s,
       functionIndices: s.functionIndices?.map(shift),
@@ -199,7 +248,14 @@ export function instrumentModule(
   };
   const writeTracking =
     mark === undefined || dataEnd === undefined ? undefined : { markExport: WRITE_MARK_EXPORT, storeReach: mark.reach, dataEnd };
-  return { module, functions: metering, writeTracking };
+  return { module, functions: metering, writeTracking, gasGlobals: inGlobals ? { gasExport: GAS_GLOBAL_EXPORT, startExport: exportStart ? START_EXPORT : undefined } : undefined };
+}
+
+/** Indices of the injected counter globals (GasGlobals) and the price of a stack frame's 8 bytes. */
+interface Counters {
+  readonly gas: number;
+  readonly stack: number;
+  readonly regularOpCost: number;
 }
 
 const BULK_MEMORY_WRITES: ReadonlySet<number> = new Set([Op.memoryInit, Op.memoryCopy, Op.memoryFill]);
@@ -251,6 +307,7 @@ function instrumentFunction(
   typeIndex: (type: FuncType) => number,
   mergeSegments: boolean,
   mark: { readonly global: number; reach: number } | undefined,
+  counters: Counters | undefined,
 ): { body: FunctionBody; metering: FunctionMetering } {
   const ops = decodeOperators(body.code);
   const locals = new LocalTypes(type.params, body.locals);
@@ -272,16 +329,33 @@ function instrumentFunction(
   const markLocals: ValType[] = storeTypes.size === 0 ? [] : [ValType.i32, ...storeTypes];
   const addrLocal = f64Local + (needsF64 ? 1 : 0);
   const valueTypes = [...storeTypes];
+  // Inline linear charges keep the computed fee in an i64 scratch local.
+  const feeLocal = addrLocal + markLocals.length;
+  const needsFeeLocal = counters !== undefined && needsCountLocal;
   const valueLocal = (type: ValType): number => addrLocal + 1 + valueTypes.indexOf(type);
 
   const w = new ByteWriter(body.code.length * 2 + 64);
+  const need = BigInt(operandStackSize) + BigInt(frame);
   const stackCall = (fn: number): void => {
+    if (counters !== undefined) {
+      // stack += need (unstack); the entry's check is below.
+      w.u8(GLOBAL_GET).varU32(counters.stack).u8(Op.i64Const).varS64(need).u8(I64_ADD).u8(GLOBAL_SET).varU32(counters.stack);
+      return;
+    }
     w.u8(Op.i64Const).varSafeInt(operandStackSize);
     w.u8(Op.i64Const).varSafeInt(frame);
     w.u8(Op.call).varU32(fn);
   };
 
-  stackCall(STACK_FN);
+  if (counters === undefined) stackCall(STACK_FN);
+  else {
+    // finite_wasm_stack inline: overflow check first, then the frame's gas.
+    w.u8(GLOBAL_GET).varU32(counters.stack).u8(Op.i64Const).varS64(need).u8(I64_LT_U);
+    w.u8(Op.if).u8(0x40).u8(Op.call).varU32(STACK_FN).u8(Op.end);
+    w.u8(GLOBAL_GET).varU32(counters.stack).u8(Op.i64Const).varS64(need).u8(I64_SUB).u8(GLOBAL_SET).varU32(counters.stack);
+    const frameFee = ((BigInt(frame) + 7n) / 8n) * BigInt(counters.regularOpCost);
+    if (frameFee > 0n) emitConstCharge(w, counters.gas, frameFee);
+  }
   // The body runs inside a block, so branches to the function's outermost label land before
   // the final unstack call instead of leaving the function.
   w.u8(Op.block);
@@ -300,7 +374,10 @@ function instrumentFunction(
   for (const op of ops) {
     if (next < points.length && points[next]!.offset === op.start) {
       copyUpTo(op.start);
-      while (next < points.length && points[next]!.offset === op.start) emitCharge(w, points[next++]!, countLocal);
+      while (next < points.length && points[next]!.offset === op.start) {
+        if (counters === undefined) emitCharge(w, points[next++]!, countLocal);
+        else emitGlobalPoint(w, points[next++]!, countLocal, feeLocal, counters.gas);
+      }
     }
     switch (op.code) {
       case Op.call:
@@ -356,6 +433,7 @@ function instrumentFunction(
   if (needsF32) newLocals.push({ count: 1, type: ValType.f32 });
   if (needsF64) newLocals.push({ count: 1, type: ValType.f64 });
   for (const type of markLocals) newLocals.push({ count: 1, type });
+  if (needsFeeLocal) newLocals.push({ count: 1, type: ValType.i64 });
   const newCode = w.finish();
   return {
     body: { locals: newLocals, code: newCode, size: newCode.length },
@@ -371,6 +449,44 @@ function canonicaliseNaN(w: ByteWriter, scratch: number, constOp: number, nan: U
   w.u8(Op.localGet).varU32(scratch);
   w.u8(eqOp);
   w.u8(Op.select);
+}
+
+const GLOBAL_GET = 0x23;
+const GLOBAL_SET = 0x24;
+const I64_LT_S = 0x53;
+const I64_LT_U = 0x54;
+const I64_ADD = 0x7c;
+const I64_SUB = 0x7d;
+
+/** gas -= fee; if (gas < 0) gas_checkpoint(fee). */
+function emitConstCharge(w: ByteWriter, gas: number, fee: bigint): void {
+  w.u8(GLOBAL_GET).varU32(gas).u8(Op.i64Const).varS64(fee).u8(I64_SUB).u8(GLOBAL_SET).varU32(gas);
+  w.u8(GLOBAL_GET).varU32(gas).u8(Op.i64Const).u8(0).u8(I64_LT_S);
+  w.u8(Op.if).u8(0x40).u8(Op.i64Const).varS64(fee).u8(Op.call).varU32(GAS_FN).u8(Op.end);
+}
+
+/** A gas point charged against the gas global (GasGlobals). */
+function emitGlobalPoint(w: ByteWriter, point: GasPoint, countLocal: number, feeLocal: number, gas: number): void {
+  if (point.kind === PointKind.unreachable) return;
+  const { constant, linear } = point.fee;
+  if (constant === 0 && linear === 0) return;
+  if (linear === 0) {
+    emitConstCharge(w, gas, BigInt(constant));
+    return;
+  }
+  if (point.kind !== PointKind.aggregate) throw new WasmDecodeError("linear fee outside an aggregate operation");
+  // The count operand is on top of the stack: keep it, charge count × linear + constant.
+  w.u8(Op.localTee).varU32(countLocal);
+  w.u8(0xad); // i64.extend_i32_u
+  w.u8(Op.i64Const).varSafeInt(linear);
+  w.u8(0x7e); // i64.mul
+  w.u8(Op.i64Const).varSafeInt(constant);
+  w.u8(I64_ADD);
+  w.u8(Op.localSet).varU32(feeLocal);
+  w.u8(GLOBAL_GET).varU32(gas).u8(Op.localGet).varU32(feeLocal).u8(I64_SUB).u8(GLOBAL_SET).varU32(gas);
+  w.u8(GLOBAL_GET).varU32(gas).u8(Op.i64Const).u8(0).u8(I64_LT_S);
+  w.u8(Op.if).u8(0x40).u8(Op.localGet).varU32(feeLocal).u8(Op.call).varU32(GAS_FN).u8(Op.end);
+  w.u8(Op.localGet).varU32(countLocal);
 }
 
 function emitCharge(w: ByteWriter, point: GasPoint, countLocal: number): void {

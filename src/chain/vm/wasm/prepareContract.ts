@@ -1,5 +1,5 @@
 import { ByteReader } from "./byteReader.js";
-import { instrumentModule, type WriteTracking } from "./instrument.js";
+import { type GasGlobals, type InstrumentOptions, type InstrumentedModule, instrumentModule, type WriteTracking } from "./instrument.js";
 import { readOperator } from "./operators.js";
 import { PrepareFailure, type PrepareErrorJson } from "./prepareError.js";
 import { WasmDecodeError } from "./wasmDecodeError.js";
@@ -16,7 +16,7 @@ import { ExternalKind, type FuncType } from "./wasmTypes.js";
 
 export type { PrepareErrorJson } from "./prepareError.js";
 export { NEARCORE_WASM_LIMITS, type WasmLimits } from "./wasmLimits.js";
-export { FINITE_WASM_IMPORT_MODULE, type FiniteWasmImports, type WriteTracking } from "./instrument.js";
+export { FINITE_WASM_IMPORT_MODULE, type FiniteWasmImports, type GasGlobals, type WriteTracking } from "./instrument.js";
 
 /**
  * A contract ready to instantiate: validated, memory normalised, limits enforced, gas and stack
@@ -33,9 +33,14 @@ export interface PreparedContract {
   readonly importedFunctions: readonly { readonly name: string; readonly type: FuncType }[];
   /** How far a call can have written guest memory (undefined: anywhere); see instrument.ts. */
   readonly writeTracking: WriteTracking | undefined;
+  /** Gas and stack counters in wasm globals (undefined: host-call metering); see instrument.ts. */
+  readonly gasGlobals: GasGlobals | undefined;
 }
 
 export type PrepareResult = { ok: true; contract: PreparedContract } | { ok: false; error: PrepareErrorJson };
+
+/** Instrumentation variants (defaults: gas in wasm globals, write tracking). */
+export type PrepareOptions = Pick<InstrumentOptions, "gasInGlobals" | "trackWrites">;
 
 /** The module and name under which every prepared contract imports its linear memory. */
 export const MEMORY_IMPORT = { module: "env", name: "memory" } as const;
@@ -47,12 +52,16 @@ export const MEMORY_IMPORT = { module: "env", name: "memory" } as const;
  * streaming order; then meter it (instrument.ts). Pure: the same bytes always give the same
  * result, so callers may cache by code hash. Never throws.
  */
-export function prepareContract(code: Uint8Array, limits: WasmLimits): PrepareResult {
+export function prepareContract(
+  code: Uint8Array,
+  limits: WasmLimits,
+  options: PrepareOptions = {},
+): PrepareResult {
   try {
     const module = decodeModule(code, limitChecker(limits));
     validateSemantics(code);
     const prepared = normalise(module, limits);
-    const instrumented = instrumentModule(prepared, limits);
+    const instrumented = instrumentModule(prepared, limits, options);
     const bytes = encodeModule(instrumented.module);
     let compiled: WebAssembly.Module;
     try {
@@ -60,7 +69,7 @@ export function prepareContract(code: Uint8Array, limits: WasmLimits): PrepareRe
     } catch {
       return { ok: false, error: "Serialization" };
     }
-    return { ok: true, contract: describe(compiled, bytes, prepared, instrumented.writeTracking) };
+    return { ok: true, contract: describe(compiled, bytes, prepared, instrumented) };
   } catch (error) {
     if (error instanceof PrepareFailure) return { ok: false, error: error.error };
     // WasmDecodeError, or anything else absurd input provokes (a RangeError, say): a malformed
@@ -172,7 +181,12 @@ function normalise(m: WasmModule, limits: WasmLimits): WasmModule {
   };
 }
 
-function describe(module: WebAssembly.Module, code: Uint8Array, m: WasmModule, writeTracking: WriteTracking | undefined): PreparedContract {
+function describe(
+  module: WebAssembly.Module,
+  code: Uint8Array,
+  m: WasmModule,
+  { writeTracking, gasGlobals }: Pick<InstrumentedModule, "writeTracking" | "gasGlobals">,
+): PreparedContract {
   const importedFunctions: { name: string; type: FuncType }[] = [];
   for (const imp of m.imports) {
     if (imp.desc.kind === ExternalKind.func)
@@ -188,7 +202,7 @@ function describe(module: WebAssembly.Module, code: Uint8Array, m: WasmModule, w
     const type = typeIndex === undefined ? undefined : m.types[typeIndex];
     if (type !== undefined) exportedFunctions.set(exp.name, type);
   }
-  return { module, code, exportedFunctions, importedFunctions, writeTracking };
+  return { module, code, exportedFunctions, importedFunctions, writeTracking, gasGlobals };
 }
 
 function functionImportTypeIndex(m: WasmModule, functionIndex: number): number | undefined {
