@@ -111,6 +111,43 @@ describe("pooled memory is all-zero at the start of every call", () => {
     expectCleanAfter(code, "dirty");
   });
 
+  it("a reused (warm) instance starts each call from the initial state: globals, data segments, zeroed memory", () => {
+    const code = contract(
+      IMPORTS,
+      `(global $g (mut i64) (i64.const 42))
+       (global $s (mut i32) (i32.const 0))
+       (data (i32.const 64) "seed")
+       (func $start (global.set $s (i32.add (global.get $s) (i32.const 1))))
+       (start $start)
+       (func (export "dirty")
+         (global.set $g (i64.const 7))
+         (i32.store (i32.const 64) (i32.const 0x58585858))
+         (i64.store (i32.const 4096) (i64.const -1))
+         (call $input (i64.const 0)) (call $read_register (i64.const 0) (i64.const 8192)))
+       (func (export "dirty_then_trap") (global.set $g (i64.const 9)) (i64.store (i32.const 300) (i64.const 1)) unreachable)
+       (func (export "state")
+         (i64.store (i32.const 0) (global.get $g))
+         (i32.store (i32.const 8) (global.get $s))
+         (i32.store (i32.const 12) (i32.load (i32.const 64)))
+         (i64.store (i32.const 16) (i64.or (i64.or (i64.load (i32.const 4096)) (i64.load (i32.const 8192))) (i64.load (i32.const 300))))
+         (call $value_return (i64.const 24) (i64.const 0)))`,
+    );
+    const { pool, handed } = trackedPool();
+    const initial = runWith(code, "state", pool);
+    const expected = new Uint8Array(24);
+    Buffer.from(expected.buffer).writeBigInt64LE(42n, 0);
+    Buffer.from(expected.buffer).writeInt32LE(1, 8); // the start function ran once in this call
+    expected.set(new TextEncoder().encode("seed"), 12);
+    expect(initial.returnData).toEqual({ kind: "Value", value: expected });
+    expect(runWith(code, "dirty", pool, Uint8Array.from([1, 2, 3])).error).toBeUndefined();
+    expect(runWith(code, "state", pool).returnData).toEqual({ kind: "Value", value: expected });
+    expect(runWith(code, "dirty_then_trap", pool).error).toEqual({ kind: "WasmTrap", trap: "Unreachable" });
+    const after = runWith(code, "state", pool);
+    expect(after.returnData).toEqual({ kind: "Value", value: expected });
+    expect(after.burntGas).toBe(initial.burntGas);
+    expect(handed.length).toBe(1); // one memory taken from the pool: every later call reused the warm instance
+  });
+
   it("tracks plain contracts: stores below the mark, data end and store reach", () => {
     const code = contract(IMPORTS, `(data (i32.const 100) "abc") (func (export "dirty") (i64.store offset=32 (i32.const 0) (i64.const 1))) ${CHECK}`);
     const prepared = prepareContract(code, wasmLimitsOf(P));

@@ -60,21 +60,35 @@ const CODE = contract(
      (i64.store (i32.const 0) (call $used_gas))
      (call $value_return (i64.const 8) (i64.const 0)))
    (func (export "started") (if (i32.ne (global.get $started) (i32.const 7)) (then unreachable)))
-   (func (export "fill") (memory.fill (i32.const 0) (i32.const 1) (i32.const 100000)))
    (func (export "recurse") (call $deep (i32.const 100000)))
    (func (export "trap") (call $spin (i32.const 1000)) unreachable)`,
 );
 
+/** Bulk memory makes a module untracked (no write mark, no instance reuse): metered the same. */
+const BULK = contract("", `(func (export "fill") (memory.fill (i32.const 0) (i32.const 1) (i32.const 100000)))`);
+
 describe("gas in wasm globals equals host-call metering", () => {
+  it.each([300n * 10n ** 12n, 3_000_000_000n, 250_000_000n])("bulk memory with %d prepaid gas", (prepaidGas) => {
+    expect(run(viaGlobals, BULK, "fill", { prepaidGas })).toEqual(run(viaHost, BULK, "fill", { prepaidGas }));
+  });
+
   const TGAS = 10n ** 12n;
   const cases: [string, bigint][] = [];
-  for (const method of ["short", "long", "chatty", "started", "fill", "recurse", "trap"]) {
+  for (const method of ["short", "long", "chatty", "started", "recurse", "trap"]) {
     for (const gas of [300n * TGAS, 2n * TGAS, TGAS / 2n, 3_000_000_000n, 250_000_000n]) cases.push([method, gas]);
   }
   it.each(cases)("%s with %d prepaid gas", (method, prepaidGas) => {
     const expected = run(viaHost, CODE, method, { prepaidGas });
-    const actual = run(viaGlobals, CODE, method, { prepaidGas });
-    expect(actual).toEqual(expected);
+    // Twice: a fresh instance, then (CODE is reusable) the warm one put back after the first call.
+    expect(run(viaGlobals, CODE, method, { prepaidGas })).toEqual(expected);
+    expect(run(viaGlobals, CODE, method, { prepaidGas })).toEqual(expected);
+  });
+
+  it("the fixture module is the reusable kind, the bulk one is not", () => {
+    const code = viaGlobals.get("x", () => CODE).result;
+    const bulk = viaGlobals.get("y", () => BULK).result;
+    expect(code.ok && code.contract.instanceReuse !== undefined).toBe(true);
+    expect(bulk.ok && bulk.contract.instanceReuse).toBe(undefined);
   });
 
   it("exercises what it claims: a long run, an out-of-gas stop and a trap", () => {

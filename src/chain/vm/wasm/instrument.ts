@@ -35,14 +35,14 @@
  */
 import { ByteReader } from "./byteReader.js";
 import { ByteWriter } from "./byteWriter.js";
-import { type ConstExpr, readConstExpr } from "./constExpr.js";
+import { type ConstExpr, readConstExpr, writeConstExpr } from "./constExpr.js";
 import { LocalTypes, type ModuleContext, funcType, moduleContext } from "./functionContext.js";
 import { type FeeModel, type GasPoint, PointKind, analyzeGas, nearcoreFeeModel } from "./gasAnalysis.js";
 import { Op, type Operator, readOperator } from "./operators.js";
 import { frameSize, maxOperandStackSize } from "./stackAnalysis.js";
 import { WasmDecodeError } from "./wasmDecodeError.js";
 import type { WasmLimits } from "./wasmLimits.js";
-import type { FunctionBody, Import, WasmModule } from "./wasmModule.js";
+import type { Export, FunctionBody, Import, WasmModule } from "./wasmModule.js";
 import { ExternalKind, type FuncType, ValType, sameFuncType } from "./wasmTypes.js";
 
 export const FINITE_WASM_IMPORT_MODULE = "internal";
@@ -95,8 +95,29 @@ export interface WriteTracking {
 /** The injected write mark's export name (not a method: methods come from the original exports). */
 export const WRITE_MARK_EXPORT = "\u0000shardkit:write_mark";
 
+/** An active data segment: `bytes` written at `offset` when the module is instantiated. */
+export interface DataSegment {
+  readonly offset: number;
+  readonly bytes: Uint8Array;
+}
+
+/**
+ * An instance of the module can serve call after call, with its memory: after a call the host
+ * clears the written prefix, writes the data segments again and calls `resetExport`, which
+ * puts every mutable global back to its initial value. Only for modules whose other instance
+ * state cannot change (no table.set / bulk memory or table operations) and whose writes are
+ * tracked; each call still runs the start function (the host calls it, see GasGlobals).
+ */
+export interface InstanceReuse {
+  readonly resetExport: string;
+  readonly dataSegments: readonly DataSegment[];
+}
+
+export const RESET_EXPORT = "\u0000shardkit:reset";
+
 export interface InstrumentedModule {
   readonly module: WasmModule;
+  readonly instanceReuse: InstanceReuse | undefined;
   readonly writeTracking: WriteTracking | undefined;
   readonly gasGlobals: GasGlobals | undefined;
   /** One entry per defined function, in code section order. */
@@ -119,6 +140,8 @@ export interface InstrumentOptions {
   readonly fee?: FeeModel;
   /** false: no write mark (see WriteTracking). */
   readonly trackWrites?: boolean;
+  /** false: no reset function (see InstanceReuse). */
+  readonly reuseInstances?: boolean;
   /**
    * false: charge every segment through the host (`finite_wasm_gas`/`_stack`/`_unstack`), as
    * described in the header. Default (true): the
@@ -194,7 +217,8 @@ export function instrumentModule(
     },
   ];
 
-  const dataEnd = options.trackWrites === false ? undefined : activeDataEnd(m.data);
+  const data = options.trackWrites === false ? undefined : activeData(m.data);
+  const dataEnd = data?.end;
   const trackable =
     dataEnd !== undefined &&
     !m.exports.some((e) => e.name === WRITE_MARK_EXPORT) &&
@@ -204,6 +228,14 @@ export function instrumentModule(
     ? { gas: m.globals.length, stack: m.globals.length + 1, regularOpCost: limits.regularOpCost }
     : undefined;
   const mark = trackable ? { global: m.globals.length + (inGlobals ? 2 : 0), reach: 0 } : undefined;
+
+  // Reusable instances (InstanceReuse): memory and globals can be put back; tables never change.
+  const reusable =
+    mark !== undefined &&
+    counters !== undefined &&
+    (options.reuseInstances ?? true) &&
+    !m.exports.some((e) => e.name === RESET_EXPORT) &&
+    !m.code.some((body) => decodeOperators(body.code).some((op) => op.code === TABLE_SET || op.code >= Op.memoryInit));
 
   const metering: FunctionMetering[] = [];
   const code: FunctionBody[] = m.code.map((body, i) => {
@@ -218,25 +250,47 @@ export function instrumentModule(
   const shift = (index: number): number => index + INJECTED_FUNCTIONS;
   const shiftExpr = (e: ConstExpr): ConstExpr =>
     e.op === "ref.func" ? { op: "ref.func", functionIndex: shift(e.functionIndex) } : e;
+  const globals = [
+    ...m.globals.map((g) => ({ type: g.type, init: shiftExpr(g.init) })),
+    ...(counters === undefined
+      ? []
+      : [
+          { type: { valType: ValType.i64, mutable: true }, init: { op: "i64.const" as const, value: 0n } },
+          { type: { valType: ValType.i64, mutable: true }, init: { op: "i64.const" as const, value: BigInt(limits.maxStackHeight) } },
+        ]),
+    ...(mark === undefined ? [] : [{ type: { valType: ValType.i32, mutable: true }, init: { op: "i32.const" as const, value: 0 } }]),
+  ];
+  const functions = [...m.functions];
+  const resetExports: Export[] = [];
+  if (reusable) {
+    // A function (not metered: the host calls it between calls) putting every mutable global back to its initial value.
+    const w = new ByteWriter(16 * globals.length + 8);
+    globals.forEach((g, index) => {
+      if (!g.type.mutable) return;
+      const init = new ByteWriter(16);
+      writeConstExpr(init, g.init);
+      const bytes = init.finish();
+      w.bytes(bytes.subarray(0, bytes.length - 1)).u8(0x24).varU32(index); // without its `end`; global.set
+    });
+    w.u8(Op.end);
+    const body = w.finish();
+    const importedFunctions = m.imports.filter((i) => i.desc.kind === ExternalKind.func).length;
+    functions.push(typeIndex({ params: [], results: [] }));
+    code.push({ locals: [], code: body, size: body.length });
+    resetExports.push({ name: RESET_EXPORT, kind: ExternalKind.func, index: INJECTED_FUNCTIONS + importedFunctions + code.length - 1 });
+  }
   const module: WasmModule = {
     ...m,
     types,
     imports: [...injected, ...m.imports],
-    globals: [
-      ...m.globals.map((g) => ({ type: g.type, init: shiftExpr(g.init) })),
-      ...(counters === undefined
-        ? []
-        : [
-            { type: { valType: ValType.i64, mutable: true }, init: { op: "i64.const" as const, value: 0n } },
-            { type: { valType: ValType.i64, mutable: true }, init: { op: "i64.const" as const, value: BigInt(limits.maxStackHeight) } },
-          ]),
-      ...(mark === undefined ? [] : [{ type: { valType: ValType.i32, mutable: true }, init: { op: "i32.const" as const, value: 0 } }]),
-    ],
+    functions,
+    globals,
     exports: [
       ...m.exports.map((e) => (e.kind === ExternalKind.func ? { ...e, index: shift(e.index) } : e)),
       ...(mark === undefined ? [] : [{ name: WRITE_MARK_EXPORT, kind: ExternalKind.global, index: mark.global }]),
       ...(counters === undefined ? [] : [{ name: GAS_GLOBAL_EXPORT, kind: ExternalKind.global, index: counters.gas }]),
       ...(exportStart ? [{ name: START_EXPORT, kind: ExternalKind.func, index: shift(m.start!) }] : []),
+      ...resetExports,
     ],
     start: m.start === undefined || exportStart ? undefined : shift(m.start),
     elements: m.elements.map((s) => ({
@@ -248,7 +302,8 @@ export function instrumentModule(
   };
   const writeTracking =
     mark === undefined || dataEnd === undefined ? undefined : { markExport: WRITE_MARK_EXPORT, storeReach: mark.reach, dataEnd };
-  return { module, functions: metering, writeTracking, gasGlobals: inGlobals ? { gasExport: GAS_GLOBAL_EXPORT, startExport: exportStart ? START_EXPORT : undefined } : undefined };
+  const instanceReuse = reusable && data !== undefined ? { resetExport: RESET_EXPORT, dataSegments: data.segments } : undefined;
+  return { module, functions: metering, writeTracking, instanceReuse, gasGlobals: inGlobals ? { gasExport: GAS_GLOBAL_EXPORT, startExport: exportStart ? START_EXPORT : undefined } : undefined };
 }
 
 /** Indices of the injected counter globals (GasGlobals) and the price of a stack frame's 8 bytes. */
@@ -273,14 +328,17 @@ const STORES: Readonly<Record<number, { type: ValType; width: number }>> = {
   0x3e: { type: ValType.i64, width: 4 },
 };
 
+const TABLE_SET = 0x26;
+
 /**
- * End of the furthest active data segment of a raw data section, or undefined when an
- * offset is not a constant (then writes cannot be bounded).
+ * The active data segments of a raw data section and the end of the furthest, or undefined
+ * when an offset is not a constant (then writes cannot be bounded).
  */
-function activeDataEnd(data: Uint8Array | undefined): number | undefined {
-  if (data === undefined) return 0;
+function activeData(data: Uint8Array | undefined): { end: number; segments: DataSegment[] } | undefined {
+  if (data === undefined) return { end: 0, segments: [] };
   const r = new ByteReader(data);
   let end = 0;
+  const segments: DataSegment[] = [];
   for (let n = r.varU32(); n > 0; n--) {
     const flags = r.varU32();
     if (flags === 1) {
@@ -291,11 +349,12 @@ function activeDataEnd(data: Uint8Array | undefined): number | undefined {
     else if (flags !== 0) throw new WasmDecodeError("invalid data segment flags");
     const offset = readConstExpr(r);
     const length = r.varU32();
-    r.take(length);
+    const bytes = r.take(length);
     if (offset.op !== "i32.const") return undefined;
     end = Math.max(end, (offset.value >>> 0) + length);
+    segments.push({ offset: offset.value >>> 0, bytes });
   }
-  return end;
+  return { end, segments };
 }
 
 function instrumentFunction(

@@ -1,5 +1,5 @@
 import { ByteReader } from "./byteReader.js";
-import { type GasGlobals, type InstrumentOptions, type InstrumentedModule, instrumentModule, type WriteTracking } from "./instrument.js";
+import { type GasGlobals, type InstanceReuse, type InstrumentOptions, type InstrumentedModule, instrumentModule, type WriteTracking } from "./instrument.js";
 import { readOperator } from "./operators.js";
 import { PrepareFailure, type PrepareErrorJson } from "./prepareError.js";
 import { WasmDecodeError } from "./wasmDecodeError.js";
@@ -16,7 +16,7 @@ import { ExternalKind, type FuncType } from "./wasmTypes.js";
 
 export type { PrepareErrorJson } from "./prepareError.js";
 export { NEARCORE_WASM_LIMITS, type WasmLimits } from "./wasmLimits.js";
-export { FINITE_WASM_IMPORT_MODULE, type FiniteWasmImports, type GasGlobals, type WriteTracking } from "./instrument.js";
+export { FINITE_WASM_IMPORT_MODULE, type FiniteWasmImports, type GasGlobals, type InstanceReuse, type WriteTracking } from "./instrument.js";
 
 /**
  * A contract ready to instantiate: validated, memory normalised, limits enforced, gas and stack
@@ -35,12 +35,14 @@ export interface PreparedContract {
   readonly writeTracking: WriteTracking | undefined;
   /** Gas and stack counters in wasm globals (undefined: host-call metering); see instrument.ts. */
   readonly gasGlobals: GasGlobals | undefined;
+  /** How an instance can be put back to its initial state (undefined: instantiate per call). */
+  readonly instanceReuse: InstanceReuse | undefined;
 }
 
 export type PrepareResult = { ok: true; contract: PreparedContract } | { ok: false; error: PrepareErrorJson };
 
 /** Instrumentation variants (defaults: gas in wasm globals, write tracking). */
-export type PrepareOptions = Pick<InstrumentOptions, "gasInGlobals" | "trackWrites">;
+export type PrepareOptions = Pick<InstrumentOptions, "gasInGlobals" | "trackWrites" | "reuseInstances">;
 
 /** The module and name under which every prepared contract imports its linear memory. */
 export const MEMORY_IMPORT = { module: "env", name: "memory" } as const;
@@ -185,7 +187,7 @@ function describe(
   module: WebAssembly.Module,
   code: Uint8Array,
   m: WasmModule,
-  { writeTracking, gasGlobals }: Pick<InstrumentedModule, "writeTracking" | "gasGlobals">,
+  { writeTracking, gasGlobals, instanceReuse }: Pick<InstrumentedModule, "writeTracking" | "gasGlobals" | "instanceReuse">,
 ): PreparedContract {
   const importedFunctions: { name: string; type: FuncType }[] = [];
   for (const imp of m.imports) {
@@ -202,7 +204,7 @@ function describe(
     const type = typeIndex === undefined ? undefined : m.types[typeIndex];
     if (type !== undefined) exportedFunctions.set(exp.name, type);
   }
-  return { module, code, exportedFunctions, importedFunctions, writeTracking, gasGlobals };
+  return { module, code, exportedFunctions, importedFunctions, writeTracking, gasGlobals, instanceReuse };
 }
 
 function functionImportTypeIndex(m: WasmModule, functionIndex: number): number | undefined {
