@@ -1,7 +1,7 @@
 /**
- * Per-call cost of the contract VM: a view call on a cached contract (prepare once, then
- * instantiate + run per call) against an empty wasm call (a contract whose method does
- * nothing), both through Chain.callFunction in the same run; reported as calls per second
+ * Per-call cost of the contract VM: a view call on a cached contract (prepared once; a warm
+ * instance is reset and run per call, see src/chain/vm/README.md) against an empty wasm call
+ * (a contract whose method does nothing), both through Chain.callFunction in the same run; reported as calls per second
  * and as the ratio of their per-call times. Also: ft_transfer calls executed per second next
  * to plain Transfers per second (blocks applied in-process, no RPC).
  *
@@ -84,7 +84,7 @@ export async function vmCallCost({ quick }: { quick: boolean }): Promise<VmCallR
     if (!chain.callFunction(head, b!, "noop", new Uint8Array()).ok) throw new Error("noop failed");
   });
   console.log(`(g) view calls through Chain.callFunction (in-process), ${seconds}s each`);
-  console.log(`    ft_balance_of on the cached FT contract (instantiate + run) ${(1000 / ftView).toFixed(3)} ms/call (${ftView.toFixed(0)}/s), empty method ${(1000 / emptyView).toFixed(3)} ms/call (${emptyView.toFixed(0)}/s), ratio ${(emptyView / ftView).toFixed(2)}`);
+  console.log(`    ft_balance_of on the cached FT contract (reused instance, reset + run) ${(1000 / ftView).toFixed(3)} ms/call (${ftView.toFixed(0)}/s), empty method ${(1000 / emptyView).toFixed(3)} ms/call (${emptyView.toFixed(0)}/s), ratio ${(emptyView / ftView).toFixed(2)}`);
 
   /** Transactions of one kind from one signer, applied in blocks; returns executed per second. */
   const applied = (count: number, make: () => Uint8Array): number => {

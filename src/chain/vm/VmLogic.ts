@@ -13,6 +13,7 @@ export const U64_MAX = (1n << 64n) - 1n;
 /** Wall-clock budget of one call (see VmLogic.checkClock). */
 export const DEFAULT_TIME_LIMIT_MS = 3_000;
 const CLOCK_CHECK_EVERY = 16_384;
+const EMPTY_VIEW = new Uint8Array(0);
 /** Most gas an instance may burn between two host checks (~1.2M instructions at regular_op_cost 822,756). */
 const GAS_ARM_CAP = 10n ** 12n;
 
@@ -57,6 +58,8 @@ export class VmLogic {
   /** Bytes of wasm stack left (finite-wasm stack accounting). */
   remainingStack = 0n;
   private memory: WebAssembly.Memory | undefined;
+  /** A view of the attached memory's current buffer (EMPTY_VIEW when detached). */
+  private view: Uint8Array = EMPTY_VIEW;
   /** finite_wasm_gas calls left before the next wall-clock check. */
   ticksToClockCheck = CLOCK_CHECK_EVERY;
   private deadline = 0;
@@ -105,6 +108,7 @@ export class VmLogic {
     this.receipts = new ReceiptManager(newDataId);
     this.remainingStack = config.maxStackHeight;
     this.memory = undefined;
+    this.view = EMPTY_VIEW;
   }
 
   /**
@@ -118,6 +122,7 @@ export class VmLogic {
     this.promises = [];
     this.logs = [];
     this.memory = undefined;
+    this.view = EMPTY_VIEW;
   }
 
   /**
@@ -133,6 +138,7 @@ export class VmLogic {
 
   attachMemory(memory: WebAssembly.Memory): void {
     this.memory = memory;
+    this.view = new Uint8Array(memory.buffer);
     this.hostWriteEnd = 0;
   }
 
@@ -142,6 +148,7 @@ export class VmLogic {
   /** After the call: the memory may go back to a pool, so nothing here may touch it again. */
   detachMemory(): void {
     this.memory = undefined;
+    this.view = EMPTY_VIEW;
     this.gasGlobal = undefined;
   }
 
@@ -207,7 +214,9 @@ export class VmLogic {
 
   private bytes(): Uint8Array {
     if (this.memory === undefined) throw hostError({ name: "MemoryAccessViolation" });
-    return new Uint8Array(this.memory.buffer);
+    // memory.grow detaches the old buffer (its views drop to length 0): only then make a new view.
+    if (this.view.length === 0) this.view = new Uint8Array(this.memory.buffer);
+    return this.view;
   }
 
   private range(ptr: bigint, len: bigint): [number, number] {

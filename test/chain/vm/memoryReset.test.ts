@@ -148,6 +148,20 @@ describe("pooled memory is all-zero at the start of every call", () => {
     expect(handed.length).toBe(1); // one memory taken from the pool: every later call reused the warm instance
   });
 
+  it("host functions see memory the guest grew during the call", () => {
+    const code = contract(
+      IMPORTS,
+      `(func (export "grow_then_write")
+         (drop (memory.grow (i32.const 1)))
+         (call $input (i64.const 0))
+         (call $read_register (i64.const 0) (i64.const ${64 * MiB + 10}))
+         (call $value_return (i64.const 3) (i64.const ${64 * MiB + 10})))`,
+    );
+    const { pool } = trackedPool();
+    runWith(code, "grow_then_write", pool, Uint8Array.from([1])); // the view made before the growth is stale afterwards
+    expect(runWith(code, "grow_then_write", pool, Uint8Array.from([7, 8, 9])).returnData).toEqual({ kind: "Value", value: Uint8Array.from([7, 8, 9]) });
+  });
+
   it("tracks plain contracts: stores below the mark, data end and store reach", () => {
     const code = contract(IMPORTS, `(data (i32.const 100) "abc") (func (export "dirty") (i64.store offset=32 (i32.const 0) (i64.const 1))) ${CHECK}`);
     const prepared = prepareContract(code, wasmLimitsOf(P));
