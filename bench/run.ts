@@ -18,6 +18,7 @@ import { sha256 } from "../src/chain/primitives/sha256.js";
 import { encodeSignedTransaction, signTransaction, type Action } from "../src/chain/transaction/index.js";
 import { indexerCostPerBlock, restThroughput } from "./rest.js";
 import { storageComparison } from "./storage.js";
+import { vmCallCost } from "./vmCall.js";
 
 const root = join(import.meta.dirname, "..");
 const work = join(root, ".bench");
@@ -26,7 +27,7 @@ const quick = process.argv.includes("--quick");
 const seconds = quick ? 2 : 5;
 const rounds = quick ? 1 : 3;
 const latencySamples = quick ? 300 : 2000;
-/** `--only=throughput`, `--only=paging`, `--only=transactions`, `--only=rest` or `--only=indexer` runs one part. */
+/** `--only=throughput`, `--only=paging`, `--only=transactions`, `--only=rest`, `--only=indexer` or `--only=vm` runs one part. */
 const only = process.argv.find((arg) => arg.startsWith("--only="))?.slice("--only=".length);
 
 const hasTaskset = (() => {
@@ -303,6 +304,7 @@ async function main(): Promise<void> {
   if (only === undefined || only === "rest") await restThroughput({ startProcess, cli, work, seconds, rounds, serverNodeArgs });
   if (only === undefined || only === "indexer") await indexerCostPerBlock({ quick });
   if (only === undefined || only === "storage") await storageComparison({ quick, work });
+  if (only === undefined || only === "vm") await vmCallCost({ quick });
 }
 
 main().catch((error: unknown) => {

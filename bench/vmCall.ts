@@ -1,11 +1,11 @@
 /**
- * Per-call cost of the contract VM: a view call on a cached contract (prepare once, then
- * instantiate + run per call) against an empty wasm call (a contract whose method does
- * nothing), both through Chain.callFunction in the same run; reported as calls per second
+ * Per-call cost of the contract VM: a view call on a cached contract (prepared once; a warm
+ * instance is reset and run per call, see src/chain/vm/README.md) against an empty wasm call
+ * (a contract whose method does nothing), both through Chain.callFunction in the same run; reported as calls per second
  * and as the ratio of their per-call times. Also: ft_transfer calls executed per second next
  * to plain Transfers per second (blocks applied in-process, no RPC).
  *
- *   node --import tsx bench/vmCall.ts [--quick]
+ * Part `--only=vm` of `npm run bench`; alone: node --import tsx bench/vmCall.ts [--quick]
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -15,8 +15,6 @@ import { formatPublicKey } from "../src/chain/primitives/publicKey.js";
 import { encodeSignedTransaction, signTransaction, type Action } from "../src/chain/transaction/index.js";
 
 const root = join(import.meta.dirname, "..");
-const quick = process.argv.includes("--quick");
-const seconds = quick ? 1 : 3;
 const TGAS = 10n ** 12n;
 const enc = new TextEncoder();
 
@@ -39,7 +37,7 @@ function settle(chain: Chain, blocks = 4): void {
   for (let i = 0; i < blocks; i++) chain.produceBlock();
 }
 
-function rate(fn: () => void): number {
+function rate(seconds: number, fn: () => void): number {
   for (let i = 0; i < 50; i++) fn(); // warm up (compile, tier up)
   let n = 0;
   const end = performance.now() + seconds * 1000;
@@ -50,38 +48,66 @@ function rate(fn: () => void): number {
   return n / seconds;
 }
 
-const chain = await Chain.open({ blockTimeMs: 0 });
-const [a, b, c] = chain.devAccounts.map((d) => d.accountId);
-const call = (m: string, args: unknown, deposit = 0n, gas = 100n * TGAS): Action => ({ type: "FunctionCall", methodName: m, args: enc.encode(JSON.stringify(args)), gas, deposit });
-chain.submitTransaction(tx(chain, a!, a!, [{ type: "DeployContract", code: new Uint8Array(readFileSync(join(root, "contracts/build/ft.wasm"))) }]));
-chain.submitTransaction(tx(chain, b!, b!, [{ type: "DeployContract", code: EMPTY }]));
-settle(chain);
-chain.submitTransaction(tx(chain, a!, a!, [call("new", { owner_id: a, total_supply: "1000000000000", metadata: { spec: "ft-1.0.0", name: "B", symbol: "B", decimals: 0 } })]));
-settle(chain);
-chain.submitTransaction(tx(chain, c!, a!, [call("storage_deposit", {}, 10n ** 22n)]));
-settle(chain);
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((x, y) => x - y);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
 
-const head = chain.head();
-const balanceArgs = enc.encode(JSON.stringify({ account_id: a }));
-const ftView = rate(() => {
-  if (!chain.callFunction(head, a!, "ft_balance_of", balanceArgs).ok) throw new Error("ft_balance_of failed");
-});
-const emptyView = rate(() => {
-  if (!chain.callFunction(head, b!, "noop", new Uint8Array()).ok) throw new Error("noop failed");
-});
-console.log(`view ft_balance_of (cached FT, instantiate + run): ${ftView.toFixed(0)} calls/s (${(1000 / ftView).toFixed(3)} ms/call)`);
-console.log(`view of an empty method (instantiate + run):        ${emptyView.toFixed(0)} calls/s (${(1000 / emptyView).toFixed(3)} ms/call)`);
-console.log(`ratio ft_balance_of / empty per-call time: ${(emptyView / ftView).toFixed(2)}`);
-
-/** Transactions of one kind from one signer, applied in blocks; returns executed per second. */
-function applied(count: number, make: () => Uint8Array): number {
-  const txs = Array.from({ length: count }, make);
-  for (const t of txs) chain.submitTransaction(t);
-  const t0 = performance.now();
-  settle(chain, 3);
-  return count / ((performance.now() - t0) / 1000);
+export interface VmCallResult {
+  ftViewPerSecond: number;
+  emptyViewPerSecond: number;
+  transfersPerSecond: number;
+  ftTransfersPerSecond: number;
 }
-const n = quick ? 100 : 300;
-const transfers = applied(n, () => tx(chain, c!, b!, [{ type: "Transfer", deposit: 1n }]));
-const ftTransfers = applied(n, () => tx(chain, a!, a!, [call("ft_transfer", { receiver_id: c, amount: "1" }, 1n, 30n * TGAS)]));
-console.log(`Transfers applied: ${transfers.toFixed(0)}/s; ft_transfer calls applied: ${ftTransfers.toFixed(0)}/s; ratio ${(ftTransfers / transfers).toFixed(2)} (target >= 0.5)`);
+
+/** Runs the part and prints it; `quick` shortens every phase. */
+export async function vmCallCost({ quick }: { quick: boolean }): Promise<VmCallResult> {
+  const seconds = quick ? 1 : 3;
+  const chain = await Chain.open({ blockTimeMs: 0 });
+  const [a, b, c] = chain.devAccounts.map((d) => d.accountId);
+  const call = (m: string, args: unknown, deposit = 0n, gas = 100n * TGAS): Action => ({ type: "FunctionCall", methodName: m, args: enc.encode(JSON.stringify(args)), gas, deposit });
+  chain.submitTransaction(tx(chain, a!, a!, [{ type: "DeployContract", code: new Uint8Array(readFileSync(join(root, "contracts/build/ft.wasm"))) }]));
+  chain.submitTransaction(tx(chain, b!, b!, [{ type: "DeployContract", code: EMPTY }]));
+  settle(chain);
+  chain.submitTransaction(tx(chain, a!, a!, [call("new", { owner_id: a, total_supply: "1000000000000", metadata: { spec: "ft-1.0.0", name: "B", symbol: "B", decimals: 0 } })]));
+  settle(chain);
+  chain.submitTransaction(tx(chain, c!, a!, [call("storage_deposit", {}, 10n ** 22n)]));
+  settle(chain);
+
+  const head = chain.head();
+  const balanceArgs = enc.encode(JSON.stringify({ account_id: a }));
+  const ftView = rate(seconds, () => {
+    if (!chain.callFunction(head, a!, "ft_balance_of", balanceArgs).ok) throw new Error("ft_balance_of failed");
+  });
+  const emptyView = rate(seconds, () => {
+    if (!chain.callFunction(head, b!, "noop", new Uint8Array()).ok) throw new Error("noop failed");
+  });
+  console.log(`(h) view calls through Chain.callFunction (in-process), ${seconds}s each`);
+  console.log(`    ft_balance_of on the cached FT contract (reused instance, reset + run) ${(1000 / ftView).toFixed(3)} ms/call (${ftView.toFixed(0)}/s), empty method ${(1000 / emptyView).toFixed(3)} ms/call (${emptyView.toFixed(0)}/s), ratio ${(emptyView / ftView).toFixed(2)}`);
+
+  /** Transactions of one kind from one signer, applied in blocks; returns executed per second. */
+  const applied = (count: number, make: () => Uint8Array): number => {
+    const txs = Array.from({ length: count }, make);
+    for (const t of txs) chain.submitTransaction(t);
+    const t0 = performance.now();
+    settle(chain, 3);
+    return count / ((performance.now() - t0) / 1000);
+  };
+  const n = quick ? 100 : 300;
+  const rounds = quick ? 1 : 3;
+  const plain: number[] = [];
+  const ft: number[] = [];
+  applied(n, () => tx(chain, a!, a!, [call("ft_transfer", { receiver_id: c, amount: "1" }, 1n, 30n * TGAS)])); // warm up
+  for (let i = 0; i < rounds; i++) {
+    plain.push(applied(n, () => tx(chain, c!, b!, [{ type: "Transfer", deposit: 1n }])));
+    ft.push(applied(n, () => tx(chain, a!, a!, [call("ft_transfer", { receiver_id: c, amount: "1" }, 1n, 30n * TGAS)])));
+  }
+  const transfers = median(plain);
+  const ftTransfers = median(ft);
+  console.log(`(i) ${n} transactions of one kind applied in blocks (in-process, no RPC), median of ${rounds} interleaved rounds`);
+  console.log(`    ft_transfer calls ${ftTransfers.toFixed(0)}/s, plain Transfers ${transfers.toFixed(0)}/s, ratio ${(ftTransfers / transfers).toFixed(2)} (target >= 0.5)`);
+  return { ftViewPerSecond: ftView, emptyViewPerSecond: emptyView, transfersPerSecond: transfers, ftTransfersPerSecond: ftTransfers };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await vmCallCost({ quick: process.argv.includes("--quick") });

@@ -1,5 +1,5 @@
 import type { RuntimeParameters } from "../runtime/parameters.js";
-import { prepareContract, type PrepareResult } from "./wasm/prepareContract.js";
+import { type PrepareOptions, prepareContract, type PrepareResult } from "./wasm/prepareContract.js";
 import type { WasmLimits } from "./wasm/wasmLimits.js";
 
 /** The limits preparation enforces, from the runtime parameter table. */
@@ -39,6 +39,8 @@ export class ContractCache {
   constructor(
     private readonly limits: WasmLimits,
     private readonly capacity = 256,
+    /** How contracts are metered (tests compare the instrumentation variants). */
+    private readonly prepareOptions: PrepareOptions = {},
   ) {}
 
   /** The contract with hash `codeHash`; `code` is read (from state) only on a miss. */
@@ -50,7 +52,7 @@ export class ContractCache {
       return hit;
     }
     const bytes = code();
-    const entry = { result: prepareContract(bytes, this.limits), codeLength: bytes.length };
+    const entry = { result: prepareContract(bytes, this.limits, this.prepareOptions), codeLength: bytes.length };
     if (this.entries.size >= this.capacity) this.entries.delete(this.entries.keys().next().value!);
     this.entries.set(codeHash, entry);
     return entry;

@@ -13,6 +13,9 @@ export const U64_MAX = (1n << 64n) - 1n;
 /** Wall-clock budget of one call (see VmLogic.checkClock). */
 export const DEFAULT_TIME_LIMIT_MS = 3_000;
 const CLOCK_CHECK_EVERY = 16_384;
+const EMPTY_VIEW = new Uint8Array(0);
+/** Most gas an instance may burn between two host checks (~1.2M instructions at regular_op_cost 822,756). */
+const GAS_ARM_CAP = 10n ** 12n;
 
 const released = (): never => {
   throw new Error("host state used after its call ended");
@@ -55,6 +58,8 @@ export class VmLogic {
   /** Bytes of wasm stack left (finite-wasm stack accounting). */
   remainingStack = 0n;
   private memory: WebAssembly.Memory | undefined;
+  /** A view of the attached memory's current buffer (EMPTY_VIEW when detached). */
+  private view: Uint8Array = EMPTY_VIEW;
   /** finite_wasm_gas calls left before the next wall-clock check. */
   ticksToClockCheck = CLOCK_CHECK_EVERY;
   private deadline = 0;
@@ -103,6 +108,7 @@ export class VmLogic {
     this.receipts = new ReceiptManager(newDataId);
     this.remainingStack = config.maxStackHeight;
     this.memory = undefined;
+    this.view = EMPTY_VIEW;
   }
 
   /**
@@ -116,6 +122,7 @@ export class VmLogic {
     this.promises = [];
     this.logs = [];
     this.memory = undefined;
+    this.view = EMPTY_VIEW;
   }
 
   /**
@@ -131,11 +138,69 @@ export class VmLogic {
 
   attachMemory(memory: WebAssembly.Memory): void {
     this.memory = memory;
+    this.view = new Uint8Array(memory.buffer);
+    this.hostWriteEnd = 0;
   }
+
+  /** End of the furthest guest-memory range the host wrote since attachMemory (MemoryPool clears below it). */
+  hostWriteEnd = 0;
 
   /** After the call: the memory may go back to a pool, so nothing here may touch it again. */
   detachMemory(): void {
     this.memory = undefined;
+    this.view = EMPTY_VIEW;
+    this.gasGlobal = undefined;
+  }
+
+  // ---- wasm gas kept in the instance (instrument.ts GasGlobals) ----
+
+  private gasGlobal: WebAssembly.Global | undefined;
+  /** The gas global's value when the host last settled or armed it. */
+  private gasArmed = 0n;
+
+  /** Starts metering through the instance's gas global (after instantiation, before the method runs). */
+  attachGasGlobal(global: WebAssembly.Global): void {
+    this.gasGlobal = global;
+    this.armWasmGas();
+  }
+
+  /** Burns the wasm gas the instance counted since it was last armed (always within the armed budget). */
+  syncWasmGas(): void {
+    const g = this.gasGlobal;
+    if (g === undefined) return;
+    const left = g.value as bigint;
+    const spent = this.gasArmed - left;
+    this.gasArmed = left;
+    if (spent > 0n && !this.gas.burnWasm(spent)) this.gas.burn(spent);
+  }
+
+  /**
+   * Lets the instance burn what may still be burnt without a limit check, capped so that it
+   * comes back (gas_checkpoint) often enough to look at the clock.
+   */
+  armWasmGas(): void {
+    const g = this.gasGlobal;
+    if (g === undefined) return;
+    const left = this.gas.remainingGas;
+    const budget = left < 0n ? 0n : left < GAS_ARM_CAP ? left : GAS_ARM_CAP;
+    g.value = budget;
+    this.gasArmed = budget;
+  }
+
+  /**
+   * The instance's counter went below zero on a charge of `fee`: settle what came before it,
+   * charge `fee` exactly as finite_wasm_gas does (over a limit: clamp and fail), then re-arm.
+   */
+  wasmGasCheckpoint(fee: bigint): void {
+    const g = this.gasGlobal;
+    if (g === undefined) throw hostError({ name: "IntegerOverflow" }); // unreachable: only gas-global code calls it
+    const left = g.value as bigint; // already lowered by fee
+    const spent = this.gasArmed - (left + fee);
+    this.gasArmed = left;
+    if (spent > 0n && !this.gas.burnWasm(spent)) this.gas.burn(spent);
+    if (!this.gas.burnWasm(fee)) this.gas.burn(fee);
+    this.checkClock();
+    this.armWasmGas();
   }
 
   // ---- view calls ----
@@ -149,7 +214,9 @@ export class VmLogic {
 
   private bytes(): Uint8Array {
     if (this.memory === undefined) throw hostError({ name: "MemoryAccessViolation" });
-    return new Uint8Array(this.memory.buffer);
+    // memory.grow detaches the old buffer (its views drop to length 0): only then make a new view.
+    if (this.view.length === 0) this.view = new Uint8Array(this.memory.buffer);
+    return this.view;
   }
 
   private range(ptr: bigint, len: bigint): [number, number] {
@@ -175,8 +242,9 @@ export class VmLogic {
   writeMemory(ptr: bigint, data: Uint8Array): void {
     this.gas.payBase("write_memory_base");
     this.gas.payPer("write_memory_byte", data.length);
-    const [start] = this.range(ptr, BigInt(data.length));
+    const [start, end] = this.range(ptr, BigInt(data.length));
     this.bytes().set(data, start);
+    if (end > this.hostWriteEnd) this.hostWriteEnd = end;
   }
 
   readU128(ptr: bigint): bigint {

@@ -115,7 +115,20 @@ interface Linked {
   readonly logic: VmLogic;
   readonly imports: ImportObject | string;
   busy: boolean;
+  /** Kept in linkedContracts (a stand-in made while the entry was busy is not). */
+  readonly stored: boolean;
+  /** An instance back in its initial state with its memory (wasm InstanceReuse), ready for the next call. */
+  warm: { readonly instance: WebAssembly.Instance; readonly memory: WebAssembly.Memory; readonly dataEnd: number } | undefined;
 }
+
+/**
+ * Links holding a warm instance, oldest first. Each holds a 64 MiB memory (mostly untouched
+ * pages), so only a few are kept; an evicted one's memory goes back to the pool.
+ */
+const warmLinks = new Set<Linked>();
+const WARM_INSTANCES = 8;
+/** Warm instances are kept only when clearing what the call wrote is this cheap (a memset). */
+const WARM_CLEAR_LIMIT = 1 << 20;
 const linkedContracts = new WeakMap<PreparedContract, Map<RuntimeParameters, Linked>>();
 
 function linked(contract: PreparedContract, run: ContractRun): Linked {
@@ -127,7 +140,7 @@ function linked(contract: PreparedContract, run: ContractRun): Linked {
     return entry;
   }
   const logic = new VmLogic(run.context, run.params, run.ext, run.newDataId, run.timeLimitMs);
-  const fresh: Linked = { logic, imports: linkImports(contract, logic), busy: false };
+  const fresh: Linked = { logic, imports: linkImports(contract, logic), busy: false, stored: entry === undefined, warm: undefined };
   if (entry === undefined) byParams.set(run.params, fresh);
   return fresh;
 }
@@ -174,21 +187,35 @@ function call(run: ContractRun, contract: PreparedContract, codeLength: number, 
   const imports = link.imports;
   if (typeof imports === "string") return abort(l, { kind: "LinkError", msg: imports });
   const w = run.params.wasm;
-  const memory = run.memories?.take() ?? new WebAssembly.Memory({ initial: w.initialMemoryPages, maximum: w.maxMemoryPages });
+  const warm = link.warm;
+  if (warm !== undefined) {
+    link.warm = undefined;
+    warmLinks.delete(link);
+  }
+  const memory = warm?.memory ?? run.memories?.take() ?? new WebAssembly.Memory({ initial: w.initialMemoryPages, maximum: w.maxMemoryPages });
   l.attachMemory(memory);
   imports.env!.memory = memory;
   link.busy = true;
+  let instance: WebAssembly.Instance | undefined;
   try {
-    const instance = new WebAssembly.Instance(contract.module, imports);
+    instance = warm?.instance ?? new WebAssembly.Instance(contract.module, imports);
+    const counters = contract.gasGlobals;
+    if (counters !== undefined) {
+      l.attachGasGlobal(instance.exports[counters.gasExport] as WebAssembly.Global);
+      if (counters.startExport !== undefined) (instance.exports[counters.startExport] as () => unknown)();
+    }
     const fn = instance.exports[run.methodName] as () => unknown;
     fn();
+    l.syncWasmGas();
   } catch (e) {
+    l.syncWasmGas(); // what ran before a trap stays burnt
     return abort(l, guestError(e));
   } finally {
     link.busy = false;
     imports.env!.memory = PLACEHOLDER_MEMORY;
+    const written = writtenEnd(contract, instance, l);
     l.detachMemory();
-    run.memories?.give(memory);
+    if (!keepWarm(link, contract, instance, memory, written, w.initialMemoryPages, run.memories)) run.memories?.give(memory, written);
   }
 
   if (!run.context.isView) {
@@ -205,6 +232,51 @@ function call(run: ContractRun, contract: PreparedContract, codeLength: number, 
     receipts: l.receipts.receipts,
     profile: l.gas.gasProfile(),
   };
+}
+
+/**
+ * Puts the instance back to its initial state (memory cleared below what the call wrote, data
+ * segments written again, mutable globals reset) and keeps it for the link's next call; false
+ * when it cannot be reused (the memory is then the caller's to return).
+ */
+function keepWarm(
+  link: Linked,
+  contract: PreparedContract,
+  instance: WebAssembly.Instance | undefined,
+  memory: WebAssembly.Memory,
+  written: number | undefined,
+  initialPages: number,
+  pool: MemoryPool | undefined,
+): boolean {
+  const reuse = contract.instanceReuse;
+  if (reuse === undefined || instance === undefined || !link.stored || written === undefined || written > WARM_CLEAR_LIMIT) return false;
+  if (memory.buffer.byteLength !== initialPages * 65_536) return false; // grew
+  const bytes = new Uint8Array(memory.buffer);
+  bytes.fill(0, 0, written);
+  for (const segment of reuse.dataSegments) bytes.set(segment.bytes, segment.offset);
+  (instance.exports[reuse.resetExport] as () => void)();
+  link.warm = { instance, memory, dataEnd: contract.writeTracking?.dataEnd ?? memory.buffer.byteLength };
+  warmLinks.add(link);
+  if (warmLinks.size > WARM_INSTANCES) {
+    const oldest = warmLinks.values().next().value!;
+    warmLinks.delete(oldest);
+    const evicted = oldest.warm!;
+    oldest.warm = undefined;
+    pool?.give(evicted.memory, evicted.dataEnd); // holds only its data segments
+  }
+  return true;
+}
+
+/**
+ * How far the call can have written guest memory: the instrumentation's store mark, the data
+ * segments and the host's writes; undefined (anywhere) when the contract is not tracked.
+ */
+function writtenEnd(contract: PreparedContract, instance: WebAssembly.Instance | undefined, l: VmLogic): number | undefined {
+  const t = contract.writeTracking;
+  // Instantiation failed part-way (a start function run by it may have stored before trapping): unknown.
+  if (t === undefined || instance === undefined) return undefined;
+  const mark = ((instance.exports[t.markExport] as WebAssembly.Global).value as number) >>> 0;
+  return Math.max(mark + t.storeReach, t.dataEnd, l.hostWriteEnd);
 }
 
 /** Stands in for the guest memory between calls, so a pooled memory is never referenced twice. */

@@ -39,3 +39,27 @@ describe("MemoryPool", () => {
     expect(pool.take()).not.toBe(b);
   });
 });
+
+describe("MemoryPool with a known written prefix", () => {
+  it("clears exactly the written prefix at once and trusts the rest to be zero", () => {
+    const pool = new MemoryPool(4, 8);
+    const m = pool.take();
+    const bytes = new Uint8Array(m.buffer);
+    bytes.fill(7, 0, 1000);
+    pool.give(m, 1000);
+    expect(bytes.every((b) => b === 0)).toBe(true); // cleared synchronously
+    expect(pool.take()).toBe(m);
+  });
+
+  it("scans a large written prefix page by page before reuse", () => {
+    const pool = new MemoryPool(40, 48);
+    const m = pool.take();
+    const bytes = new Uint8Array(m.buffer);
+    bytes[39 * 65_536 + 5] = 1;
+    bytes[3 * 65_536] = 2;
+    pool.give(m, 40 * 65_536);
+    expect(bytes[3 * 65_536]).toBe(2); // deferred
+    expect(pool.take()).toBe(m);
+    expect(bytes.every((b) => b === 0)).toBe(true);
+  });
+});

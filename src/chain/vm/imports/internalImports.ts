@@ -20,6 +20,10 @@ export function internalImports(l: VmLogic): HostImports {
       if (!l.gas.burnWasm(gas)) l.gas.burn(gas); // over the limit: burn's error path clamps and names it
       if (--l.ticksToClockCheck <= 0) l.checkClock();
     },
+    /** Gas in wasm globals (instrument.ts GasGlobals): the counter went below zero. */
+    gas_checkpoint(gas: bigint): void {
+      l.wasmGasCheckpoint(gas);
+    },
     finite_wasm_stack(operand: bigint, frame: bigint): void {
       const need = BigInt.asUintN(64, operand) + BigInt.asUintN(64, frame);
       if (need > l.remainingStack) throw hostError({ name: "MemoryAccessViolation" });

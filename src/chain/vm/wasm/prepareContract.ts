@@ -1,5 +1,5 @@
 import { ByteReader } from "./byteReader.js";
-import { instrumentModule } from "./instrument.js";
+import { type GasGlobals, type InstanceReuse, type InstrumentOptions, type InstrumentedModule, instrumentModule, type WriteTracking } from "./instrument.js";
 import { readOperator } from "./operators.js";
 import { PrepareFailure, type PrepareErrorJson } from "./prepareError.js";
 import { WasmDecodeError } from "./wasmDecodeError.js";
@@ -16,7 +16,7 @@ import { ExternalKind, type FuncType } from "./wasmTypes.js";
 
 export type { PrepareErrorJson } from "./prepareError.js";
 export { NEARCORE_WASM_LIMITS, type WasmLimits } from "./wasmLimits.js";
-export { FINITE_WASM_IMPORT_MODULE, type FiniteWasmImports } from "./instrument.js";
+export { FINITE_WASM_IMPORT_MODULE, type FiniteWasmImports, type GasGlobals, type InstanceReuse, type WriteTracking } from "./instrument.js";
 
 /**
  * A contract ready to instantiate: validated, memory normalised, limits enforced, gas and stack
@@ -31,9 +31,18 @@ export interface PreparedContract {
   readonly exportedFunctions: ReadonlyMap<string, FuncType>;
   /** The contract's own `env` function imports with their signatures, in import order. */
   readonly importedFunctions: readonly { readonly name: string; readonly type: FuncType }[];
+  /** How far a call can have written guest memory (undefined: anywhere); see instrument.ts. */
+  readonly writeTracking: WriteTracking | undefined;
+  /** Gas and stack counters in wasm globals (undefined: host-call metering); see instrument.ts. */
+  readonly gasGlobals: GasGlobals | undefined;
+  /** How an instance can be put back to its initial state (undefined: instantiate per call). */
+  readonly instanceReuse: InstanceReuse | undefined;
 }
 
 export type PrepareResult = { ok: true; contract: PreparedContract } | { ok: false; error: PrepareErrorJson };
+
+/** Instrumentation variants (defaults: gas in wasm globals, write tracking). */
+export type PrepareOptions = Pick<InstrumentOptions, "gasInGlobals" | "trackWrites" | "reuseInstances">;
 
 /** The module and name under which every prepared contract imports its linear memory. */
 export const MEMORY_IMPORT = { module: "env", name: "memory" } as const;
@@ -45,20 +54,24 @@ export const MEMORY_IMPORT = { module: "env", name: "memory" } as const;
  * streaming order; then meter it (instrument.ts). Pure: the same bytes always give the same
  * result, so callers may cache by code hash. Never throws.
  */
-export function prepareContract(code: Uint8Array, limits: WasmLimits): PrepareResult {
+export function prepareContract(
+  code: Uint8Array,
+  limits: WasmLimits,
+  options: PrepareOptions = {},
+): PrepareResult {
   try {
     const module = decodeModule(code, limitChecker(limits));
     validateSemantics(code);
     const prepared = normalise(module, limits);
-    const metered = instrumentModule(prepared, limits).module;
-    const bytes = encodeModule(metered);
+    const instrumented = instrumentModule(prepared, limits, options);
+    const bytes = encodeModule(instrumented.module);
     let compiled: WebAssembly.Module;
     try {
       compiled = new WebAssembly.Module(bytes);
     } catch {
       return { ok: false, error: "Serialization" };
     }
-    return { ok: true, contract: describe(compiled, bytes, prepared) };
+    return { ok: true, contract: describe(compiled, bytes, prepared, instrumented) };
   } catch (error) {
     if (error instanceof PrepareFailure) return { ok: false, error: error.error };
     // WasmDecodeError, or anything else absurd input provokes (a RangeError, say): a malformed
@@ -170,7 +183,12 @@ function normalise(m: WasmModule, limits: WasmLimits): WasmModule {
   };
 }
 
-function describe(module: WebAssembly.Module, code: Uint8Array, m: WasmModule): PreparedContract {
+function describe(
+  module: WebAssembly.Module,
+  code: Uint8Array,
+  m: WasmModule,
+  { writeTracking, gasGlobals, instanceReuse }: Pick<InstrumentedModule, "writeTracking" | "gasGlobals" | "instanceReuse">,
+): PreparedContract {
   const importedFunctions: { name: string; type: FuncType }[] = [];
   for (const imp of m.imports) {
     if (imp.desc.kind === ExternalKind.func)
@@ -186,7 +204,7 @@ function describe(module: WebAssembly.Module, code: Uint8Array, m: WasmModule): 
     const type = typeIndex === undefined ? undefined : m.types[typeIndex];
     if (type !== undefined) exportedFunctions.set(exp.name, type);
   }
-  return { module, code, exportedFunctions, importedFunctions };
+  return { module, code, exportedFunctions, importedFunctions, writeTracking, gasGlobals, instanceReuse };
 }
 
 function functionImportTypeIndex(m: WasmModule, functionIndex: number): number | undefined {

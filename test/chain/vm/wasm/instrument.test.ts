@@ -16,7 +16,7 @@ const LINEAR_UNIT = BigInt(NEARCORE_WASM_LIMITS.linearOpUnitCost);
 const EMPTY_FRAME = 8n * R;
 
 async function prepared(source: string): Promise<WebAssembly.Module> {
-  const result = prepareContract(await wat(source), NEARCORE_WASM_LIMITS);
+  const result = prepareContract(await wat(source), NEARCORE_WASM_LIMITS, { gasInGlobals: false, trackWrites: false });
   if (!result.ok) throw new Error(result.error);
   return result.contract.module;
 }
@@ -34,7 +34,7 @@ function perInstruction(code: Uint8Array): WebAssembly.Module {
     exports: m.exports.filter((e) => e.kind !== 2),
   };
   return new WebAssembly.Module(
-    encodeModule(instrumentModule(withMemory, NEARCORE_WASM_LIMITS, { mergeSegments: false }).module),
+    encodeModule(instrumentModule(withMemory, NEARCORE_WASM_LIMITS, { mergeSegments: false, gasInGlobals: false }).module),
   );
 }
 
@@ -104,7 +104,7 @@ describe("finite-wasm gas analysis", () => {
 
   it("meters an AssemblyScript contract identically per segment and per instruction", async () => {
     const code = await compileAssemblyScript(AS_SAMPLE_CONTRACT);
-    const result = prepareContract(code, NEARCORE_WASM_LIMITS);
+    const result = prepareContract(code, NEARCORE_WASM_LIMITS, { gasInGlobals: false, trackWrites: false });
     if (!result.ok) throw new Error(result.error);
     const logs: string[] = [];
     const env = (memory: WebAssembly.Memory) => ({
@@ -284,6 +284,8 @@ describe("segment boundaries as finite-wasm draws them", () => {
     );
     const { module: instrumented, functions } = instrumentModule(module, NEARCORE_WASM_LIMITS, {
       fee: () => ({ constant: 1, linear: 0 }),
+      gasInGlobals: false,
+      trackWrites: false,
     });
     // The operand-stack part of the finite_wasm_stack arguments in the same snapshot.
     expect(functions.map((f) => f.operandStackSize)).toEqual([0, 4, 4, 12, 4, 4]);

@@ -1,4 +1,4 @@
-import type { FiniteWasmImports } from "../../../../src/chain/vm/wasm/instrument.js";
+import { type FiniteWasmImports, GAS_GLOBAL_EXPORT, START_EXPORT } from "../../../../src/chain/vm/wasm/instrument.js";
 import { NEARCORE_WASM_LIMITS, type WasmLimits } from "../../../../src/chain/vm/wasm/wasmLimits.js";
 
 /** Why a metered run stopped early. */
@@ -32,6 +32,8 @@ export function meteredRun(
     gasLimit?: bigint;
     env?: HostFunctions | ((memory: WebAssembly.Memory) => HostFunctions);
     limits?: WasmLimits;
+    /** Gas-global modules: the most gas armed at once (small values make checkpoints frequent). */
+    armCap?: bigint;
   } = {},
 ): MeteredRunResult {
   const limits = options.limits ?? NEARCORE_WASM_LIMITS;
@@ -47,7 +49,32 @@ export function meteredRun(
       throw new MeterStop("gas");
     }
   };
-  const internal: FiniteWasmImports = {
+  // Gas kept in the instance (instrument.ts GasGlobals): the same protocol as VmLogic's.
+  const armCap = options.armCap ?? 10n ** 12n;
+  let gasGlobal: WebAssembly.Global | undefined;
+  let armed = 0n;
+  const arm = (): void => {
+    const left = gasLimit - gas;
+    armed = left < armCap ? left : armCap;
+    gasGlobal!.value = armed;
+  };
+  const sync = (): void => {
+    if (gasGlobal === undefined) return;
+    const left = gasGlobal.value as bigint;
+    gas += armed - left;
+    armed = left;
+  };
+  const internal: FiniteWasmImports & Record<string, (...args: never[]) => void> = {
+    gas_checkpoint: (fee: bigint) => {
+      const left = gasGlobal!.value as bigint;
+      gas += armed - (left + fee);
+      armed = left;
+      charge(fee);
+      arm();
+    },
+    finite_wasm_stack_exhausted: () => {
+      throw new MeterStop("stack");
+    },
     finite_wasm_gas: (amount) => charge(amount),
     finite_wasm_stack: (operand, frame) => {
       if (stack < operand + frame) throw new MeterStop("stack");
@@ -64,9 +91,13 @@ export function meteredRun(
   try {
     const env = typeof options.env === "function" ? options.env(memory) : options.env;
     const instance = new WebAssembly.Instance(module, { env: { memory, ...env }, internal: { ...internal } });
+    gasGlobal = instance.exports[GAS_GLOBAL_EXPORT] as WebAssembly.Global | undefined;
+    if (gasGlobal !== undefined) arm();
+    (instance.exports[START_EXPORT] as (() => void) | undefined)?.();
     (instance.exports[method] as () => void)();
   } catch (e) {
     end = e instanceof MeterStop ? e.reason : e instanceof Error ? e.message : String(e);
   }
+  sync();
   return { gas, end, stackLeft: stack, maxDepthStack: BigInt(limits.maxStackHeight) - lowest };
 }

@@ -11,8 +11,9 @@ describe("prepareContract", () => {
     const result = prepareContract(code, NEARCORE_WASM_LIMITS);
     if (!result.ok) throw new Error(result.error);
     expect(WebAssembly.Module.imports(result.contract.module)).toEqual([
-      { module: "internal", name: "finite_wasm_gas", kind: "function" },
-      { module: "internal", name: "finite_wasm_stack", kind: "function" },
+      // Gas and stack counters live in wasm globals: the host is called only when gas runs low.
+      { module: "internal", name: "gas_checkpoint", kind: "function" },
+      { module: "internal", name: "finite_wasm_stack_exhausted", kind: "function" },
       { module: "internal", name: "finite_wasm_unstack", kind: "function" },
       { module: "env", name: "log_utf8", kind: "function" },
       { module: "env", name: "memory", kind: "memory" },
@@ -46,7 +47,7 @@ describe("prepareContract", () => {
     const memory = new WebAssembly.Memory({ initial: 2, maximum: 5 });
     const instance = new WebAssembly.Instance(result.contract.module, {
       env: { memory },
-      internal: { finite_wasm_gas: () => {}, finite_wasm_stack: () => {}, finite_wasm_unstack: () => {} },
+      internal: { gas_checkpoint: () => {}, finite_wasm_stack_exhausted: () => {}, finite_wasm_unstack: () => {} },
     });
     expect(instance).toBeInstanceOf(WebAssembly.Instance);
     // A memory of the wrong size does not link.
@@ -54,7 +55,7 @@ describe("prepareContract", () => {
       () =>
         new WebAssembly.Instance(result.contract.module, {
           env: { memory: new WebAssembly.Memory({ initial: 1, maximum: 5 }) },
-          internal: { finite_wasm_gas: () => {}, finite_wasm_stack: () => {}, finite_wasm_unstack: () => {} },
+          internal: { gas_checkpoint: () => {}, finite_wasm_stack_exhausted: () => {}, finite_wasm_unstack: () => {} },
         }),
     ).toThrow(WebAssembly.LinkError);
   });

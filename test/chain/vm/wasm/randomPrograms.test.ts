@@ -75,7 +75,7 @@ function perInstruction(code: Uint8Array): WebAssembly.Module {
     ],
   };
   return new WebAssembly.Module(
-    encodeModule(instrumentModule(normalised, NEARCORE_WASM_LIMITS, { mergeSegments: false }).module),
+    encodeModule(instrumentModule(normalised, NEARCORE_WASM_LIMITS, { mergeSegments: false, gasInGlobals: false }).module),
   );
 }
 
@@ -86,13 +86,19 @@ describe("segment metering on random programs", () => {
       fc.asyncProperty(
         statements(3),
         fc.oneof(fc.bigInt({ min: 5_000_000n, max: 400_000_000n }), fc.constant(10n ** 13n)),
-        async (body, gasLimit) => {
+        fc.oneof(fc.bigInt({ min: 1n, max: 50_000_000n }), fc.constant(10n ** 12n)),
+        async (body, gasLimit, armCap) => {
           const code = await wat(program(body));
-          const prepared = prepareContract(code, NEARCORE_WASM_LIMITS);
+          const prepared = prepareContract(code, NEARCORE_WASM_LIMITS, { gasInGlobals: false });
           if (!prepared.ok) throw new Error(`${prepared.error}: ${body}`);
           const merged = meteredRun(prepared.contract.module, "main", { gasLimit });
           const single = meteredRun(perInstruction(code), "main", { gasLimit });
           expect(merged).toEqual(single);
+          // Gas in wasm globals (the default), checkpointing often: the same gas, the same stop.
+          const inGlobals = prepareContract(code, NEARCORE_WASM_LIMITS);
+          if (!inGlobals.ok) throw new Error(`${inGlobals.error}: ${body}`);
+          const globalRun = meteredRun(inGlobals.contract.module, "main", { gasLimit, armCap });
+          expect({ gas: globalRun.gas, end: globalRun.end }).toEqual({ gas: single.gas, end: single.end });
           const kind = merged.end === "ok" || merged.end === "gas" ? merged.end : "trap";
           ends.set(kind, (ends.get(kind) ?? 0) + 1);
         },

@@ -1,0 +1,106 @@
+import { describe, expect, it } from "vitest";
+import { sha256 } from "../../../src/chain/primitives/sha256.js";
+import { ContractCache, wasmLimitsOf } from "../../../src/chain/vm/ContractCache.js";
+import { runContract, type VmOutcome } from "../../../src/chain/vm/runContract.js";
+import type { VmContext } from "../../../src/chain/vm/VmContext.js";
+import { DEFAULT_CONTEXT, P } from "./hostKit.js";
+import { contract } from "./wat.js";
+
+/**
+ * Gas kept in wasm globals (the default) against host-call metering (every segment charged
+ * through finite_wasm_gas): the same outcome, burnt/used gas, profile and error, for code that
+ * stays within one armed budget, crosses several (a long loop), runs out of gas part-way,
+ * calls host functions in between and has a start function.
+ */
+const viaHost = new ContractCache(wasmLimitsOf(P), 16, { gasInGlobals: false });
+const viaGlobals = new ContractCache(wasmLimitsOf(P), 16);
+
+function run(cache: ContractCache, code: Uint8Array, methodName: string, context: Partial<VmContext>): VmOutcome {
+  return runContract({
+    codeHash: Buffer.from(sha256(code)).toString("hex"),
+    code: () => code,
+    codeLength: code.length,
+    methodName,
+    context: { ...DEFAULT_CONTEXT, ...context },
+    params: P,
+    ext: {
+      storageGet: () => undefined,
+      storageSet: () => undefined,
+      storageRemove: () => undefined,
+      validatorStake: () => undefined,
+      validatorTotalStake: () => 0n,
+    },
+    newDataId: () => sha256(Uint8Array.of(0)),
+    cache,
+  });
+}
+
+const CODE = contract(
+  `(import "env" "log_utf8" (func $log (param i64 i64)))
+   (import "env" "used_gas" (func $used_gas (result i64)))
+   (import "env" "value_return" (func $value_return (param i64 i64)))`,
+  `(global $started (mut i32) (i32.const 0))
+   (data (i32.const 16) "tick")
+   (func $start (global.set $started (i32.const 7)))
+   (start $start)
+   (func $spin (param $n i32) (local $i i32)
+     (loop $l
+       (local.set $i (i32.add (local.get $i) (i32.const 1)))
+       (br_if $l (i32.lt_u (local.get $i) (local.get $n)))))
+   (func $deep (param $d i32) (if (local.get $d) (then (call $deep (i32.sub (local.get $d) (i32.const 1))))))
+   (func (export "short") (call $spin (i32.const 10)))
+   ;; ~2.6M instructions: crosses the armed budget (1e12 gas) several times.
+   (func (export "long") (call $spin (i32.const 400000)) (call $log (i64.const 4) (i64.const 16)) (call $spin (i32.const 250000)))
+   (func (export "chatty") (local $k i32)
+     (loop $l
+       (call $log (i64.const 4) (i64.const 16))
+       (call $spin (i32.const 50))
+       (local.set $k (i32.add (local.get $k) (i32.const 1)))
+       (br_if $l (i32.lt_u (local.get $k) (i32.const 20))))
+     (i64.store (i32.const 0) (call $used_gas))
+     (call $value_return (i64.const 8) (i64.const 0)))
+   (func (export "started") (if (i32.ne (global.get $started) (i32.const 7)) (then unreachable)))
+   (func (export "recurse") (call $deep (i32.const 100000)))
+   (func (export "trap") (call $spin (i32.const 1000)) unreachable)`,
+);
+
+/** Bulk memory makes a module untracked (no write mark, no instance reuse): metered the same. */
+const BULK = contract("", `(func (export "fill") (memory.fill (i32.const 0) (i32.const 1) (i32.const 100000)))`);
+
+describe("gas in wasm globals equals host-call metering", () => {
+  it.each([300n * 10n ** 12n, 3_000_000_000n, 250_000_000n])("bulk memory with %d prepaid gas", (prepaidGas) => {
+    expect(run(viaGlobals, BULK, "fill", { prepaidGas })).toEqual(run(viaHost, BULK, "fill", { prepaidGas }));
+  });
+
+  const TGAS = 10n ** 12n;
+  const cases: [string, bigint][] = [];
+  for (const method of ["short", "long", "chatty", "started", "recurse", "trap"]) {
+    for (const gas of [300n * TGAS, 2n * TGAS, TGAS / 2n, 3_000_000_000n, 250_000_000n]) cases.push([method, gas]);
+  }
+  it.each(cases)("%s with %d prepaid gas", (method, prepaidGas) => {
+    const expected = run(viaHost, CODE, method, { prepaidGas });
+    // Twice: a fresh instance, then (CODE is reusable) the warm one put back after the first call.
+    expect(run(viaGlobals, CODE, method, { prepaidGas })).toEqual(expected);
+    expect(run(viaGlobals, CODE, method, { prepaidGas })).toEqual(expected);
+  });
+
+  it("the fixture module is the reusable kind, the bulk one is not", () => {
+    const code = viaGlobals.get("x", () => CODE).result;
+    const bulk = viaGlobals.get("y", () => BULK).result;
+    expect(code.ok && code.contract.instanceReuse !== undefined).toBe(true);
+    expect(bulk.ok && bulk.contract.instanceReuse).toBe(undefined);
+  });
+
+  it("exercises what it claims: a long run, an out-of-gas stop and a trap", () => {
+    expect(run(viaGlobals, CODE, "long", { prepaidGas: 300n * TGAS }).burntGas).toBeGreaterThan(2n * TGAS);
+    expect(run(viaGlobals, CODE, "long", { prepaidGas: 2n * TGAS }).error).toEqual({ kind: "HostError", error: { name: "GasExceeded" } });
+    expect(run(viaGlobals, CODE, "started", { prepaidGas: TGAS }).error).toBeUndefined();
+    expect(run(viaGlobals, CODE, "recurse", { prepaidGas: 300n * TGAS }).error).toEqual({ kind: "HostError", error: { name: "MemoryAccessViolation" } });
+  });
+
+  it("views (no prepaid limit, max burnt only) match too", () => {
+    for (const method of ["long", "chatty", "trap"]) {
+      expect(run(viaGlobals, CODE, method, { isView: true })).toEqual(run(viaHost, CODE, method, { isView: true }));
+    }
+  });
+});
