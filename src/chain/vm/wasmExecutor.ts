@@ -64,7 +64,9 @@ export function createWasmExecutor(options: WasmExecutorOptions = {}): FunctionC
         prepaidGas: action.gas,
         randomSeed: ctx.randomSeed,
         isView: false,
-        outputDataReceivers: body.outputDataReceivers.map((r) => r.receiverId),
+        // nearcore action_function_call: only the batch's last action feeds the receipt's data
+        // receivers, so an earlier action's value_return pays no data-receipt bytes.
+        outputDataReceivers: input.isLastAction ? body.outputDataReceivers.map((r) => r.receiverId) : [],
         codeHash: account.codeHash,
       },
       params: ctx.params,
