@@ -140,7 +140,6 @@ describe("promises", () => {
 });
 
 describe("unused gas distribution (nearcore receipt_manager.rs function_call_weight_basic_cases_test)", () => {
-  const U64_MAX = 2n ** 64n - 1n;
   // (static gas, weight, expected gas) per call, one receipt each; the call's unused gas is
   // 10,000,000,000 minus the static gas, as in nearcore's test.
   const cases: [string, [bigint, bigint, bigint][]][] = [

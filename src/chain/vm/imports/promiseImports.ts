@@ -1,3 +1,4 @@
+import { U64_MAX } from "../../primitives/integerLimits.js";
 import { isNearImplicitAccount } from "../../runtime/implicitAccount.js";
 import { hostError } from "../HostError.js";
 import type { VmLogic } from "../VmLogic.js";
@@ -112,7 +113,7 @@ export function promiseImports(l: VmLogic): HostImports {
       l.denyInView("promise_and");
       l.gas.payBase("promise_and_base");
       const memLen = count * 8n;
-      if (memLen > (1n << 64n) - 1n) throw hostError({ name: "IntegerOverflow" });
+      if (memLen > U64_MAX) throw hostError({ name: "IntegerOverflow" });
       l.gas.payPer("promise_and_per_promise", memLen);
       const raw = l.readMemory(idsPtr, memLen);
       const view = Buffer.from(raw.buffer, raw.byteOffset, raw.length);
