@@ -1,5 +1,5 @@
 import { U64_MAX } from "../../primitives/integerLimits.js";
-import { isNearImplicitAccount } from "../../runtime/implicitAccount.js";
+import { transferExecFee, transferSendFee } from "../../runtime/actionFees.js";
 import { hostError } from "../HostError.js";
 import type { VmLogic } from "../VmLogic.js";
 import type { HostImports } from "./HostImports.js";
@@ -161,15 +161,9 @@ export function promiseImports(l: VmLogic): HostImports {
       l.denyInView("promise_batch_action_transfer");
       const amount = l.readU128(amountPtr);
       const { receipt, sir } = l.receiptOf(idx);
-      const implicit = isNearImplicitAccount(l.receipts.receiverOf(receipt));
-      const send = (fee: { sendSir: bigint; sendNotSir: bigint }): bigint => (sir ? fee.sendSir : fee.sendNotSir);
-      let burn = send(f.transfer);
-      let exec = f.transfer.execution;
-      if (implicit) {
-        burn += send(f.createAccount) + send(f.addFullAccessKey);
-        exec += f.createAccount.execution + f.addFullAccessKey.execution;
-      }
-      l.gas.payAction(burn, burn + exec, "transfer");
+      const receiverId = l.receipts.receiverOf(receipt);
+      const burn = transferSendFee(f, sir, receiverId);
+      l.gas.payAction(burn, burn + transferExecFee(f, receiverId), "transfer");
       l.deductBalance(amount);
       l.receipts.append(receipt, { type: "Transfer", deposit: amount });
     },
