@@ -6,7 +6,8 @@ import type { FunctionCallExecutor, FunctionCallOutcome } from "../runtime/funct
 import type { NewReceipt } from "../runtime/receipt.js";
 import { actionHash, dataId } from "../runtime/receiptId.js";
 import { contractCodeTrieKey } from "../store/trieKeys.js";
-import { ContractCache, wasmLimitsOf } from "./ContractCache.js";
+import { ContractCache } from "./ContractCache.js";
+import { wasmLimitsOf } from "./wasmLimitsOf.js";
 import { vmErrorJson } from "./FunctionCallError.js";
 import { MemoryPool } from "./MemoryPool.js";
 import { runContract } from "./runContract.js";
