@@ -100,7 +100,7 @@ describe("query call_function", () => {
     });
     const noCode = await rpc(url, "query", call("anything", "", BOB));
     expect(noCode.status).toBe(200);
-    expect(noCode.body.result.error).toMatch(/^wasm execution failed with error: CompilationError\(CodeDoesNotExist \{ account_id: .*bob\.test\.near.* \}\)$/);
+    expect(noCode.body.result.error).toMatch(/^wasm execution failed with error: CompilationError\(CodeDoesNotExist \{ account_id: AccountId\("bob\.test\.near"\) \}\)$/);
     expect(noCode.body.result.logs).toEqual([]);
   });
 

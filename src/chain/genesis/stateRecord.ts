@@ -2,6 +2,7 @@ import type { AccessKey, AccessKeyPermission } from "../primitives/accessKey.js"
 import { isValidAccountId } from "../primitives/accountId.js";
 import { Base64Error, base64DecodeToLatin1 } from "../primitives/base64.js";
 import { ZERO_HASH, parseCryptoHash, type CryptoHash } from "../primitives/cryptoHash.js";
+import { U128_MAX, U64_MAX } from "../primitives/integerLimits.js";
 import { PublicKeyError, parsePublicKey, type PublicKey } from "../primitives/publicKey.js";
 import { GenesisError } from "./GenesisError.js";
 
@@ -16,8 +17,6 @@ export type StateRecord =
   | { readonly kind: "Data"; readonly accountId: string; readonly key: string; readonly value: string }
   | { readonly kind: "Contract"; readonly accountId: string; readonly code: string };
 
-const U128_MAX = (1n << 128n) - 1n;
-const U64_MAX = (1n << 64n) - 1n;
 const DECIMAL = /^(0|[1-9][0-9]*)$/;
 
 type Json = Record<string, unknown>;

@@ -10,7 +10,7 @@ export interface ApplyContext {
   readonly blockTimestampNs: bigint;
   /** nearcore epoch height of that block (the first epoch is 1). */
   readonly epochHeight: number;
-  /** 32 bytes contracts read with random_seed. */
+  /** The block's random_value; a function call reads sha256(action hash ‖ it) with random_seed. */
   readonly randomSeed: Uint8Array;
   /** Stakes of the current validators (validator_stake / validator_total_stake). */
   readonly validatorStakes: ReadonlyMap<string, bigint>;

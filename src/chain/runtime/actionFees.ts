@@ -1,6 +1,6 @@
 import type { AccessKeyPermissionWithGasKeys, Action, NonDelegateAction } from "../transaction/index.js";
 import { isNearImplicitAccount } from "./implicitAccount.js";
-import { sendFee, type RuntimeParameters } from "./parameters.js";
+import { sendFee, type RuntimeFees, type RuntimeParameters } from "./parameters.js";
 
 /*
  * Gas fees of actions, after nearcore runtime/runtime/src/config.rs (total_send_fees,
@@ -20,6 +20,22 @@ function methodNamesBytes(permission: AccessKeyPermissionWithGasKeys): bigint {
 
 function unsupported(a: Action): never {
   throw new Error(`no fee for unsupported action ${a.type}`);
+}
+
+/**
+ * nearcore config.rs `transfer_send_fee`: a transfer to a NEAR-implicit account also pays for
+ * creating that account with a full-access key.
+ */
+export function transferSendFee(f: RuntimeFees, senderIsReceiver: boolean, receiverId: string): bigint {
+  const send = (fee: Parameters<typeof sendFee>[0]): bigint => sendFee(fee, senderIsReceiver);
+  const base = send(f.transfer);
+  return isNearImplicitAccount(receiverId) ? base + send(f.createAccount) + send(f.addFullAccessKey) : base;
+}
+
+/** nearcore config.rs `transfer_exec_fee`: the execution side of {@link transferSendFee}. */
+export function transferExecFee(f: RuntimeFees, receiverId: string): bigint {
+  const base = f.transfer.execution;
+  return isNearImplicitAccount(receiverId) ? base + f.createAccount.execution + f.addFullAccessKey.execution : base;
 }
 
 /** Gas burnt on the sender's side to send `actions` to `receiverId`. */
@@ -46,8 +62,7 @@ export function totalSendFees(
           send(f.functionCallPerByte) * BigInt(utf8Length(a.methodName) + a.args.length);
         break;
       case "Transfer":
-        total += send(f.transfer);
-        if (isNearImplicitAccount(receiverId)) total += send(f.createAccount) + send(f.addFullAccessKey);
+        total += transferSendFee(f, senderIsReceiver, receiverId);
         break;
       case "Stake":
         total += send(f.stake);
@@ -87,9 +102,7 @@ export function execFee(p: RuntimeParameters, a: Action, receiverId: string): bi
     case "FunctionCall":
       return f.functionCallBase.execution + f.functionCallPerByte.execution * BigInt(utf8Length(a.methodName) + a.args.length);
     case "Transfer":
-      return isNearImplicitAccount(receiverId)
-        ? f.transfer.execution + f.createAccount.execution + f.addFullAccessKey.execution
-        : f.transfer.execution;
+      return transferExecFee(f, receiverId);
     case "Stake":
       return f.stake.execution;
     case "AddKey":

@@ -50,34 +50,6 @@ export type FunctionCallOutcome =
 /**
  * Runs one FunctionCall action: the seam where a contract VM plugs in. Gas here is what the
  * VM burnt/used beyond the action's execution fee, which the runtime charges itself. The
- * default is the wasm VM (`vm/wasmExecutor.ts`); `noContractRuntime` remains for tests and
- * for running without contracts.
+ * chain plugs in the wasm VM (`vm/wasmExecutor.ts`).
  */
 export type FunctionCallExecutor = (input: FunctionCallInput) => FunctionCallOutcome;
-
-const ZERO_HASH = new Uint8Array(32);
-const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
-
-/**
- * The executor until shardkit runs contract code: an account without code fails exactly as
- * nearcore does (`CompilationError.CodeDoesNotExist`, no gas burnt by the VM); an account
- * with code fails with an ExecutionError saying contract execution is not available.
- */
-export const noContractRuntime: FunctionCallExecutor = (input) => {
-  if (sameBytes(input.account.codeHash, ZERO_HASH)) {
-    return {
-      ok: false,
-      error: { CompilationError: { CodeDoesNotExist: { account_id: input.accountId } } },
-      gasBurnt: 0n,
-      gasUsed: 0n,
-      logs: [],
-    };
-  }
-  return {
-    ok: false,
-    error: { ExecutionError: "shardkit cannot execute contract code yet; the call was not run" },
-    gasBurnt: 0n,
-    gasUsed: 0n,
-    logs: [],
-  };
-};

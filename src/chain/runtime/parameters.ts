@@ -301,5 +301,3 @@ export function sendFee(f: Fee, senderIsReceiver: boolean): bigint {
   return senderIsReceiver ? f.sendSir : f.sendNotSir;
 }
 
-export const U64_MAX = (1n << 64n) - 1n;
-export const U128_MAX = (1n << 128n) - 1n;

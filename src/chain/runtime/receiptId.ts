@@ -1,5 +1,5 @@
 import { sha256 } from "../primitives/sha256.js";
-import { U64_MAX } from "./parameters.js";
+import { U64_MAX } from "../primitives/integerLimits.js";
 
 /*
  * Deterministic ids, as nearcore core/primitives/src/utils.rs `create_hash_upgradable` does

@@ -1,6 +1,7 @@
 import type { Action } from "../transaction/index.js";
 import { totalDeposit, totalPrepaidExecFees, totalPrepaidGas, totalPrepaidSendFees, totalSendFees } from "./actionFees.js";
-import { U128_MAX, U64_MAX, type RuntimeParameters } from "./parameters.js";
+import { U128_MAX, U64_MAX } from "../primitives/integerLimits.js";
+import type { RuntimeParameters } from "./parameters.js";
 
 /** What converting a transaction into a receipt costs (nearcore config.rs `TransactionCost`). */
 export interface TransactionCost {

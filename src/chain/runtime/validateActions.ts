@@ -2,7 +2,8 @@ import { isValidAccountId } from "../primitives/accountId.js";
 import { KeyType, formatPublicKey } from "../primitives/publicKey.js";
 import type { Action } from "../transaction/index.js";
 import type { ActionsValidationErrorJson } from "./invalidTxError.js";
-import { U64_MAX, type RuntimeParameters } from "./parameters.js";
+import { U64_MAX } from "../primitives/integerLimits.js";
+import type { RuntimeParameters } from "./parameters.js";
 
 /** nearcore names of the protocol features behind the actions shardkit does not execute. */
 const UNSUPPORTED_FEATURE: Partial<Record<Action["type"], string>> = {

@@ -1,31 +1,6 @@
-import type { RuntimeParameters } from "../runtime/parameters.js";
 import { type PrepareOptions, prepareContract, type PrepareResult } from "./wasm/prepareContract.js";
 import type { WasmLimits } from "./wasm/wasmLimits.js";
 
-/** The limits preparation enforces, from the runtime parameter table. */
-export function wasmLimitsOf(p: RuntimeParameters): WasmLimits {
-  const w = p.wasm;
-  return {
-    initialMemoryPages: w.initialMemoryPages,
-    maxMemoryPages: w.maxMemoryPages,
-    maxStackHeight: Number(w.maxStackHeight),
-    maxFunctionsNumberPerContract: w.maxFunctionsNumberPerContract,
-    maxLocalsPerContract: w.maxLocalsPerContract,
-    maxTablesPerContract: w.maxTablesPerContract,
-    maxElementsPerContractTable: w.maxElementsPerContractTable,
-    maxFunctionBodySize: w.maxFunctionBodySize,
-    maxContractSize: Number(w.maxContractSize),
-    regularOpCost: Number(w.regularOpCost),
-    linearOpBaseCost: Number(w.linearOpBaseCost),
-    linearOpUnitCost: Number(w.linearOpUnitCost),
-  };
-}
-
-/**
- * Prepared (validated, memory-normalised, instrumented) contracts by code hash, so each code
- * is prepared and compiled once; a failed preparation is cached too (it is deterministic).
- * Least recently used entries leave first once `capacity` is reached.
- */
 /** A prepared contract (or why it could not be prepared) and the length of its original code. */
 export interface CachedContract {
   readonly result: PrepareResult;
@@ -33,12 +8,35 @@ export interface CachedContract {
   readonly codeLength: number;
 }
 
+/**
+ * Engine machine code per byte of prepared wasm: V8 does not report a module's compiled size,
+ * so the cache estimates it (its baseline and optimising tiers emit a few bytes per wasm byte).
+ */
+export const COMPILED_BYTES_PER_WASM_BYTE = 4;
+/** What a failed preparation costs to keep: its error and the map entry. */
+const FAILED_ENTRY_BYTES = 64;
+export const DEFAULT_CONTRACT_CACHE_BYTES = 256 * 1024 * 1024;
+
+/** Estimated memory one cached entry holds: the prepared binary plus its compiled module. */
+export function cachedContractBytes(entry: CachedContract): number {
+  if (!entry.result.ok) return FAILED_ENTRY_BYTES;
+  return entry.result.contract.code.length * (1 + COMPILED_BYTES_PER_WASM_BYTE);
+}
+
+/**
+ * Prepared (validated, memory-normalised, instrumented) contracts by code hash, so each code
+ * is prepared and compiled once; a failed preparation is cached too (it is deterministic).
+ * Bounded by estimated bytes, not by count (contracts range from bytes to megabytes): least
+ * recently used entries leave first once `maxBytes` would be exceeded; the newest entry stays
+ * even if it alone exceeds the bound, so a call never prepares its code twice.
+ */
 export class ContractCache {
-  private readonly entries = new Map<string, CachedContract>();
+  private readonly entries = new Map<string, { entry: CachedContract; bytes: number }>();
+  private total = 0;
 
   constructor(
     private readonly limits: WasmLimits,
-    private readonly capacity = 256,
+    private readonly maxBytes = DEFAULT_CONTRACT_CACHE_BYTES,
     /** How contracts are metered (tests compare the instrumentation variants). */
     private readonly prepareOptions: PrepareOptions = {},
   ) {}
@@ -49,16 +47,32 @@ export class ContractCache {
     if (hit !== undefined) {
       this.entries.delete(codeHash);
       this.entries.set(codeHash, hit);
-      return hit;
+      return hit.entry;
     }
-    const bytes = code();
-    const entry = { result: prepareContract(bytes, this.limits, this.prepareOptions), codeLength: bytes.length };
-    if (this.entries.size >= this.capacity) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(codeHash, entry);
+    const source = code();
+    const entry = { result: prepareContract(source, this.limits, this.prepareOptions), codeLength: source.length };
+    const bytes = cachedContractBytes(entry);
+    for (const [oldest, old] of this.entries) {
+      if (this.total + bytes <= this.maxBytes) break;
+      this.entries.delete(oldest);
+      this.total -= old.bytes;
+    }
+    this.entries.set(codeHash, { entry, bytes });
+    this.total += bytes;
     return entry;
   }
 
+  /** Number of cached contracts. */
   get size(): number {
     return this.entries.size;
+  }
+
+  /** Estimated bytes the cached contracts hold. */
+  get bytes(): number {
+    return this.total;
+  }
+
+  has(codeHash: string): boolean {
+    return this.entries.has(codeHash);
   }
 }

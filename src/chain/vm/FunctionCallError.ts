@@ -71,7 +71,8 @@ export function vmErrorDebug(e: VmError): string {
   switch (e.kind) {
     case "CompilationError": {
       const c = e.error;
-      if (c.kind === "CodeDoesNotExist") return `CompilationError(CodeDoesNotExist { account_id: ${rustDebugString(c.accountId)} })`;
+      // near-account-id's AccountId Debug is a tuple struct: AccountId("x").
+      if (c.kind === "CodeDoesNotExist") return `CompilationError(CodeDoesNotExist { account_id: AccountId(${rustDebugString(c.accountId)}) })`;
       if (c.kind === "PrepareError") return `CompilationError(PrepareError(${c.error}))`;
       return `CompilationError(WasmerCompileError { msg: ${rustDebugString(c.msg)} })`;
     }

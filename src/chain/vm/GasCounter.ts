@@ -1,8 +1,7 @@
 import type { ExtCost } from "../runtime/parameters.js";
 import type { GasProfileEntry } from "../runtime/executionOutcome.js";
+import { U64_MAX } from "../primitives/integerLimits.js";
 import { hostError } from "./HostError.js";
-
-const U64_MAX = (1n << 64n) - 1n;
 
 /**
  * nearcore `GasCounter` (logic/gas_counter.rs). `burnt` is gas spent; `promisesGas` is gas

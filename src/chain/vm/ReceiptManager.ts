@@ -47,16 +47,17 @@ export class ReceiptManager {
   }
 
   /**
-   * Splits `unusedGas` over the weighted function calls: each gets floor(unused / Σweights) ×
-   * weight, the last one also the remainder. Returns false when no call has a weight.
+   * Splits `unusedGas` over the weighted function calls as nearcore's `distribute_gas` does:
+   * each gets floor(unused × weight / Σweights) (exact, no overflow: bigint), and the last one
+   * also gets what the flooring left over. Returns false when no call has a weight.
    */
   distributeUnusedGas(unusedGas: bigint): boolean {
     if (this.weights.length === 0) return false;
     const total = this.weights.reduce((s, w) => s + w.weight, 0n);
-    const perWeight = unusedGas / total;
     let distributed = 0n;
     this.weights.forEach((w, i) => {
-      const extra = i === this.weights.length - 1 ? unusedGas - distributed : perWeight * w.weight;
+      const share = (unusedGas * w.weight) / total;
+      const extra = i === this.weights.length - 1 ? unusedGas - distributed : share;
       distributed += extra;
       const actions = this.receipts[w.receipt]!.actions;
       const a = actions[w.action];

@@ -1,4 +1,5 @@
 import { isValidAccountId } from "../primitives/accountId.js";
+import { U64_MAX } from "../primitives/integerLimits.js";
 import { publicKeyFromBorsh, type PublicKey } from "../primitives/publicKey.js";
 import type { ReturnData } from "../runtime/ActionResult.js";
 import type { Fee, RuntimeFees, RuntimeParameters, WasmConfig } from "../runtime/parameters.js";
@@ -7,8 +8,6 @@ import { hostError } from "./HostError.js";
 import { ReceiptManager } from "./ReceiptManager.js";
 import type { VmContext } from "./VmContext.js";
 import type { VmExternal } from "./VmExternal.js";
-
-export const U64_MAX = (1n << 64n) - 1n;
 
 /** Wall-clock budget of one call (see VmLogic.checkClock). */
 export const DEFAULT_TIME_LIMIT_MS = 3_000;

@@ -1,16 +1,29 @@
 import { formatCryptoHash } from "../primitives/cryptoHash.js";
 import { latin1ToBytes } from "../primitives/latin1.js";
 import { publicKeyToBorsh } from "../primitives/publicKey.js";
+import { sha256 } from "../primitives/sha256.js";
 import type { FunctionCallExecutor, FunctionCallOutcome } from "../runtime/functionCallExecutor.js";
 import type { NewReceipt } from "../runtime/receipt.js";
 import { actionHash, dataId } from "../runtime/receiptId.js";
 import { contractCodeTrieKey } from "../store/trieKeys.js";
-import { ContractCache, wasmLimitsOf } from "./ContractCache.js";
+import { ContractCache } from "./ContractCache.js";
+import { wasmLimitsOf } from "./wasmLimitsOf.js";
 import { vmErrorJson } from "./FunctionCallError.js";
 import { MemoryPool } from "./MemoryPool.js";
 import { runContract } from "./runContract.js";
 import { stateExternal } from "./stateExternal.js";
 import { NEARCORE_RUNTIME_PARAMETERS } from "../runtime/parameters.js";
+
+/**
+ * nearcore utils.rs `create_random_seed` (current protocol): sha256(action_hash ‖ block
+ * random_value), so every action, even within one receipt, sees its own seed.
+ */
+export function actionRandomSeed(actionHashBytes: Uint8Array, blockRandomValue: Uint8Array): Uint8Array {
+  const bytes = new Uint8Array(actionHashBytes.length + blockRandomValue.length);
+  bytes.set(actionHashBytes, 0);
+  bytes.set(blockRandomValue, actionHashBytes.length);
+  return sha256(bytes);
+}
 
 const isZero = (b: Uint8Array): boolean => b.every((x) => x === 0);
 
@@ -62,9 +75,11 @@ export function createWasmExecutor(options: WasmExecutorOptions = {}): FunctionC
         storageUsage: BigInt(account.storageUsage),
         attachedDeposit: action.deposit,
         prepaidGas: action.gas,
-        randomSeed: ctx.randomSeed,
+        randomSeed: actionRandomSeed(hash, ctx.randomSeed),
         isView: false,
-        outputDataReceivers: body.outputDataReceivers.map((r) => r.receiverId),
+        // nearcore action_function_call: only the batch's last action feeds the receipt's data
+        // receivers, so an earlier action's value_return pays no data-receipt bytes.
+        outputDataReceivers: input.isLastAction ? body.outputDataReceivers.map((r) => r.receiverId) : [],
         codeHash: account.codeHash,
       },
       params: ctx.params,

@@ -80,7 +80,7 @@ describe("Chain.callFunction (view calls)", () => {
     expect(out).toEqual({
       ok: false,
       error: { CompilationError: { CodeDoesNotExist: { account_id: BOB } } },
-      message: `wasm execution failed with error: CompilationError(CodeDoesNotExist { account_id: "${BOB}" })`,
+      message: `wasm execution failed with error: CompilationError(CodeDoesNotExist { account_id: AccountId("${BOB}") })`,
       logs: [],
     });
     expect(() => chain.callFunction(chain.head(), "nobody.test.near", "x", new Uint8Array())).toThrow(UnknownAccountError);

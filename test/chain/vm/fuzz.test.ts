@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { sha256 } from "../../../src/chain/primitives/sha256.js";
-import { ContractCache, wasmLimitsOf } from "../../../src/chain/vm/ContractCache.js";
+import { ContractCache } from "../../../src/chain/vm/ContractCache.js";
+import { wasmLimitsOf } from "../../../src/chain/vm/wasmLimitsOf.js";
 import { IMPORT_SIGNATURES } from "../../../src/chain/vm/imports/importSignatures.js";
 import { runContract } from "../../../src/chain/vm/runContract.js";
 import { ALICE, openChain } from "../runtime/helpers.js";
@@ -10,7 +11,7 @@ import { DEFAULT_CONTEXT, P } from "./hostKit.js";
 import { PROBE } from "./probeContract.js";
 import { wat } from "./wat.js";
 
-const cache = new ContractCache(wasmLimitsOf(P), 64);
+const cache = new ContractCache(wasmLimitsOf(P), 16 * 1024 * 1024);
 
 function run(code: Uint8Array, methodName: string, isView: boolean, input = new Uint8Array()) {
   const storage = new Map<string, Uint8Array>();

@@ -21,7 +21,8 @@
  */
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { ContractCache, wasmLimitsOf } from "../../../src/chain/vm/ContractCache.js";
+import { ContractCache } from "../../../src/chain/vm/ContractCache.js";
+import { wasmLimitsOf } from "../../../src/chain/vm/wasmLimitsOf.js";
 import { runContract, type VmOutcome } from "../../../src/chain/vm/runContract.js";
 import type { VmContext } from "../../../src/chain/vm/VmContext.js";
 import type { VmExternal } from "../../../src/chain/vm/VmExternal.js";

@@ -8,7 +8,8 @@ import { VmLogic } from "../../../src/chain/vm/VmLogic.js";
 
 export const P = NEARCORE_RUNTIME_PARAMETERS;
 export const E = P.wasm.extCosts;
-export const U64_MAX = (1n << 64n) - 1n;
+export { U64_MAX } from "../../../src/chain/primitives/integerLimits.js";
+import { U64_MAX } from "../../../src/chain/primitives/integerLimits.js";
 export const CURRENT = "contract.test.near";
 const enc = new TextEncoder();
 

@@ -134,8 +134,47 @@ describe("promises", () => {
     const r2 = m2.createActionReceipt([], "a.test.near");
     for (const w of [3n, 3n]) m2.appendFunctionCall(r2, "f", new Uint8Array(), 0n, 0n, w);
     m2.distributeUnusedGas(10n);
-    expect(m2.receipts[0]!.actions.map((a) => (a.type === "FunctionCall" ? a.gas : 0n))).toEqual([3n, 7n]);
+    expect(m2.receipts[0]!.actions.map((a) => (a.type === "FunctionCall" ? a.gas : 0n))).toEqual([5n, 5n]);
     expect(new ReceiptManager(() => new Uint8Array(32)).distributeUnusedGas(10n)).toBe(false);
+  });
+});
+
+describe("unused gas distribution (nearcore receipt_manager.rs function_call_weight_basic_cases_test)", () => {
+  // (static gas, weight, expected gas) per call, one receipt each; the call's unused gas is
+  // 10,000,000,000 minus the static gas, as in nearcore's test.
+  const cases: [string, [bigint, bigint, bigint][]][] = [
+    ["single call", [[0n, 1n, 10_000_000_000n]]],
+    ["single call with static gas", [[888n, 1n, 10_000_000_000n]]],
+    ["large weight", [[0n, 88888n, 10_000_000_000n]]],
+    ["weight larger than the gas", [[0n, 11n ** 14n, 10_000_000_000n]]],
+    ["split two", [[0n, 3n, 6_000_000_000n], [0n, 2n, 4_000_000_000n]]],
+    ["split two with static gas", [[1_000_000n, 3n, 5_998_600_000n], [3_000_000n, 2n, 4_001_400_000n]]],
+    [
+      "many weights",
+      [
+        [1_000_000n, 3n, 2_699_800_000n],
+        [3_000_000n, 2n, 1_802_200_000n],
+        [0n, 1n, 899_600_000n],
+        [1_000_000_000n, 0n, 1_000_000_000n],
+        [0n, 4n, 3_598_400_000n],
+      ],
+    ],
+    ["weight over u64 bounds", [[0n, U64_MAX, 9_999_999_999n], [0n, 1000n, 1n]]],
+    ["weights over the gas, three calls", [[0n, 10_000_000_000n, 4_999_999_999n], [0n, 1n, 0n], [0n, 10_000_000_000n, 5_000_000_001n]]],
+    ["one zero weight, one non-zero", [[0n, 0n, 0n], [0n, 1n, 10_000_000_000n]]],
+  ];
+  it.each(cases)("%s", (_name, calls) => {
+    const m = new ReceiptManager(() => new Uint8Array(32));
+    let unused = 10_000_000_000n;
+    for (const [staticGas, weight] of calls) {
+      const r = m.createActionReceipt([], "rick.test");
+      unused = unused > staticGas ? unused - staticGas : 0n;
+      m.appendFunctionCall(r, "f", new Uint8Array(), 0n, staticGas, weight);
+    }
+    expect(m.distributeUnusedGas(unused)).toBe(true);
+    const gas = m.receipts.flatMap((r) => r.actions.map((a) => (a.type === "FunctionCall" ? a.gas : -1n)));
+    expect(gas).toEqual(calls.map(([, , expected]) => expected));
+    expect(gas.reduce((s, g) => s + g, 0n)).toBe(10_000_000_000n);
   });
 });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { sha256 } from "../../../src/chain/primitives/sha256.js";
-import { ContractCache, wasmLimitsOf } from "../../../src/chain/vm/ContractCache.js";
+import { ContractCache } from "../../../src/chain/vm/ContractCache.js";
+import { wasmLimitsOf } from "../../../src/chain/vm/wasmLimitsOf.js";
 import { MemoryPool } from "../../../src/chain/vm/MemoryPool.js";
 import { runContract } from "../../../src/chain/vm/runContract.js";
 import { prepareContract } from "../../../src/chain/vm/wasm/prepareContract.js";

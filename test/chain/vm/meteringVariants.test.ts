@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { sha256 } from "../../../src/chain/primitives/sha256.js";
-import { ContractCache, wasmLimitsOf } from "../../../src/chain/vm/ContractCache.js";
+import { ContractCache } from "../../../src/chain/vm/ContractCache.js";
+import { wasmLimitsOf } from "../../../src/chain/vm/wasmLimitsOf.js";
 import { runContract, type VmOutcome } from "../../../src/chain/vm/runContract.js";
 import type { VmContext } from "../../../src/chain/vm/VmContext.js";
 import { DEFAULT_CONTEXT, P } from "./hostKit.js";
@@ -12,8 +13,8 @@ import { contract } from "./wat.js";
  * stays within one armed budget, crosses several (a long loop), runs out of gas part-way,
  * calls host functions in between and has a start function.
  */
-const viaHost = new ContractCache(wasmLimitsOf(P), 16, { gasInGlobals: false });
-const viaGlobals = new ContractCache(wasmLimitsOf(P), 16);
+const viaHost = new ContractCache(wasmLimitsOf(P), 16 * 1024 * 1024, { gasInGlobals: false });
+const viaGlobals = new ContractCache(wasmLimitsOf(P), 16 * 1024 * 1024);
 
 function run(cache: ContractCache, code: Uint8Array, methodName: string, context: Partial<VmContext>): VmOutcome {
   return runContract({

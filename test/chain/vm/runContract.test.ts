@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { sha256 } from "../../../src/chain/primitives/sha256.js";
-import { ContractCache, wasmLimitsOf } from "../../../src/chain/vm/ContractCache.js";
+import { ContractCache } from "../../../src/chain/vm/ContractCache.js";
+import { wasmLimitsOf } from "../../../src/chain/vm/wasmLimitsOf.js";
 import { runContract, type ContractRun } from "../../../src/chain/vm/runContract.js";
 import type { VmContext } from "../../../src/chain/vm/VmContext.js";
 import { DEFAULT_CONTEXT, E, P } from "./hostKit.js";

@@ -32,7 +32,7 @@ describe("VM errors as nearcore renders them", () => {
     [
       { kind: "CompilationError", error: { kind: "CodeDoesNotExist", accountId: "a.near" } },
       { CompilationError: { CodeDoesNotExist: { account_id: "a.near" } } },
-      'CompilationError(CodeDoesNotExist { account_id: "a.near" })',
+      'CompilationError(CodeDoesNotExist { account_id: AccountId("a.near") })',
     ],
   ])("%#: JSON and legacy message", (error, json, debug) => {
     expect(vmErrorJson(error)).toEqual(json);

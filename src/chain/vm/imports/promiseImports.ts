@@ -1,4 +1,5 @@
-import { isNearImplicitAccount } from "../../runtime/implicitAccount.js";
+import { U64_MAX } from "../../primitives/integerLimits.js";
+import { transferExecFee, transferSendFee } from "../../runtime/actionFees.js";
 import { hostError } from "../HostError.js";
 import type { VmLogic } from "../VmLogic.js";
 import type { HostImports } from "./HostImports.js";
@@ -112,7 +113,7 @@ export function promiseImports(l: VmLogic): HostImports {
       l.denyInView("promise_and");
       l.gas.payBase("promise_and_base");
       const memLen = count * 8n;
-      if (memLen > (1n << 64n) - 1n) throw hostError({ name: "IntegerOverflow" });
+      if (memLen > U64_MAX) throw hostError({ name: "IntegerOverflow" });
       l.gas.payPer("promise_and_per_promise", memLen);
       const raw = l.readMemory(idsPtr, memLen);
       const view = Buffer.from(raw.buffer, raw.byteOffset, raw.length);
@@ -160,15 +161,9 @@ export function promiseImports(l: VmLogic): HostImports {
       l.denyInView("promise_batch_action_transfer");
       const amount = l.readU128(amountPtr);
       const { receipt, sir } = l.receiptOf(idx);
-      const implicit = isNearImplicitAccount(l.receipts.receiverOf(receipt));
-      const send = (fee: { sendSir: bigint; sendNotSir: bigint }): bigint => (sir ? fee.sendSir : fee.sendNotSir);
-      let burn = send(f.transfer);
-      let exec = f.transfer.execution;
-      if (implicit) {
-        burn += send(f.createAccount) + send(f.addFullAccessKey);
-        exec += f.createAccount.execution + f.addFullAccessKey.execution;
-      }
-      l.gas.payAction(burn, burn + exec, "transfer");
+      const receiverId = l.receipts.receiverOf(receipt);
+      const burn = transferSendFee(f, sir, receiverId);
+      l.gas.payAction(burn, burn + transferExecFee(f, receiverId), "transfer");
       l.deductBalance(amount);
       l.receipts.append(receipt, { type: "Transfer", deposit: amount });
     },

@@ -1,3 +1,4 @@
+import { U64_MAX } from "../../primitives/integerLimits.js";
 import type { VmLogic } from "../VmLogic.js";
 import type { HostImports } from "./HostImports.js";
 
@@ -12,7 +13,7 @@ export function registerImports(l: VmLogic): HostImports {
     register_len(id: bigint): bigint {
       l.gas.payBase("base");
       const data = l.registers.get(id);
-      return data === undefined ? (1n << 64n) - 1n : BigInt(data.length);
+      return data === undefined ? U64_MAX : BigInt(data.length);
     },
     write_register(id: bigint, len: bigint, ptr: bigint): void {
       l.gas.payBase("base");
