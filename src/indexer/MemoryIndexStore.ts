@@ -51,12 +51,16 @@ export class MemoryIndexStore implements IndexStore {
       if (rows === undefined) table.set(accountId, (rows = new Map()));
       rows.set(contractId, update.height);
     };
+    const setBalance = (contractId: string, accountId: string, balance: FtBalance, keepOld: boolean) => {
+      let holders = this.balances.get(contractId);
+      if (holders === undefined) this.balances.set(contractId, (holders = new Map()));
+      if (!keepOld || !holders.has(accountId)) holders.set(accountId, balance);
+    };
     for (const row of update.ft) {
       touch(this.ft, row.accountId, row.contractId);
-      let holders = this.balances.get(row.contractId);
-      if (holders === undefined) this.balances.set(row.contractId, (holders = new Map()));
-      holders.set(row.accountId, row.balance);
+      setBalance(row.contractId, row.accountId, row.deferred === true ? null : row.balance, row.deferred === true);
     }
+    for (const row of update.ftRetries ?? []) setBalance(row.contractId, row.accountId, row.balance, false);
     for (const row of update.nft) touch(this.nft, row.accountId, row.contractId);
     for (const row of update.pools) touch(this.pools, row.accountId, row.poolId);
     this.height = update.height;
