@@ -55,6 +55,7 @@ import { wasmLimitsOf } from "./vm/wasmLimitsOf.js";
 import { MemoryPool } from "./vm/MemoryPool.js";
 import { UnknownAccountError } from "./vm/UnknownAccountError.js";
 import { viewFunctionCall } from "./vm/viewFunctionCall.js";
+import type { ViewLimits } from "./vm/ViewLimits.js";
 import { createWasmExecutor } from "./vm/wasmExecutor.js";
 import { sha256 } from "./primitives/sha256.js";
 
@@ -792,9 +793,16 @@ export class Chain {
    * Runs `methodName` of `accountId`'s contract as a view call against the post-state of
    * `block` (nearcore `query` `call_function`). Errors of the call (no code, no such method,
    * a panic, a prohibited host function...) come back in the outcome with nearcore's JSON and
-   * legacy message. Throws UnknownAccountError when the account does not exist.
+   * legacy message. Throws UnknownAccountError when the account does not exist. `limits`
+   * tightens the gas and wall-clock budget (see ViewLimits).
    */
-  callFunction(block: Block, accountId: string, methodName: string, args: Uint8Array): CallFunctionOutcome {
+  callFunction(
+    block: Block,
+    accountId: string,
+    methodName: string,
+    args: Uint8Array,
+    limits?: ViewLimits,
+  ): CallFunctionOutcome {
     const state = this.stateOf(block, accountId);
     const account = readAccount(state, accountId);
     if (account === undefined) throw new UnknownAccountError(accountId);
@@ -813,6 +821,7 @@ export class Chain {
       params: this.runtimeParameters,
       cache: this.contracts,
       memories: this.memories,
+      ...(limits === undefined ? {} : { limits }),
     });
   }
 

@@ -21,6 +21,7 @@ export const serveFlags = {
   keys: { value: "FILE", default: undefined, help: "API keys file managed by `shardkit keys` (reloaded on change)" },
   "public-rate": { value: "PER_MINUTE", default: undefined, help: "requests per minute per client address without a key (default: no cap)" },
   "tx-timeout": { value: "MS", default: "10000", help: "milliseconds a transaction method waits for its wait_until before TIMEOUT_ERROR" },
+  "view-timeout-ms": { value: "MS", default: "1000", help: "milliseconds one query call_function may run; views share at most half the thread, then TIMEOUT_ERROR" },
   "data-dir": { value: "DIR", default: "./.shardkit", help: "directory the chain is kept in (created when missing; resumed when it holds a chain)" },
   "log-level": { value: "LEVEL", default: "info", help: "error, warn, info (receipt outcomes) or debug (also every request and block)" },
   retention: { value: "BLOCKS", default: "1000", help: "blocks whose state the regular listener keeps serving (>= 3, so final blocks stay readable)" },
@@ -92,6 +93,7 @@ export function serveOptionsFrom(
     apiPort: integer("api-port", 0, 65535),
     retention: integer("retention", 3, Number.MAX_SAFE_INTEGER),
     txTimeoutMs: integer("tx-timeout", 1, 600_000),
+    viewTimeoutMs: integer("view-timeout-ms", 1, 3_000),
     chain: {
       blockTimeMs: integer("block-time", 0, 3_600_000),
       // Only when asked: otherwise a genesis file's own layout (or the dev default) applies.

@@ -10,11 +10,25 @@ import type { AccountStateRow, FtBalance, IndexBlockUpdate, IndexStore, KeyPermi
 import { tokenActivity, type ExecutedReceipt } from "./tokenActivity.js";
 
 const ACCOUNT_COLUMN = "\x00";
+
+/** An FT row while its block is indexed (the balance is filled in by readBalances). */
+interface FtRowDraft {
+  accountId: string;
+  contractId: string;
+  balance: FtBalance;
+  deferred?: boolean;
+}
 const ACCESS_KEY_COLUMN = "\x02";
 
 export interface BlockIndexerOptions {
   /** Reads FT balances from the contracts; without one, FT balances stay `null`. */
   ftBalances?: FtBalanceReader;
+  /** Balance reads per block at most (default 32); the rest are deferred to later blocks. */
+  maxBalanceReadsPerBlock?: number;
+  /** Balance reads of one token contract per block at most (default 8). */
+  maxBalanceReadsPerContract?: number;
+  /** Deferred reads kept at most (default 10 000); beyond it the oldest are dropped. */
+  maxDeferredBalanceReads?: number;
   /** Observes the time each block took to index (benchmarks). */
   onIndexed?: (height: number, elapsedMs: number) => void;
 }
@@ -31,6 +45,8 @@ export class BlockIndexer<S extends IndexStore = IndexStore> {
   private scheduled = false;
   private unsubscribe: (() => void) | undefined;
   private readonly waiters: { height: number; resolve: () => void }[] = [];
+  /** FT balance reads the per-block caps deferred, oldest first, keyed "contract account". */
+  private readonly deferredReads = new Map<string, { accountId: string; contractId: string }>();
 
   constructor(
     private readonly chain: Chain,
@@ -131,7 +147,7 @@ export class BlockIndexer<S extends IndexStore = IndexStore> {
   private applyCommit(commit: BlockCommit): void {
     const started = performance.now();
     const { block } = commit;
-    const ft = new Map<string, { accountId: string; contractId: string; balance: FtBalance }>();
+    const ft = new Map<string, FtRowDraft>();
     const nft = new Map<string, { accountId: string; contractId: string }>();
     const pools = new Map<string, { accountId: string; poolId: string }>();
     for (const outcome of commit.receiptOutcomes) {
@@ -143,7 +159,7 @@ export class BlockIndexer<S extends IndexStore = IndexStore> {
       for (const row of activity.pools) pools.set(`${row.poolId} ${row.accountId}`, row);
     }
     const read = this.options.ftBalances;
-    if (read !== undefined) for (const row of ft.values()) row.balance = read(block, row.contractId, row.accountId);
+    const retries = read === undefined ? [] : this.readBalances(block, read, ft);
     const update: IndexBlockUpdate = {
       ...this.stateUpdates(block, commit.changedKeys),
       height: block.height,
@@ -152,9 +168,53 @@ export class BlockIndexer<S extends IndexStore = IndexStore> {
       nft: [...nft.values()],
       pools: [...pools.values()],
       balancesRead: read !== undefined,
+      ...(retries.length === 0 ? {} : { ftRetries: retries }),
     };
     this.store.apply(update);
     this.options.onIndexed?.(block.height, performance.now() - started);
+  }
+
+  /**
+   * Reads the block's FT balances, each (contract, account) pair once, within the per-block
+   * and per-contract caps: one token emitting hundreds of events (or a slow `ft_balance_of`)
+   * cannot hold the thread that serves RPC and produces blocks for long. Pairs deferred by
+   * earlier blocks go first; pairs over a cap are marked deferred (the store keeps their
+   * previous balance) and read at the next block. Returns the deferred pairs read now.
+   */
+  private readBalances(block: Block, read: FtBalanceReader, ft: Map<string, FtRowDraft>): FtRowDraft[] {
+    const perBlock = this.options.maxBalanceReadsPerBlock ?? 32;
+    const perContract = this.options.maxBalanceReadsPerContract ?? 8;
+    const maxDeferred = this.options.maxDeferredBalanceReads ?? 10_000;
+    let reads = 0;
+    const byContract = new Map<string, number>();
+    const done = new Set<string>();
+    const tryRead = (key: string, row: FtRowDraft): boolean => {
+      const count = byContract.get(row.contractId) ?? 0;
+      if (reads >= perBlock || count >= perContract) return false;
+      reads++;
+      done.add(key);
+      byContract.set(row.contractId, count + 1);
+      row.balance = read(block, row.contractId, row.accountId);
+      return true;
+    };
+    const retries: FtRowDraft[] = [];
+    for (const [key, pair] of this.deferredReads) {
+      if (reads >= perBlock) break;
+      const row = ft.get(key) ?? { ...pair, balance: null };
+      if (!tryRead(key, row)) continue;
+      this.deferredReads.delete(key);
+      if (!ft.has(key)) retries.push(row);
+    }
+    for (const [key, row] of ft) {
+      if (done.has(key) || tryRead(key, row)) continue;
+      row.deferred = true;
+      if (!this.deferredReads.has(key)) this.deferredReads.set(key, { accountId: row.accountId, contractId: row.contractId });
+    }
+    for (const key of this.deferredReads.keys()) {
+      if (this.deferredReads.size <= maxDeferred) break;
+      this.deferredReads.delete(key);
+    }
+    return retries;
   }
 
   private executedReceipt(outcome: BlockCommit["receiptOutcomes"][number]): ExecutedReceipt | undefined {

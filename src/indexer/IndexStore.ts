@@ -45,11 +45,28 @@ export interface IndexBlockUpdate {
   /** Access keys the block added, changed or deleted (permission null). */
   readonly accessKeys: readonly { readonly publicKey: string; readonly accountId: string; readonly permission: KeyPermission | null }[];
   /** (account, contract) pairs the block touched, per kind; each row's height becomes this block's. */
-  readonly ft: readonly { readonly accountId: string; readonly contractId: string; readonly balance: FtBalance }[];
+  readonly ft: readonly FtUpdateRow[];
+  /**
+   * Balances read at this block for pairs an earlier block deferred (see FtUpdateRow.deferred);
+   * they set the balance only, the row's height stays that of the block that touched it.
+   */
+  readonly ftRetries?: readonly { readonly accountId: string; readonly contractId: string; readonly balance: FtBalance }[];
   readonly nft: readonly { readonly accountId: string; readonly contractId: string }[];
   readonly pools: readonly { readonly accountId: string; readonly poolId: string }[];
   /** True when this block's FT balances were read from the contracts. */
   readonly balancesRead: boolean;
+}
+
+/** One (account, token) pair a block touched. */
+export interface FtUpdateRow {
+  readonly accountId: string;
+  readonly contractId: string;
+  readonly balance: FtBalance;
+  /**
+   * The indexer's per-block read cap left this balance unread: the store keeps the previous
+   * balance (null when there is none) and the indexer reads it at a later block.
+   */
+  readonly deferred?: boolean;
 }
 
 /** A value now (in-process store) or later (a shared engine). */

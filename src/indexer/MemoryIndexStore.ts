@@ -25,6 +25,8 @@ export class MemoryIndexStore implements IndexStore {
   private readonly pools = new Map<string, Map<string, number>>();
   /** token → account → balance */
   private readonly balances = new Map<string, Map<string, FtBalance>>();
+  /** token → its numeric holders sorted as topHolders answers, until a block changes the token */
+  private readonly sortedHolders = new Map<string, FtHolder[]>();
   /** public key → account → permission */
   private readonly keys = new Map<string, Map<string, KeyPermission>>();
 
@@ -51,12 +53,17 @@ export class MemoryIndexStore implements IndexStore {
       if (rows === undefined) table.set(accountId, (rows = new Map()));
       rows.set(contractId, update.height);
     };
+    const setBalance = (contractId: string, accountId: string, balance: FtBalance, keepOld: boolean) => {
+      let holders = this.balances.get(contractId);
+      if (holders === undefined) this.balances.set(contractId, (holders = new Map()));
+      if (!keepOld || !holders.has(accountId)) holders.set(accountId, balance);
+      this.sortedHolders.delete(contractId);
+    };
     for (const row of update.ft) {
       touch(this.ft, row.accountId, row.contractId);
-      let holders = this.balances.get(row.contractId);
-      if (holders === undefined) this.balances.set(row.contractId, (holders = new Map()));
-      holders.set(row.accountId, row.balance);
+      setBalance(row.contractId, row.accountId, row.deferred === true ? null : row.balance, row.deferred === true);
     }
+    for (const row of update.ftRetries ?? []) setBalance(row.contractId, row.accountId, row.balance, false);
     for (const row of update.nft) touch(this.nft, row.accountId, row.contractId);
     for (const row of update.pools) touch(this.pools, row.accountId, row.poolId);
     this.height = update.height;
@@ -120,13 +127,20 @@ export class MemoryIndexStore implements IndexStore {
       .sort();
   }
 
+  /** Sorted once per token and block that changed it; requests in between slice the cached order. */
   topHolders(tokenId: string, limit: number): FtHolder[] {
+    let sorted = this.sortedHolders.get(tokenId);
+    if (sorted === undefined) this.sortedHolders.set(tokenId, (sorted = this.sortHolders(tokenId)));
+    return sorted.slice(0, limit);
+  }
+
+  private sortHolders(tokenId: string): FtHolder[] {
     const holders: { accountId: string; balance: string; value: bigint }[] = [];
     for (const [accountId, balance] of this.balances.get(tokenId) ?? []) {
       if (balance !== null && DECIMAL.test(balance)) holders.push({ accountId, balance, value: BigInt(balance) });
     }
     holders.sort((a, b) => (a.value !== b.value ? (a.value > b.value ? -1 : 1) : a.accountId < b.accountId ? 1 : -1));
-    return holders.slice(0, limit).map(({ accountId, balance }) => ({ accountId, balance }));
+    return holders.map(({ accountId, balance }) => ({ accountId, balance }));
   }
 }
 

@@ -2,6 +2,7 @@ import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import { Chain, type ChainOptions } from "../chain/node.js";
 import { BlockIndexer } from "../indexer/BlockIndexer.js";
+import { DEFAULT_VIEW_TIMEOUT_MS, ViewBudget } from "./rpc/query/ViewBudget.js";
 import { ftBalanceReaderFrom, type FtBalanceReader, type ViewCall } from "../indexer/FtBalanceReader.js";
 import { MemoryIndexStore } from "../indexer/MemoryIndexStore.js";
 import { AccessControl } from "./http/AccessControl.js";
@@ -40,6 +41,8 @@ export interface ServiceOptions {
   maxJsonDepth?: number;
   /** How long transaction methods wait before TIMEOUT_ERROR (nearcore polls for 10 s). */
   txTimeoutMs?: number;
+  /** Wall-clock budget of one `query` call_function (default 1000; nearcore's VM has none, ours 3 s). */
+  viewTimeoutMs?: number;
   /** Receives unexpected handler failures (a bug, never bad input). */
   onInternalError?: (method: string, error: unknown) => void;
   /** Request lines (debug) and receipt outcomes (info); default: nothing is logged. */
@@ -76,6 +79,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   const indexer = new BlockIndexer(chain, new MemoryIndexStore(), ftBalances ? { ftBalances } : {});
   indexer.start();
   const startedAtMs = Date.now();
+  const views = new ViewBudget(options.viewTimeoutMs ?? DEFAULT_VIEW_TIMEOUT_MS);
   const servers: Server[] = [];
   const logger = options.logger ?? silentLogger;
   const stopOutcomeLog = logOutcomes(chain, logger);
@@ -89,6 +93,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       rpcAddr: "",
       startedAtMs,
       txTimeoutMs: options.txTimeoutMs ?? DEFAULT_TX_TIMEOUT_MS,
+      views,
     };
     const process = createRpcProcessor({
       handlers: rpcHandlers,

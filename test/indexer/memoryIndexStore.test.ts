@@ -1,7 +1,7 @@
 // The in-memory store: rows per block, FT balances and top holders in FastNEAR's order,
 // key permissions, and blocks applied strictly in order.
 
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { MemoryIndexStore } from "../../src/indexer/MemoryIndexStore.js";
 import type { IndexBlockUpdate } from "../../src/indexer/IndexStore.js";
 
@@ -63,5 +63,34 @@ describe("MemoryIndexStore", () => {
     expect(store.keyHolders("ed25519:k", false)).toEqual(["a.near", "b.near"]);
     store.apply(block(2, { accessKeys: [{ publicKey: "ed25519:k", accountId: "b.near", permission: null }] }));
     expect(store.keyHolders("ed25519:k", false)).toEqual(["a.near"]);
+  });
+
+  it("sorts a token's holders once per block that changes it, not per top request", () => {
+    const store = new MemoryIndexStore();
+    const holders = (n: number, contractId: string, offset = 0) =>
+      Array.from({ length: n }, (_, i) => ({ accountId: `h${i}.near`, contractId, balance: String(i + offset) }));
+    store.apply(block(1, { ft: [...holders(500, "t.near"), ...holders(3, "u.near")] }));
+    const parse = vi.spyOn(globalThis, "BigInt");
+    try {
+      expect(store.topHolders("t.near", 2)).toEqual([
+        { accountId: "h499.near", balance: "499" },
+        { accountId: "h498.near", balance: "498" },
+      ]);
+      const first = parse.mock.calls.length;
+      expect(first).toBeGreaterThanOrEqual(500);
+      for (let i = 0; i < 20; i++) store.topHolders("t.near", 100);
+      expect(parse.mock.calls.length).toBe(first);
+      // A block that changes another token keeps this order; one that changes this token re-sorts.
+      store.apply(block(2, { ft: [{ accountId: "x.near", contractId: "u.near", balance: "7" }] }));
+      const afterOther = parse.mock.calls.length;
+      store.topHolders("t.near", 100);
+      expect(parse.mock.calls.length).toBe(afterOther);
+      store.apply(block(3, { ft: [{ accountId: "h0.near", contractId: "t.near", balance: "1000" }] }));
+      const afterChange = parse.mock.calls.length;
+      expect(store.topHolders("t.near", 1)).toEqual([{ accountId: "h0.near", balance: "1000" }]);
+      expect(parse.mock.calls.length).toBeGreaterThanOrEqual(afterChange + 500);
+    } finally {
+      parse.mockRestore();
+    }
   });
 });

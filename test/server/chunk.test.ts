@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { merkleRoot } from "../../src/chain/blocks/merkle.js";
 import { base58Decode } from "../../src/chain/primitives/base58.js";
 import { formatCryptoHash } from "../../src/chain/primitives/cryptoHash.js";
+import { ChunkBodies } from "../../src/chain/views/ChunkBodies.js";
 import type { Service } from "../../src/server/startService.js";
 import { ALICE, BOB, signedTx } from "../chain/runtime/helpers.js";
 import { rpc, rpcResult, startTestService } from "./harness.js";
@@ -99,5 +100,25 @@ describe("@near-js/jsonrpc-client validates chunk with nearcore's schema", () =>
     const result = await chunkMethod(client, { blockId: txHeight, shardId: service.chain.shardOf(ALICE) });
     expect(result.transactions[0]?.hash).toBe(txHash);
     expect(result.receipts[0]?.receiverId).toBe(BOB);
+  });
+
+  it("answers UNKNOWN_CHUNK, not an empty chunk, when the chain holds no body for the chunk", async () => {
+    const chain = service.chain;
+    const recorded = chain.chunkBodies;
+    const shardId = chain.shardOf(ALICE);
+    const header = chain.blockByHeight(txHeight)!.view.chunks[chain.shardLayout.indexOfShardId(shardId)!]!;
+    expect(recorded.get(header.chunk_hash)).toBeDefined();
+    expect(new ChunkBodies().get(header.chunk_hash)).toBeUndefined();
+    Object.defineProperty(chain, "chunkBodies", { value: new ChunkBodies(), configurable: true });
+    try {
+      const reply = await rpc(service.archivalUrl, "chunk", { block_id: txHeight, shard_id: shardId });
+      expect(reply.status).toBe(200);
+      expect(reply.body.error.cause).toEqual({ name: "UNKNOWN_CHUNK", info: { chunk_hash: header.chunk_hash } });
+      // Genesis chunks carry nothing and have no recorded body: they stay answerable.
+      const genesis = await rpc(service.archivalUrl, "chunk", { block_id: chain.genesisBlock.height, shard_id: shardId });
+      expect(genesis.body.result).toMatchObject({ transactions: [], receipts: [] });
+    } finally {
+      Object.defineProperty(chain, "chunkBodies", { value: recorded, configurable: true });
+    }
   });
 });

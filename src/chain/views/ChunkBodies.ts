@@ -1,7 +1,6 @@
 import type { Block } from "../node.js";
 import type { ChunkResult } from "../runtime/applyChunk.js";
-import { toReceiptView, type Receipt, type ReceiptView } from "../runtime/receipt.js";
-import { toSignedTransactionView, type SignedTransactionView } from "../transaction/signedTransactionView.js";
+import type { Receipt } from "../runtime/receipt.js";
 import type { DecodedSignedTransaction } from "../transaction/index.js";
 
 /** What a chunk carries besides its header: its transactions and the receipts it sends on. */
@@ -11,12 +10,12 @@ export interface ChunkBody {
   readonly receipts: readonly Receipt[];
 }
 
-const EMPTY: ChunkBody = { transactions: [], receipts: [] };
+/** The body of a genesis chunk, which carries nothing (the chain records no body for it). */
+export const GENESIS_CHUNK_BODY: ChunkBody = { transactions: [], receipts: [] };
 
 /**
- * The bodies of produced chunks by chunk hash, kept as the chain produces them. A chunk
- * the chain made without recording a body (the genesis chunks) is empty. In memory and
- * unbounded, like the chain's blocks; serving layers apply retention.
+ * The bodies of produced chunks by chunk hash, kept as the chain produces them. In memory
+ * and unbounded, like the chain's blocks; serving layers apply retention.
  *
  * The chain feeds it from `Chain.recordExecution`.
  */
@@ -32,21 +31,8 @@ export class ChunkBodies {
     });
   }
 
-  get(chunkHash: string): ChunkBody {
-    return this.bodies.get(chunkHash) ?? EMPTY;
+  /** The recorded body, or undefined for a chunk whose body was never recorded (genesis, unknown). */
+  get(chunkHash: string): ChunkBody | undefined {
+    return this.bodies.get(chunkHash);
   }
-}
-
-
-/** nearcore's `ChunkView` without its author: the chunk's header, transactions and receipts. */
-export function chunkContentView(block: Block, shardIndex: number, body: ChunkBody): {
-  header: Block["view"]["chunks"][number];
-  transactions: SignedTransactionView[];
-  receipts: ReceiptView[];
-} {
-  return {
-    header: block.view.chunks[shardIndex]!,
-    transactions: body.transactions.map(toSignedTransactionView),
-    receipts: body.receipts.map(toReceiptView),
-  };
 }

@@ -76,11 +76,12 @@ export class VmLogic {
     ext: VmExternal,
     newDataId: () => Uint8Array,
     timeLimitMs: number = DEFAULT_TIME_LIMIT_MS,
+    viewGasLimit?: bigint,
   ) {
     this.config = params.wasm;
     this.fees = params.fees;
     this.storageNumExtraBytesRecord = params.storageNumExtraBytesRecord;
-    this.begin(context, ext, newDataId, timeLimitMs);
+    this.begin(context, ext, newDataId, timeLimitMs, viewGasLimit);
   }
 
   /**
@@ -88,13 +89,22 @@ export class VmLogic {
    * built over this object stay valid, so a contract's linked imports are made once and
    * reused call after call (calls never nest: a contract cannot call another synchronously).
    */
-  begin(context: VmContext, ext: VmExternal, newDataId: () => Uint8Array, timeLimitMs: number = DEFAULT_TIME_LIMIT_MS): void {
+  /** `viewGasLimit` lowers a view's burnt-gas cap below max_gas_burnt_view (indexer reads). */
+  begin(
+    context: VmContext,
+    ext: VmExternal,
+    newDataId: () => Uint8Array,
+    timeLimitMs: number = DEFAULT_TIME_LIMIT_MS,
+    viewGasLimit?: bigint,
+  ): void {
     const config = this.config;
     this.context = context;
     this.ext = ext;
     this.deadline = performance.now() + timeLimitMs;
     this.ticksToClockCheck = CLOCK_CHECK_EVERY;
-    const maxBurnt = context.isView ? config.maxGasBurntView : config.maxGasBurnt;
+    const viewMax =
+      viewGasLimit !== undefined && viewGasLimit < config.maxGasBurntView ? viewGasLimit : config.maxGasBurntView;
+    const maxBurnt = context.isView ? viewMax : config.maxGasBurnt;
     this.gas = new GasCounter(config.extCosts, maxBurnt, context.prepaidGas, context.isView);
     this.registers = new Map();
     this.registersUsage = 0n;

@@ -32,6 +32,8 @@ export interface ContractRun {
   readonly memories?: MemoryPool;
   /** Wall-clock budget in ms (default DEFAULT_TIME_LIMIT_MS; see VmLogic.checkClock). */
   readonly timeLimitMs?: number;
+  /** A view's burnt-gas cap when lower than max_gas_burnt_view. */
+  readonly viewGasLimit?: bigint;
 }
 
 /** nearcore `VMOutcome`: what the call did, or (with `error`) how far it got before aborting. */
@@ -136,10 +138,10 @@ function linked(contract: PreparedContract, run: ContractRun): Linked {
   if (byParams === undefined) linkedContracts.set(contract, (byParams = new Map()));
   let entry = byParams.get(run.params);
   if (entry !== undefined && !entry.busy) {
-    entry.logic.begin(run.context, run.ext, run.newDataId, run.timeLimitMs);
+    entry.logic.begin(run.context, run.ext, run.newDataId, run.timeLimitMs, run.viewGasLimit);
     return entry;
   }
-  const logic = new VmLogic(run.context, run.params, run.ext, run.newDataId, run.timeLimitMs);
+  const logic = new VmLogic(run.context, run.params, run.ext, run.newDataId, run.timeLimitMs, run.viewGasLimit);
   const fresh: Linked = { logic, imports: linkImports(contract, logic), busy: false, stored: entry === undefined, warm: undefined };
   if (entry === undefined) byParams.set(run.params, fresh);
   return fresh;
@@ -158,7 +160,7 @@ export function runContract(run: ContractRun): VmOutcome {
   const cached = run.cache.get(run.codeHash, run.code);
   const prepared = cached.result;
   if (!prepared.ok) {
-    const l = new VmLogic(run.context, run.params, run.ext, run.newDataId, run.timeLimitMs);
+    const l = new VmLogic(run.context, run.params, run.ext, run.newDataId, run.timeLimitMs, run.viewGasLimit);
     return abort(l, { kind: "CompilationError", error: { kind: "PrepareError", error: prepared.error } });
   }
   const link = linked(prepared.contract, run);

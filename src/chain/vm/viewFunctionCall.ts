@@ -11,6 +11,7 @@ import { viewErrorMessage, vmErrorJson, type VmError } from "./FunctionCallError
 import type { MemoryPool } from "./MemoryPool.js";
 import { runContract } from "./runContract.js";
 import { stateExternal } from "./stateExternal.js";
+import type { ViewLimits } from "./ViewLimits.js";
 
 /** The block a view call reads: its post-state and what contracts see of it. */
 export interface ViewBlock {
@@ -30,6 +31,7 @@ export interface ViewCall {
   readonly params: RuntimeParameters;
   readonly cache: ContractCache;
   readonly memories?: MemoryPool;
+  readonly limits?: ViewLimits;
 }
 
 const EMPTY_ED25519 = publicKeyToBorsh({ keyType: KeyType.ED25519, data: new Uint8Array(32) });
@@ -83,6 +85,8 @@ export function viewFunctionCall(call: ViewCall): CallFunctionOutcome {
     },
     cache: call.cache,
     ...(call.memories === undefined ? {} : { memories: call.memories }),
+    ...(call.limits?.gas === undefined ? {} : { viewGasLimit: call.limits.gas }),
+    ...(call.limits?.timeLimitMs === undefined ? {} : { timeLimitMs: call.limits.timeLimitMs }),
   });
   if (outcome.error !== undefined) return fail(outcome.error, outcome.logs);
   const rd = outcome.returnData;

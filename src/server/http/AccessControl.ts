@@ -49,6 +49,7 @@ export class AccessControl {
     if (presented === undefined) {
       const cap = this.options.publicRatePerMinute;
       if (cap === undefined) return ALLOW;
+      // The TCP peer: behind a proxy all public clients share its bucket (README, API keys).
       return this.limited(`ip:${req.socket.remoteAddress ?? "?"}`, cap);
     }
     const key = this.keys().lookup(presented);

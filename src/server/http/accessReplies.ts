@@ -8,10 +8,9 @@ const RATE_LIMITED_BODY = '{"error":"rate_limited"}';
 
 /**
  * Sends the refusal for a non-"allow" decision (same on every listener). The body never
- * contains the key. The request body, if any, is drained so the connection can be reused.
+ * contains the key. The caller drains the request body (bounded: drainUnreadBody).
  */
 export function sendRefusal(req: IncomingMessage, res: ServerResponse, decision: Exclude<AccessDecision, { kind: "allow" }>): void {
-  req.resume();
   const cors = corsHeaders(req);
   switch (decision.kind) {
     case "unknown-key":

@@ -6,7 +6,11 @@ import { matchRoute } from "../rest/matchRoute.js";
 import { INVALID_ARGUMENT } from "../rest/validArguments.js";
 import type { AccessControl } from "./AccessControl.js";
 import { sendRefusal } from "./accessReplies.js";
+import { drainUnreadBody } from "./drainUnreadBody.js";
 import { answerPreflight, corsHeaders } from "./cors.js";
+
+/** Bytes of an (unused) request body the REST listener drops before dropping the connection. */
+const REST_BODY_DRAIN_BYTES = 64 * 1024;
 
 export interface RestListenerOptions {
   handlers: RestHandlers<RestContext>;
@@ -52,7 +56,8 @@ const noQuery = new URL("http://localhost/");
  * hot path pays no microtask hops and no URL parse when there is no query string.
  */
 function handle(req: IncomingMessage, res: ServerResponse, options: RestListenerOptions): void {
-  req.resume();
+  // Every operation is a GET: a body is never read, only dropped, and only up to a bound.
+  drainUnreadBody(req, res, REST_BODY_DRAIN_BYTES);
   const target = req.url ?? "/";
   const queryAt = target.indexOf("?");
   let url = noQuery;

@@ -3,6 +3,7 @@ import { ParseError } from "../errors.js";
 import { errorReply, type RpcReply } from "../jsonrpc/processRequest.js";
 import type { AccessControl } from "./AccessControl.js";
 import { sendRefusal } from "./accessReplies.js";
+import { drainUnreadBody } from "./drainUnreadBody.js";
 import { answerPreflight, corsHeaders } from "./cors.js";
 
 export interface RpcListenerOptions {
@@ -55,7 +56,10 @@ function handle(req: IncomingMessage, res: ServerResponse, options: RpcListenerO
     return answerPreflight(res, "POST, GET, OPTIONS");
   }
   const decision = options.access.check(req, url);
-  if (decision.kind !== "allow") return sendRefusal(req, res, decision);
+  if (decision.kind !== "allow") {
+    drainUnreadBody(req, res, drainLimitOf(options.maxBodyBytes));
+    return sendRefusal(req, res, decision);
+  }
   if (url.pathname === "/" && req.method === "POST") {
     return readBody(req, options.maxBodyBytes, (body) => {
       if (body === undefined) {
@@ -89,11 +93,16 @@ function parseUrl(target: string | undefined): URL | undefined {
   }
 }
 
+/** Bytes of a body the listener reads and drops at most before dropping the connection. */
+function drainLimitOf(maxBodyBytes: number): number {
+  return 4 * maxBodyBytes;
+}
+
 /** Collects the body, or passes undefined (after draining) when it exceeds `limit` bytes. */
 function readBody(req: IncomingMessage, limit: number, done: (body: Buffer | undefined) => void): void {
   // An oversized body is drained so the client can read the 413, but only up to a bound:
   // past it the connection is dropped rather than kept reading.
-  const drainLimit = 4 * limit;
+  const drainLimit = drainLimitOf(limit);
   if (Number(req.headers["content-length"]) > drainLimit) {
     // Answered at once; the reply carries `connection: close`, so the socket is not read on.
     done(undefined);

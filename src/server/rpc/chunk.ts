@@ -1,11 +1,20 @@
 import type { ChunkParams, ChunkResult } from "../../../generated/rpc/types.js";
-import { chunkContentView } from "../../chain/views/ChunkBodies.js";
+import { GENESIS_CHUNK_BODY } from "../../chain/views/ChunkBodies.js";
+import { chunkContentView } from "../../chain/views/chunkContentView.js";
+import { UnknownChunkError } from "../errors.js";
 import { resolveChunk } from "./chunkReference.js";
 import type { RpcContext } from "./context.js";
 
-/** `chunk`: a chunk's header with the transactions it includes and the receipts it sends on. */
+/**
+ * `chunk`: a chunk's header with the transactions it includes and the receipts it sends on.
+ * A chunk whose body the chain does not hold is UNKNOWN_CHUNK (as nearcore answers a chunk
+ * missing from its store), never an empty chunk; genesis chunks carry nothing.
+ */
 export function chunk(params: ChunkParams, ctx: RpcContext): ChunkResult {
   const { block, shardIndex } = resolveChunk(ctx, params);
   const header = block.view.chunks[shardIndex]!;
-  return { author: block.view.author, ...chunkContentView(block, shardIndex, ctx.chain.chunkBodies.get(header.chunk_hash)) };
+  const body =
+    ctx.chain.chunkBodies.get(header.chunk_hash) ?? (block.height === ctx.chain.genesisBlock.height ? GENESIS_CHUNK_BODY : undefined);
+  if (body === undefined) throw new UnknownChunkError(header.chunk_hash);
+  return { author: block.view.author, ...chunkContentView(block, shardIndex, body) };
 }

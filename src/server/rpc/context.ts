@@ -1,4 +1,5 @@
 import type { Chain } from "../../chain/node.js";
+import type { ViewBudget } from "./query/ViewBudget.js";
 
 /** A block as the chain hands it out. */
 export type Block = ReturnType<Chain["head"]>;
@@ -15,4 +16,6 @@ export interface RpcContext {
   startedAtMs: number;
   /** How long transaction methods wait for the requested status before TIMEOUT_ERROR. */
   txTimeoutMs: number;
+  /** Time limits of `query` call_function (shared by every listener: they share one thread). */
+  views: ViewBudget;
 }

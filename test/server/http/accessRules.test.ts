@@ -92,4 +92,47 @@ describe("RateLimiter", () => {
       }),
     );
   });
+
+  it("drops least recently used buckets that are full again, never one in use", () => {
+    let now = 0;
+    const limiter = new RateLimiter(() => now, 3);
+    for (const client of ["a", "b", "c"]) limiter.take(client, 60);
+    now = 500;
+    limiter.take("a", 60); // a is now the most recently used
+    now = 2_000; // every bucket is full again
+    limiter.take("d", 60);
+    expect(limiter.tracked).toBe(2); // b and c dropped, a and d kept
+    now = 2_100;
+    limiter.take("e", 60);
+    limiter.take("f", 60); // at the bound again: a (oldest, full) goes, d is still refilling: kept
+    expect(limiter.tracked).toBe(3);
+    expect(limiter.take("d", 60)).toBe(0);
+
+    const busy = new RateLimiter(() => now, 2);
+    busy.take("x", 1);
+    busy.take("y", 1);
+    busy.take("z", 1); // x and y still empty: kept, the map grows past its bound
+    expect(busy.tracked).toBe(3);
+    expect(busy.take("x", 1)).toBeGreaterThan(0);
+  });
+
+  it("examines O(1) buckets per new client however many are tracked", () => {
+    let now = 0;
+    const limiter = new RateLimiter(() => now, 1_000);
+    let examined = 0;
+    class CountingMap<K, V> extends Map<K, V> {
+      override *entries(): MapIterator<[K, V]> {
+        for (const entry of super.entries()) (examined++, yield entry);
+      }
+      override [Symbol.iterator](): MapIterator<[K, V]> {
+        return this.entries();
+      }
+    }
+    Object.defineProperty(limiter, "buckets", { value: new CountingMap() });
+    for (let i = 0; i < 1_000; i++) limiter.take(`busy${i}`, 1);
+    examined = 0;
+    for (let i = 0; i < 1_000; i++) limiter.take(`new${i}`, 1);
+    expect(examined).toBeLessThanOrEqual(2 * 1_000);
+    expect(limiter.tracked).toBe(2_000);
+  });
 });
