@@ -22,11 +22,12 @@ const manifest = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")
 };
 
 /**
- * Size budget of the published package (measured 0.95 MB packed, 10.3 MB unpacked, 568 files with
- * the contract VM, REST and 30 methods; 7 MB of it is the JSON-RPC Ajv standalone validators,
- * the next thing to shrink).
+ * Size budget of the published package: a tripwire for files that should not ship. Measured
+ * 2026-11-23 with the contract VM, REST, durable store and contract-test suite: 0.999 MB packed,
+ * 10.5 MB unpacked, 634 files (a .js and a .d.ts per module); 7 MB of it is the JSON-RPC Ajv
+ * standalone validators, the next thing to shrink.
  */
-const BUDGET = { packedBytes: 1_000_000, unpackedBytes: 11_000_000, files: 600 };
+const BUDGET = { packedBytes: 1_200_000, unpackedBytes: 12_000_000, files: 800 };
 
 function pack(args: string[] = []): PackReport {
   // --ignore-scripts: pack what dist/ holds now (the build is the prepare step of npm ci).
