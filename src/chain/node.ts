@@ -698,9 +698,8 @@ export class Chain {
    * shard: cost, signer, key, nonce, balance, allowance, storage, function-call key rules.
    * As in nearcore the nonce is checked against state only, so a client may send a key's
    * transactions out of order within a block; the pool orders them by nonce and inclusion
-   * drops a repeated nonce. Deviation: nearcore skips NonceTooLarge at submission (it has no
-   * block height yet) and silently drops such a transaction later; we check it against the
-   * next block's height. Returns the signer's shard index.
+   * drops a repeated nonce. NonceTooLarge is skipped here, as nearcore skips it (it has no
+   * block height yet): inclusion drops such a transaction. Returns the signer's shard index.
    */
   private validateAtHead(stx: DecodedSignedTransaction): number {
     const tx = stx.transaction;
@@ -711,9 +710,8 @@ export class Chain {
     refuse(checkValidityPeriod(this.canonical, head.height, base58Encode(tx.blockHash), this.transactionValidityPeriod));
     refuse(validateTransaction(this.runtimeParameters, stx, this.config.protocolVersion));
     const shard = this.shardLayout.shardIndexOf(tx.signerId);
-    const verified = verifyAndChargeTransaction(this.runtimeParameters, new StateUpdate(head.postState[shard]!), tx, this.config.gasPrice, {
-      blockHeight: head.height + 1,
-    });
+    // No block height: as in nearcore, NonceTooLarge is not checked here; inclusion drops such a transaction.
+    const verified = verifyAndChargeTransaction(this.runtimeParameters, new StateUpdate(head.postState[shard]!), tx, this.config.gasPrice, { blockHeight: undefined });
     if (!verified.ok) refuse(verified.error);
     return shard;
   }

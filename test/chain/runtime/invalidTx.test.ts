@@ -67,14 +67,19 @@ describe("InvalidTxError at submission", () => {
     expect(refusal(() => submit(chain, ALICE, BOB, [transfer(2n)], { nonce: 5n }))).toEqual({ InvalidNonce: { tx_nonce: 5, ak_nonce: 5 } });
   });
 
-  it("NonceTooLarge: at or above (next block height) × 10^6", async () => {
+  it("NonceTooLarge: accepted at submission as nearcore does, dropped at inclusion (at or above the block's height × 10^6)", async () => {
     const chain = await openChain();
     chain.produceBlock();
     const upper = (chain.head().height + 1) * 1_000_000;
-    expect(refusal(() => submit(chain, ALICE, BOB, [transfer(1n)], { nonce: BigInt(upper) }))).toEqual({
-      NonceTooLarge: { tx_nonce: upper, upper_bound: upper },
-    });
-    submit(chain, ALICE, BOB, [transfer(1n)], { nonce: BigInt(upper - 1) }); // the largest nonce allowed
+    const hash = submit(chain, ALICE, BOB, [transfer(1n)], { nonce: BigInt(upper) });
+    expect(chain.droppedTransaction(hash)).toBeUndefined();
+    chain.produceBlock();
+    expect(chain.droppedTransaction(hash)).toEqual({ NonceTooLarge: { tx_nonce: upper, upper_bound: upper } });
+    expect(chain.transactionStatus(hash)).toBeUndefined();
+    const largest = submit(chain, ALICE, BOB, [transfer(1n)], { nonce: BigInt(upper + 999_999) }); // below the next block's bound
+    chain.produceBlock();
+    expect(chain.droppedTransaction(largest)).toBeUndefined();
+    expect(chain.transactionStatus(largest)).toBeDefined();
   });
 
   it("Expired: an unknown block hash, or one older than the validity period", async () => {
