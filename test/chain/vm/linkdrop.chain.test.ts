@@ -12,7 +12,7 @@ const LINKDROP = thirdPartyWasm(
   "core_contracts/testnet-linkdrop.wasm",
   "006468efb06dbc91e04dbc90a31fac4b8684062e9e4f9c228de53154f6f49c72",
 );
-if (LINKDROP === undefined) console.warn("near-workspaces@5.0.0 could not be fetched (offline?): linkdrop tests skipped");
+if (LINKDROP === undefined) console.warn("near-workspaces@5.0.0 not cached and SHARDKIT_OFFLINE=1: linkdrop tests skipped");
 
 const json = (v: unknown): string => JSON.stringify(v);
 const view = (chain: Awaited<ReturnType<typeof openChain>>, method: string, args: unknown) => chain.callFunction(chain.head(), ALICE, method, new TextEncoder().encode(json(args)));

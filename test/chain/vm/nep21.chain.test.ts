@@ -5,7 +5,7 @@ import { thirdPartyWasm } from "./thirdPartyWasm.js";
 
 // The NEP-21 fungible token example (Rust) as published in near-shell@0.24.9's test resources.
 const NEP21 = thirdPartyWasm("near-shell", "0.24.9", "test/res/fungible_token.wasm", "2bd0aeefd4465a0c06fb4a9515c6e3cd490ae9e18917a56b1bd8f05f9c859e73");
-if (NEP21 === undefined) console.warn("near-shell@0.24.9 could not be fetched (offline?): NEP-21 tests skipped");
+if (NEP21 === undefined) console.warn("near-shell@0.24.9 not cached and SHARDKIT_OFFLINE=1: NEP-21 tests skipped");
 
 const json = (v: unknown): string => JSON.stringify(v);
 
