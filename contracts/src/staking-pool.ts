@@ -400,7 +400,7 @@ export function get_staking_key(): void {
   returnJson(quote(Pool.load().stakePublicKey));
 }
 
-/** Pausing is not implemented, so the pool always stakes. */
+/** This pool has no pause/resume methods (contracts/README.md), so it always stakes. */
 export function is_staking_paused(): void {
   Pool.load();
   returnJson("false");
