@@ -52,7 +52,7 @@ async function loadGet(url: string, pid: number, seconds: number): Promise<{ rat
 export async function restThroughput(ctx: RestBenchContext): Promise<void> {
   const server = await ctx.startProcess(
     process.execPath,
-    [...ctx.serverNodeArgs, ctx.cli, "serve", "--rpc-port", "0", "--archival-port", "0", "--api-port", "0", "--block-time", "0", "--ephemeral"],
+    [...ctx.serverNodeArgs, ctx.cli, "serve", "--rpc-port", "0", "--archival-port", "0", "--api-port", "0", "--block-time", "0", "--ephemeral", "--log-level", "warn"],
     /REST API\s+(http:\/\/\S+)\/v1/,
   );
   const url = `${server.announced}/v1/account/alice.test.near/full`;

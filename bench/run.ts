@@ -75,7 +75,7 @@ const storageArgs = (): string[] => (onDisk ? ["--data-dir", join(work, `data-${
 const startShardkit = (genesis?: string, blockTime = "0") =>
   startProcess(
     process.execPath,
-    [...serverNodeArgs, cli, "serve", "--rpc-port", "0", "--archival-port", "0", "--block-time", blockTime, ...storageArgs(), ...(genesis ? ["--genesis", genesis] : [])],
+    [...serverNodeArgs, cli, "serve", "--log-level", "warn", "--rpc-port", "0", "--archival-port", "0", "--block-time", blockTime, ...storageArgs(), ...(genesis ? ["--genesis", genesis] : [])],
     /regular RPC\s+(http:\/\/\S+)/,
   );
 
