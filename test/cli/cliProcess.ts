@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
 
 export const repoRoot = join(import.meta.dirname, "..", "..");
@@ -19,6 +19,30 @@ export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; entry
     env: options.env ?? process.env,
     ...(options.cwd !== undefined && { cwd: options.cwd }),
   });
+  return track(child);
+}
+
+/** util-linux `script`, which gives a child a pseudo-terminal as stdin/stdout/stderr. */
+export const hasScript = spawnSync("script", ["--version"], { encoding: "utf8" }).status === 0;
+
+const shellQuote = (arg: string) => `'${arg.replaceAll("'", `'\\''`)}'`;
+
+/**
+ * Runs the `shardkit` command from source on a pseudo-terminal (through `script`); `output().stdout`
+ * is what the terminal showed. `stop()` works: `script` passes SIGTERM on to the command. SHELL is
+ * pinned so the run does not depend on the caller's login shell (CI has none set).
+ */
+export function runCliOnTerminal(args: string[]): CliProcess {
+  const command = ["exec", process.execPath, "--import", "tsx", cliSource, ...args].map(shellQuote).join(" ");
+  const child = spawn("script", ["-qfec", command, "/dev/null"], {
+    stdio: ["pipe", "pipe", "pipe"],
+    cwd: repoRoot,
+    env: { ...process.env, SHELL: "/bin/sh" },
+  });
+  return track(child);
+}
+
+function track(child: ChildProcess): CliProcess {
   let stdout = "";
   let stderr = "";
   child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));

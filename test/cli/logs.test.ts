@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { devKeyPair } from "../../src/chain/genesis/devKey.js";
 import { base58Decode } from "../../src/chain/primitives/base58.js";
 import { encodeSignedTransaction, signTransaction } from "../../src/chain/transaction/index.js";
-import { repoRoot, startServe, stop, waitFor, type CliProcess, type ServeUrls } from "./cliProcess.js";
+import { hasScript, repoRoot, runCliOnTerminal, startServe, stop, waitFor, type CliProcess, type ServeUrls } from "./cliProcess.js";
 
 interface LogRecord {
   time: string;
@@ -131,15 +131,12 @@ describe("serve --log-level warn", () => {
   });
 });
 
-// util-linux `script` gives the server a pseudo-terminal as stdout.
-const hasScript = spawnSync("script", ["--version"], { encoding: "utf8" }).status === 0;
-
 describe.skipIf(!hasScript)("serve on a terminal", () => {
-  it("writes readable log lines instead of JSON", () => {
-    const cli = `${JSON.stringify(process.execPath)} --import tsx ${JSON.stringify(join(repoRoot, "src/cli/main.ts"))}`;
-    const command = `${cli} serve --ephemeral --rpc-port 0 --archival-port 0 --api-port 0 --block-time 50 --log-level debug & sleep 4; kill -TERM %1; wait`;
-    const run = spawnSync("script", ["-qfec", command, "/dev/null"], { encoding: "utf8", cwd: repoRoot, timeout: 30_000 });
-    const lines = run.stdout.split(/\r?\n/);
+  it("writes readable log lines instead of JSON", async () => {
+    const server = runCliOnTerminal(["serve", "--ephemeral", "--rpc-port", "0", "--archival-port", "0", "--api-port", "0", "--block-time", "50", "--log-level", "debug"]);
+    await waitFor(() => server.output().stdout, / DEBUG block height=\d+ /);
+    expect(await stop(server)).toBe(0);
+    const lines = server.output().stdout.split(/\r?\n/);
     const blockLines = lines.filter((line) => / DEBUG block height=\d+ hash=\w+ receipts=0$/.test(line));
     expect(blockLines.length).toBeGreaterThan(0);
     expect(blockLines[0]).toMatch(/^\d\d:\d\d:\d\d\.\d{3} DEBUG block /);
