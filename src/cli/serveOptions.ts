@@ -23,7 +23,7 @@ export const serveFlags = {
   "tx-timeout": { value: "MS", default: "10000", help: "milliseconds a transaction method waits for its wait_until before TIMEOUT_ERROR" },
   "view-timeout-ms": { value: "MS", default: "1000", help: "milliseconds one query call_function may run; views share at most half the thread, then TIMEOUT_ERROR" },
   "data-dir": { value: "DIR", default: "./.shardkit", help: "directory the chain is kept in (created when missing; resumed when it holds a chain)" },
-  "log-level": { value: "LEVEL", default: "info", help: "error, warn, info (receipt outcomes) or debug (also every request and block)" },
+  "log-level": { value: "LEVEL", default: "info", help: "error, warn, info (transaction and receipt outcomes) or debug (also every request and block)" },
   retention: { value: "BLOCKS", default: "1000", help: "blocks whose state the regular listener keeps serving (>= 3, so final blocks stay readable)" },
 } as const satisfies Record<string, ServeFlag>;
 

@@ -84,7 +84,7 @@ describe("serve --log-level debug (stdout not a TTY: JSON lines)", () => {
     expect(everything).not.toContain("apiKey");
   });
 
-  it("logs each receipt outcome at info, with its actions, status and gas", async () => {
+  it("logs each transaction and receipt outcome at info, with its actions, status and gas", async () => {
     const alice = devKeyPair("alice.test.near");
     const headers = { authorization: `Bearer ${apiKey}` };
     const key = await rpc(server.rpcUrl, "query", { request_type: "view_access_key", finality: "optimistic", account_id: "alice.test.near", public_key: alice.publicKeyString }, headers);
@@ -113,6 +113,12 @@ describe("serve --log-level debug (stdout not a TTY: JSON lines)", () => {
     const toGhost = receipts.find((r) => r.receiver_id === "ghost.test.near")!;
     expect(toGhost).toMatchObject({ status: "failure" });
     expect(toGhost.error).toContain("AccountDoesNotExist");
+    const transactions = records(server.output().stdout).filter((r) => r.msg === "transaction");
+    expect(transactions.map((r) => [r.tx_hash, r.signer_id, r.receiver_id, r.nonce, r.actions, r.status, r.receipt_id])).toEqual([
+      [ok.body.result.transaction.hash, "alice.test.near", "bob.test.near", String(nonce + 1n), ["Transfer"], "success", toBob.receipt_id],
+      [failed.body.result.transaction.hash, "alice.test.near", "ghost.test.near", String(nonce + 2n), ["Transfer"], "success", toGhost.receipt_id],
+    ]);
+    expect(transactions[0]).toMatchObject({ level: "info", gas_burnt: ok.body.result.transaction_outcome.outcome.gas_burnt });
     // Gas refunds from `system` are debug lines of their own.
     expect(records(server.output().stdout).some((r) => r.msg === "refund" && r.level === "debug" && r.predecessor_id === "system")).toBe(true);
   });

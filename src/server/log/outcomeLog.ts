@@ -2,11 +2,13 @@ import type { BlockCommit } from "../../chain/blockCommit.js";
 import type { Chain } from "../../chain/node.js";
 import { base58Encode } from "../../chain/primitives/base58.js";
 import type { ExecutionOutcome } from "../../chain/runtime/executionOutcome.js";
+import type { DecodedSignedTransaction } from "../../chain/transaction/index.js";
 import type { Logger } from "./Logger.js";
 
 /**
  * Logs what each block executed, from the chain's block-commit event: one info line per
- * receipt outcome (refunds from `system` at debug), one debug line per block. The work runs on
+ * transaction included (its conversion into a receipt), one per receipt outcome (refunds from
+ * `system` at debug), one debug line per block. The work runs on
  * a later turn of the event loop, so block production never waits for the log.
  * Returns an unsubscribe function.
  */
@@ -20,6 +22,9 @@ export function logOutcomes(chain: Chain, logger: Logger): () => void {
 function logCommit(chain: Chain, logger: Logger, commit: BlockCommit): void {
   const { block, receiptOutcomes } = commit;
   logger.debug("block", { height: block.height, hash: block.hash, receipts: receiptOutcomes.length });
+  for (const chunk of block.view.chunks) {
+    for (const stx of chain.chunkBodies.get(chunk.chunk_hash)?.transactions ?? []) logTransaction(chain, logger, block.height, stx);
+  }
   for (const outcome of receiptOutcomes) logOutcome(chain, logger, block.height, outcome);
 }
 
@@ -45,6 +50,26 @@ function logOutcome(chain: Chain, logger: Logger, height: number, outcome: Execu
   };
   if (refund) logger.debug("refund", fields);
   else logger.info("receipt", fields);
+}
+
+function logTransaction(chain: Chain, logger: Logger, height: number, stx: DecodedSignedTransaction): void {
+  const hash = base58Encode(stx.hash);
+  const outcome = chain.transactionStatus(hash)?.outcome?.transaction_outcome.outcome;
+  if (outcome === undefined) return;
+  const failure = typeof outcome.status === "object" && "Failure" in outcome.status ? outcome.status.Failure : undefined;
+  logger.info("transaction", {
+    height,
+    tx_hash: hash,
+    signer_id: stx.transaction.signerId,
+    receiver_id: stx.transaction.receiverId,
+    nonce: stx.transaction.nonce.toString(),
+    actions: stx.transaction.actions.map((action) => (action.type === "FunctionCall" ? `FunctionCall(${action.methodName})` : action.type)),
+    status: failure === undefined ? "success" : "failure",
+    error: failure === undefined ? undefined : JSON.stringify(failure),
+    receipt_id: outcome.receipt_ids[0],
+    gas_burnt: outcome.gas_burnt,
+    tokens_burnt: outcome.tokens_burnt,
+  });
 }
 
 /** "Transfer", "FunctionCall", ... from a nearcore ActionView (a string or a one-key object). */
