@@ -8,7 +8,7 @@ import { generateCommand, generateUsage } from "./generateCommand.js";
 import { keysCommand, keysUsage } from "./keysCommand.js";
 import { stateCommand, stateUsage } from "./stateCommand.js";
 import { packageVersion } from "./packageRoot.js";
-import { startProgress } from "./progressLine.js";
+import { startProgress, type Progress } from "./progressLine.js";
 import { logLevelFrom, serveFlagSpecs, serveOptionsFrom, serveUsage } from "./serveOptions.js";
 
 const usage = `Usage: shardkit <command> [options]
@@ -50,9 +50,21 @@ async function serve(args: string[]): Promise<void> {
   const genesisFile = options.chain.genesisFile;
   let loadSeconds: number | undefined;
   const loading = genesisFile === undefined ? undefined : startProgress(`shardkit: loading genesis ${genesisFile} (${megabytes(genesisFile)})`);
+  let indexing: Progress | undefined;
+  let indexed: { blocks: number; seconds: number } | undefined;
   const service = await startService({
     ...options,
     logger,
+    // A resumed chain is indexed for the REST API before serving (synchronously, so the line is redrawn from here).
+    onIndexCatchUp: (height, target) => {
+      const label = `shardkit: indexing blocks for the REST API, ${height} of ${target}`;
+      if (indexing === undefined) {
+        loadSeconds ??= loading?.done();
+        indexing = startProgress(label);
+        indexed = { blocks: target - height, seconds: 0 };
+      } else if (height < target) indexing.update(label);
+      else indexed = { blocks: indexed?.blocks ?? 0, seconds: indexing.done() };
+    },
     onInternalError: (method, error) =>
       logger.error("internal error", { method, error: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
     onKeysReport: (message) => (/ reloaded: /.test(message) ? logger.info("keys file", { message }) : logger.warn("keys file", { message })),
@@ -60,13 +72,14 @@ async function serve(args: string[]): Promise<void> {
     .catch((error: unknown) => {
       throw listenError(error, options) ?? error;
     })
-    .finally(() => (loadSeconds = loading?.done()));
+    .finally(() => (loadSeconds ??= loading?.done()));
   const { chain } = service;
   const loaded = loadSeconds === undefined ? "" : ` (loaded from ${genesisFile} in ${loadSeconds.toFixed(1)} s)`;
   console.log(`shardkit: chain ${chain.chainId}, ${chain.shardLayout.numShards} shards, genesis ${chain.genesisBlock.hash}${loaded}`);
   console.log(`  regular RPC   ${service.rpcUrl}  (last ${options.retention} blocks)`);
   console.log(`  archival RPC  ${service.archivalUrl}`);
-  console.log(`  REST API      ${service.apiUrl}/v1  (account data, indexed from every block)`);
+  const caughtUp = indexed === undefined ? "" : `; ${indexed.blocks} blocks indexed in ${indexed.seconds.toFixed(1)} s`;
+  console.log(`  REST API      ${service.apiUrl}/v1  (account data, indexed from every block${caughtUp})`);
   if (chain.devAccounts.length > 0) {
     console.log("dev accounts (secret seed = sha256(\"shardkit-dev:\" + account_id)):");
     const head = chain.head();

@@ -1,6 +1,8 @@
 import { performance } from "node:perf_hooks";
 
 export interface Progress {
+  /** Redraws the line with a new label at once (synchronous work leaves no turn for the timer). */
+  update(label: string): void;
   /** Clears the progress line and returns the elapsed seconds. */
   done(): number;
 }
@@ -13,11 +15,15 @@ export interface Progress {
 export function startProgress(label: string, stream: NodeJS.WriteStream = process.stderr, everyMs = 250): Progress {
   const started = performance.now();
   const elapsed = () => (performance.now() - started) / 1000;
-  if (!stream.isTTY) return { done: elapsed };
+  if (!stream.isTTY) return { update: () => {}, done: elapsed };
   const draw = () => stream.write(`\r\x1b[2K${label} … ${elapsed().toFixed(1)} s`);
   draw();
   const timer = setInterval(draw, everyMs);
   return {
+    update: (next) => {
+      label = next;
+      draw();
+    },
     done: () => {
       clearInterval(timer);
       stream.write("\r\x1b[2K");

@@ -29,6 +29,12 @@ export interface BlockIndexerOptions {
   maxBalanceReadsPerContract?: number;
   /** Deferred reads kept at most (default 10 000); beyond it the oldest are dropped. */
   maxDeferredBalanceReads?: number;
+  /**
+   * Reports the catch-up over kept commits of `start` (a resumed chain) and `rebuild`: called before the
+   * first block, every `catchUpReportEvery` blocks (default 1000) and after the last one.
+   */
+  onCatchUp?: (indexedHeight: number, targetHeight: number) => void;
+  catchUpReportEvery?: number;
   /** Observes the time each block took to index (benchmarks). */
   onIndexed?: (height: number, elapsedMs: number) => void;
 }
@@ -61,7 +67,7 @@ export class BlockIndexer<S extends IndexStore = IndexStore> {
       this.queue.push(commit);
       this.schedule();
     });
-    this.catchUp(this.chain.head().height);
+    this.catchUp(this.chain.head().height, true);
   }
 
   stop(): void {
@@ -72,7 +78,7 @@ export class BlockIndexer<S extends IndexStore = IndexStore> {
 
   /** Indexes a whole chain into `store` synchronously, from genesis to the current head. */
   static rebuild<T extends IndexStore>(chain: Chain, store: T, options: BlockIndexerOptions = {}): T {
-    new BlockIndexer(chain, store, options).catchUp(chain.head().height);
+    new BlockIndexer(chain, store, options).catchUp(chain.head().height, true);
     return store;
   }
 
@@ -114,13 +120,19 @@ export class BlockIndexer<S extends IndexStore = IndexStore> {
   }
 
   /** Applies genesis (for a fresh store) and every kept commit up to `height`. */
-  private catchUp(height: number): void {
+  private catchUp(height: number, reported = false): void {
     if (this.store.height === null) this.applyGenesis();
-    for (let h = this.store.height! + 1; h <= height; h++) {
+    const from = this.store.height! + 1;
+    const report = reported && from <= height ? this.options.onCatchUp : undefined;
+    const every = Math.max(1, this.options.catchUpReportEvery ?? 1000);
+    report?.(from - 1, height);
+    for (let h = from; h <= height; h++) {
       const commit = this.chain.blockCommit(h);
       if (commit === undefined) throw new Error(`the chain kept no commit for block ${h}`);
       this.applyCommit(commit);
+      if ((h - from + 1) % every === 0 && h < height) report?.(h, height);
     }
+    report?.(height, height);
     this.notify();
   }
 

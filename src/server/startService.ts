@@ -45,6 +45,8 @@ export interface ServiceOptions {
   viewTimeoutMs?: number;
   /** Receives unexpected handler failures (a bug, never bad input). */
   onInternalError?: (method: string, error: unknown) => void;
+  /** The REST index catching up with a resumed chain (see BlockIndexerOptions.onCatchUp). */
+  onIndexCatchUp?: (indexedHeight: number, targetHeight: number) => void;
   /** Request lines (debug) and receipt outcomes (info); default: nothing is logged. */
   logger?: Logger;
 }
@@ -76,7 +78,10 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     options.publicRatePerMinute === undefined ? {} : { publicRatePerMinute: options.publicRatePerMinute },
   );
   const ftBalances = options.ftBalances ?? defaultFtBalances(chain);
-  const indexer = new BlockIndexer(chain, new MemoryIndexStore(), ftBalances ? { ftBalances } : {});
+  const indexer = new BlockIndexer(chain, new MemoryIndexStore(), {
+    ...(ftBalances && { ftBalances }),
+    ...(options.onIndexCatchUp && { onCatchUp: options.onIndexCatchUp }),
+  });
   indexer.start();
   const startedAtMs = Date.now();
   const views = new ViewBudget(options.viewTimeoutMs ?? DEFAULT_VIEW_TIMEOUT_MS);

@@ -32,3 +32,26 @@ describe("genesis loading progress", () => {
     expect(stdout.slice(drawn, banner)).toMatch(/\r\x1b\[2K$/);
   });
 });
+
+describe("REST index catch-up on a resumed chain", () => {
+  it("is reported in the banner in a pipe and drawn as a progress line on a terminal", async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), "shardkit-progress-resume-"));
+    const first = await startServe(["--data-dir", dataDir, "--block-time", "20"]);
+    const status = async () => ((await (await fetch(first.rpcUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "status", params: [] }) })).json()) as { result: { sync_info: { latest_block_height: number } } }).result;
+    const genesisHeight = (await status()).sync_info.latest_block_height;
+    while ((await status()).sync_info.latest_block_height < genesisHeight + 10) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await stop(first)).toBe(0);
+
+    const piped = await startServe(["--data-dir", dataDir, "--block-time", "0"]);
+    expect(await stop(piped)).toBe(0);
+    const [, blocks] = /\(account data, indexed from every block; (\d+) blocks indexed in \d+\.\d s\)$/m.exec(piped.output().stdout) ?? [];
+    expect(Number(blocks)).toBeGreaterThanOrEqual(10);
+    expect(piped.output().stdout + piped.output().stderr).not.toContain("\r");
+
+    if (!hasScript) return;
+    const onTerminal = runCliOnTerminal(["serve", "--data-dir", dataDir, "--rpc-port", "0", "--archival-port", "0", "--api-port", "0", "--block-time", "0"]);
+    await waitFor(() => onTerminal.output().stdout, /REST API\s+http/);
+    expect(await stop(onTerminal)).toBe(0);
+    expect(onTerminal.output().stdout).toMatch(new RegExp(`\\r\\x1b\\[2Kshardkit: indexing blocks for the REST API, \\d+ of \\d+ … \\d+\\.\\d s\\r\\x1b\\[2K`));
+  });
+});

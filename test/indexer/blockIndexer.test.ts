@@ -100,11 +100,18 @@ describe("BlockIndexer", () => {
     await indexed(chain, live);
     const accounts = [ALICE, BOB, ROOT, "nobody.test.near"];
     const pks = [...keys.map((k) => formatPublicKey(k.publicKey)), ...chain.devAccounts.map((a) => a.publicKey)];
-    const rebuilt = BlockIndexer.rebuild(chain, new MemoryIndexStore());
+    const reports: [number, number][] = [];
+    const progress = { onCatchUp: (height: number, target: number) => void reports.push([height, target]), catchUpReportEvery: 3 };
+    const rebuilt = BlockIndexer.rebuild(chain, new MemoryIndexStore(), progress);
     expect(dump(rebuilt, accounts, pks)).toEqual(dump(live.store, accounts, pks));
-    const late = new BlockIndexer(chain, new MemoryIndexStore());
+    // Progress: before the first block, every 3 blocks, after the last (the genesis is indexed first).
+    const [genesis, head] = [chain.genesisBlock.height, chain.head().height];
+    const every3 = Array.from({ length: Math.ceil((head - genesis) / 3) - 1 }, (_, i) => [genesis + 3 * (i + 1), head]);
+    expect(reports).toEqual([[genesis, head], ...every3, [head, head]]);
+    const late = new BlockIndexer(chain, new MemoryIndexStore(), { onCatchUp: () => reports.push([-1, -1]) });
     late.start();
     expect(dump(late.store, accounts, pks)).toEqual(dump(live.store, accounts, pks));
+    expect(reports.filter(([h]) => h === -1)).toHaveLength(2);
     live.stop();
     late.stop();
   });
