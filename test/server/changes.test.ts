@@ -1,5 +1,4 @@
-import { readFileSync } from "node:fs";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { NearRpcClient, enableValidation, experimentalChanges } from "@near-js/jsonrpc-client";
@@ -179,6 +178,24 @@ describe("changes / EXPERIMENTAL_changes", () => {
     expect(BigInt(account[2].change.amount)).toBeGreaterThan(BigInt(account[1].change.amount));
   });
 
+  it("lists the genesis records with cause initial_state", async () => {
+    const kvData = (await changes({ changes_type: "data_changes", sync_checkpoint: "genesis", account_ids: ["kv.test.near"], key_prefix_base64: "" }, service.archivalUrl)).changes;
+    const entries = service.chain.viewState(service.chain.genesisBlock, "kv.test.near", { prefix: new Uint8Array(0) }).values;
+    expect(kvData).toEqual(
+      entries.map((e) => ({
+        cause: { type: "initial_state" },
+        type: "data_update",
+        change: { account_id: "kv.test.near", key_base64: b64(e.key), value_base64: b64(e.value) },
+      })),
+    );
+    const genesis = service.chain.genesisBlock.height;
+    expect(entries.length).toBeGreaterThan(100);
+    expect(await changes({ changes_type: "account_changes", block_id: genesis, account_ids: [ALICE] }, service.archivalUrl)).toEqual({
+      block_hash: service.chain.genesisBlock.hash,
+      changes: [{ cause: { type: "initial_state" }, type: "account_update", change: accountAt(ALICE, genesis) }],
+    });
+  });
+
   it("answers UNKNOWN_BLOCK with the serialised cause for an unknown block and a garbage-collected one, and PARSE_ERROR for bad params", async () => {
     const unknown = await rpc(service.rpcUrl, "changes", { changes_type: "account_changes", block_id: 99_999, account_ids: [ALICE] });
     expect([unknown.status, unknown.body.error]).toEqual([
@@ -206,5 +223,39 @@ describe("changes / EXPERIMENTAL_changes", () => {
     const client = new NearRpcClient({ endpoint: service.archivalUrl, retries: 0 });
     const result = await experimentalChanges(client, { changesType: "account_changes", blockId: at["set"]!.height, accountIds: [ALICE] } as never);
     expect(result.changes).toHaveLength(3);
+  });
+});
+
+describe("changes on an LMDB-backed chain", () => {
+  it("serves the changes of old blocks again after a restart", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "shardkit-changes-"));
+    try {
+      const first = await startTestService({ chain: { blockTimeMs: 0, dataDir } });
+      const { hash } = first.chain.submitTransaction(signedTx(first.chain, ALICE, ALICE, [{ type: "AddKey", publicKey: keyOf("restart").publicKey, accessKey: { nonce: 0n, permission: "FullAccess" } }]));
+      const height = first.chain.produceBlock().height;
+      for (let i = 0; i < 3; i++) first.chain.produceBlock();
+      const asked = [
+        { changes_type: "account_changes", block_id: height, account_ids: [ALICE] },
+        { changes_type: "all_access_key_changes", block_id: height, account_ids: [ALICE] },
+      ];
+      const before = await Promise.all(asked.map((p) => rpcResult(first.archivalUrl, "changes", p)));
+      const kindsBefore = await rpcResult(first.archivalUrl, "block_effects", { block_id: height });
+      expect(before[0].changes.map((c: { cause: { type: string } }) => c.cause.type)).toEqual(["transaction_processing", "receipt_processing"]);
+      expect(before[0].changes[0].cause.tx_hash).toBe(hash);
+      expect(before[1].changes).toHaveLength(2);
+      await first.close();
+
+      const second = await startTestService({ chain: { blockTimeMs: 0, dataDir } });
+      try {
+        expect(second.chain.durable).toBe(true);
+        expect(second.chain.head().height).toBe(height + 3);
+        for (const [i, p] of asked.entries()) expect(await rpcResult(second.archivalUrl, "changes", p)).toEqual(before[i]);
+        expect(await rpcResult(second.archivalUrl, "block_effects", { block_id: height })).toEqual(kindsBefore);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
