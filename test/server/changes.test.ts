@@ -15,6 +15,8 @@ const KV_WASM = readFileSync(new URL("../../contracts/build/kv.wasm", import.met
 const b64 = (s: string | Uint8Array): string => Buffer.from(s).toString("base64");
 const ALICE_KEY = formatPublicKey(devKeyPair(ALICE).publicKey);
 const SECOND_KEY = formatPublicKey(keyOf("changes-second").publicKey);
+const GONE = "gone.alice.test.near";
+const GONE_KEY = formatPublicKey(keyOf("changes-gone").publicKey);
 
 let service: Service;
 /** Heights and hashes of the scenario's blocks. */
@@ -57,6 +59,20 @@ beforeAll(async () => {
     deposit: 0n,
   });
   include("set", ALICE, ALICE, [set("zz-a", "1"), set("zz-b", "2"), set("yy", "3")]);
+  include("remove", ALICE, ALICE, [{ ...set("zz-a", ""), methodName: "remove", args: Buffer.from(JSON.stringify({ key: "zz-a" })) }]);
+  // An account with a key, code and data, then deleted: every *_deletion type.
+  const goneKey = keyOf("changes-gone");
+  include("create", ALICE, GONE, [
+    { type: "CreateAccount" },
+    { type: "Transfer", deposit: 10n ** 25n },
+    { type: "AddKey", publicKey: goneKey.publicKey, accessKey: { nonce: 0n, permission: "FullAccess" } },
+    { type: "DeployContract", code: KV_WASM },
+  ]);
+  chain.produceBlock(); // the receipt runs on GONE's shard
+  const { hash: goneSet } = chain.submitTransaction(signedTx(chain, GONE, GONE, [set("k", "v")], { key: goneKey }));
+  at["goneSet"] = { height: chain.produceBlock().height, tx: goneSet };
+  const { hash: goneDelete } = chain.submitTransaction(signedTx(chain, GONE, GONE, [{ type: "DeleteAccount", beneficiaryId: ALICE }], { key: goneKey }));
+  at["deleteAccount"] = { height: chain.produceBlock().height, tx: goneDelete };
   for (let i = 0; i < 3; i++) chain.produceBlock(); // refunds settle
 });
 afterAll(() => service.close());
@@ -194,6 +210,33 @@ describe("changes / EXPERIMENTAL_changes", () => {
       block_hash: service.chain.genesisBlock.hash,
       changes: [{ cause: { type: "initial_state" }, type: "account_update", change: accountAt(ALICE, genesis) }],
     });
+  });
+
+  it("lists deletions: a removed storage entry, and a deleted account's record, key, code and data", async () => {
+    const removed = at["remove"]!;
+    expect((await changes({ changes_type: "data_changes", block_id: removed.height, account_ids: [ALICE], key_prefix_base64: b64("zz") })).changes).toEqual([
+      { cause: { type: "receipt_processing", receipt_hash: receiptOf("remove") }, type: "data_deletion", change: { account_id: ALICE, key_base64: b64("zz-a") } },
+    ]);
+    const { height, tx } = at["deleteAccount"]!;
+    const receipt = receiptOf("deleteAccount");
+    const deleted = { type: "receipt_processing", receipt_hash: receipt };
+    const nonce = Number(service.chain.viewAccessKey(service.chain.blockByHeight(height - 1)!, GONE, GONE_KEY)!.nonce) + 1;
+    const accountChanges = (await changes({ changes_type: "account_changes", block_id: height, account_ids: [GONE] })).changes;
+    expect(accountChanges).toHaveLength(2);
+    expect(accountChanges[0]).toMatchObject({ cause: { type: "transaction_processing", tx_hash: tx }, type: "account_update", change: { account_id: GONE } });
+    expect(accountChanges[1]).toEqual({ cause: deleted, type: "account_deletion", change: { account_id: GONE } });
+    expect((await changes({ changes_type: "all_access_key_changes", block_id: height, account_ids: [GONE] })).changes).toEqual([
+      { cause: { type: "transaction_processing", tx_hash: tx }, type: "access_key_update", change: { account_id: GONE, public_key: GONE_KEY, access_key: { nonce, permission: "FullAccess" } } },
+      { cause: deleted, type: "access_key_deletion", change: { account_id: GONE, public_key: GONE_KEY } },
+    ]);
+    expect((await changes({ changes_type: "contract_code_changes", block_id: height, account_ids: [GONE] })).changes).toEqual([
+      { cause: deleted, type: "contract_code_deletion", change: { account_id: GONE } },
+    ]);
+    expect((await changes({ changes_type: "data_changes", block_id: height, account_ids: [GONE], key_prefix_base64: "" })).changes).toEqual([
+      { cause: deleted, type: "data_deletion", change: { account_id: GONE, key_base64: b64("\0k") } },
+      { cause: deleted, type: "data_deletion", change: { account_id: GONE, key_base64: b64("k") } },
+    ]);
+    expect(service.chain.viewAccount(service.chain.blockByHeight(height)!, GONE)).toBeUndefined();
   });
 
   it("answers UNKNOWN_BLOCK with the serialised cause for an unknown block and a garbage-collected one, and PARSE_ERROR for bad params", async () => {
