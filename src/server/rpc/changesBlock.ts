@@ -7,7 +7,7 @@ import type { Block, RpcContext } from "./context.js";
  * The block a changes method reads. nearcore looks the block up first (`GetBlock`), so a
  * block it never saw, and on a regular node a block whose body is garbage collected,
  * answer UNKNOWN_BLOCK with info `{}` and the serialised cause as `data` (the changes
- * errors skip their message field).
+ * errors leave their message field out).
  */
 export function resolveChangesBlock(ctx: RpcContext, reference: BlockReference): Block {
   const block = lookup(ctx, reference);
