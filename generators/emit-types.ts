@@ -34,6 +34,22 @@ export function methodTypeNames(model: MethodModel): string[] {
   return [`${model.pascal}Params`, `${model.pascal}Result`, ...model.variants.map((v) => v.typeName)];
 }
 
+/**
+ * Variant params types a method shares with an earlier method: an alias (`changes` /
+ * `EXPERIMENTAL_changes`) names the same params union, so its variants are the same types
+ * and are emitted once. `seen` maps each variant type name to the schemas it was built from.
+ */
+export function sharedVariantNames(model: MethodModel, seen: Map<string, string>): Set<string> {
+  const shared = new Set<string>();
+  for (const variant of model.variants) {
+    const source = JSON.stringify([model.commonParams, variant.branch]);
+    const earlier = seen.get(variant.typeName);
+    if (earlier === source) shared.add(variant.typeName);
+    else if (earlier === undefined) seen.set(variant.typeName, source);
+  }
+  return shared;
+}
+
 export function emitTypes(doc: OpenRpcDocument, models: MethodModel[], banner: string): string {
   const ctx = tsContext(doc);
   const components: Declaration[] = Object.entries(doc.components.schemas).map(([name, schema]) => ({
@@ -43,8 +59,11 @@ export function emitTypes(doc: OpenRpcDocument, models: MethodModel[], banner: s
   }));
   const taken = new Set(components.map((c) => c.name));
   const methods: Declaration[] = [];
+  const variantSources = new Map<string, string>();
   for (const model of models) {
+    const shared = sharedVariantNames(model, variantSources);
     for (const name of methodTypeNames(model)) {
+      if (shared.has(name)) continue;
       if (taken.has(name))
         throw new Error(`type name ${name} (method ${model.name}) clashes with another type`);
       taken.add(name);
@@ -62,6 +81,7 @@ export function emitTypes(doc: OpenRpcDocument, models: MethodModel[], banner: s
       type: tsType(model.resultSchema, ctx),
     });
     for (const variant of model.variants) {
+      if (shared.has(variant.typeName)) continue;
       const parts = [...model.commonParams, variant.branch].map((s) => tsType(s, ctx));
       methods.push({
         doc: jsdoc(`Params of \`${model.name}\` with \`${model.discriminator}: "${variant.tag}"\`.`),

@@ -12,7 +12,7 @@ import type {
 } from "./openrpc-model.js";
 import { methodModels, type MethodModel } from "./method-model.js";
 import { createRpcAjv } from "./ajv.js";
-import { methodTypeNames } from "./emit-types.js";
+import { methodTypeNames, sharedVariantNames } from "./emit-types.js";
 import { deriveErrors } from "./assemble.js";
 import {
   COMPONENT_REF_PREFIX,
@@ -306,8 +306,11 @@ export function checkExamples(doc: OpenRpcDocument, models: MethodModel[]): stri
 export function checkTypeNames(doc: OpenRpcDocument, models: MethodModel[]): string[] {
   const owner = new Map(Object.keys(doc.components.schemas).map((name) => [name, `schema ${name}`]));
   const problems: string[] = [];
+  const variantSources = new Map<string, string>();
   for (const model of models) {
+    const shared = sharedVariantNames(model, variantSources);
     for (const name of methodTypeNames(model)) {
+      if (shared.has(name)) continue;
       const taken = owner.get(name);
       if (taken)
         problems.push(

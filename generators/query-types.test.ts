@@ -116,6 +116,8 @@ describe("generated types", () => {
       | "blockEffects"
       | "broadcastTxAsync"
       | "broadcastTxCommit"
+      | "changes"
+      | "experimentalChanges"
       | "experimentalChangesInBlock"
       | "chunk"
       | "clientConfig"

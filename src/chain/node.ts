@@ -44,6 +44,8 @@ import { ExecutionRecords } from "./runtime/ExecutionRecords.js";
 import { ChunkBodies } from "./views/ChunkBodies.js";
 import { DelayedReceiptQueue } from "./runtime/DelayedReceiptQueue.js";
 import { StateUpdate } from "./runtime/StateUpdate.js";
+import { MIGRATION, type KeyStateChanges } from "./runtime/StateChangeCause.js";
+import { genesisStateChanges, recordedStateChanges, type BlockStateChanges } from "./views/BlockStateChanges.js";
 import { TransactionPool } from "./runtime/TransactionPool.js";
 import { includedTransactionStatus, type ExecutionLookup, type TransactionStatus } from "./runtime/transactionStatus.js";
 import { validateTransaction } from "./runtime/validateTransaction.js";
@@ -469,12 +471,14 @@ export class Chain {
 
     const results: ChunkResult[] = [];
     const stateChanges: SortedChanges[] = [];
+    const causedChanges: KeyStateChanges[][] = [];
     let postState: StateSnapshot[];
     try {
       postState = prev.postState.map((state, i) => {
         const su = new StateUpdate(state);
         staged[i]!.forEach((key, value) => (value === null ? su.remove(key) : su.set(key, value)));
-        su.commit();
+        // nearcore's sandbox state patches are committed as a migration.
+        su.commit(MIGRATION);
         const result = applyChunk({
           ctx,
           su,
@@ -487,6 +491,7 @@ export class Chain {
         results.push(result);
         const changes = su.toChangeSet().toSorted();
         stateChanges.push(changes);
+        causedChanges.push(su.stateChanges());
         return changes.keys.length === 0 ? state : this.store.commit(state, changes);
       });
     } catch (e) {
@@ -498,14 +503,14 @@ export class Chain {
     const block = this.buildBlock(prev, timestampNs, postState, results);
     // Durable before anyone sees it: a crash before this line loses the block as a whole.
     try {
-      this.chainStore.commitBlock({ height: block.height, hash: block.hash, timestampNs, stateChanges, chunkResults: results });
+      this.chainStore.commitBlock({ height: block.height, hash: block.hash, timestampNs, stateChanges, causedChanges, chunkResults: results });
     } catch (e) {
       // The producer already counted this block: producing on would diverge from the store.
       this.stop();
       this.commitFailure = e instanceof Error ? e : new Error(String(e));
       throw this.commitFailure;
     }
-    this.accept(block, results, stateChanges, newEpoch);
+    this.accept(block, results, stateChanges, causedChanges, newEpoch);
     for (const listener of this.listeners) {
       try {
         listener(block);
@@ -529,11 +534,17 @@ export class Chain {
     if (block.hash !== stored.hash) {
       throw new ChainStoreError(`stored block ${stored.height} rebuilds with hash ${block.hash}, stored as ${stored.hash}`);
     }
-    this.accept(block, stored.chunkResults, stored.stateChanges, newEpoch);
+    this.accept(block, stored.chunkResults, stored.stateChanges, stored.causedChanges, newEpoch);
   }
 
   /** Makes a committed block the head: indexes, execution records, receipt routing, commit event. */
-  private accept(block: Block, results: readonly ChunkResult[], stateChanges: readonly SortedChanges[], newEpoch: boolean): void {
+  private accept(
+    block: Block,
+    results: readonly ChunkResult[],
+    stateChanges: readonly SortedChanges[],
+    causedChanges: readonly (readonly KeyStateChanges[])[],
+    newEpoch: boolean,
+  ): void {
     this.incoming = this.shardLayout.shardIds.map(() => []);
     if (newEpoch) this.stakeProposals.clear();
     this.record(block);
@@ -542,6 +553,7 @@ export class Chain {
       block,
       receiptOutcomes: results.flatMap((r) => r.receiptOutcomes),
       changedKeys: stateChanges.map((c) => c.keys),
+      stateChanges: causedChanges,
     });
   }
 
@@ -592,6 +604,17 @@ export class Chain {
   /** The commit of a produced block (undefined for genesis, which has none, and unknown heights). */
   blockCommit(height: number): BlockCommit | undefined {
     return Number.isInteger(height) ? this.commits[height - this.genesisBlock.height - 1] : undefined;
+  }
+
+  /**
+   * Every write a block made to accounts, access keys, contract code and contract data, with
+   * its causes, over all shards in trie key order (nearcore's state changes of the block).
+   * The genesis block lists its records with cause `initial_state`. `block` must be one of
+   * this chain's blocks.
+   */
+  stateChangesInBlock(block: Block): BlockStateChanges {
+    if (block.height === this.genesisBlock.height) return genesisStateChanges(this.genesisBlock.postState);
+    return recordedStateChanges(this.blockCommit(block.height)?.stateChanges ?? []);
   }
 
   /** Stores what the block's chunks did and routes their receipts and stake proposals. */

@@ -20,7 +20,8 @@ export type Shape =
   | { kind: "integer"; min: number | bigint; max: number | bigint }
   | { kind: "number" }
   | { kind: "boolean" }
-  | { kind: "null" };
+  | { kind: "null" }
+  | { kind: "array"; items: Shape };
 
 export interface Prop {
   shape: Shape;
@@ -102,12 +103,20 @@ function toShape(schema: ZodLike, field: string | undefined, depth = 0): Shape {
       return { kind: "boolean" };
     case "null":
       return { kind: "null" };
+    case "array":
+      // Items are named after their list (`account_ids` holds account ids) for the value pools.
+      return { kind: "array", items: toShape(def.element as ZodLike, field === undefined ? undefined : itemField(field), depth + 1) };
     case "record":
       // Any object (EXPERIMENTAL_split_storage_info): no declared fields, unknown ones allowed.
       return { kind: "object", props: {} };
     default:
       throw new Error(`request schema uses zod type ${def.type}, which this reader does not model`);
   }
+}
+
+/** The name an item of list field `field` is known by (`account_ids` → `account_id`). */
+export function itemField(field: string): string {
+  return field.endsWith("s") ? field.slice(0, -1) : field;
 }
 
 /** Every object alternative of a shape: unions add alternatives, intersections combine them. */

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { base58Encode } from "../../src/chain/primitives/base58.js";
-import { nonNull, type Prop, type Shape, type Variant } from "./nearcoreRequestSchemas.js";
+import { itemField, nonNull, type Prop, type Shape, type Variant } from "./nearcoreRequestSchemas.js";
 
 /**
  * Values for request fields, chosen by field name where nearcore's schema only says "string"
@@ -61,6 +61,7 @@ function stringArbitrary(field: string, pools: ValuePools): fc.Arbitrary<string>
       return fc.constantFrom(...pools.signedTxs);
     case "prefix_base64":
     case "after_key_base64":
+    case "key_prefix_base64":
       return bytesBase64(8);
     case "args_base64":
       return bytesBase64(64);
@@ -89,6 +90,10 @@ export function valueArbitrary(shape: Shape, field: string, pools: ValuePools): 
       return fc.constant(null);
     case "union":
       return fc.oneof(...shape.options.map((o) => valueArbitrary(o, field, pools)));
+    case "array":
+      return fc.array(valueArbitrary(shape.items, itemField(field), pools), { maxLength: 3 });
+    case "object":
+      return variantArbitrary(shape.props, pools);
     default:
       throw new Error(`no value arbitrary for a nested ${shape.kind} at ${field}`);
   }
@@ -128,7 +133,7 @@ export function sampleValue(prop: Prop, field: string): unknown {
     case "enum":
       return shape.values[0];
     case "string":
-      if (field === "prefix_base64" || field === "after_key_base64" || field === "args_base64") return "";
+      if (field === "prefix_base64" || field === "after_key_base64" || field === "args_base64" || field === "key_prefix_base64") return "";
       return fc.sample(stringArbitrary(field, syntheticPools), { numRuns: 1, seed: 1 })[0];
     case "integer":
       return field === "limit" ? 10 : Number(shape.min);
@@ -138,6 +143,8 @@ export function sampleValue(prop: Prop, field: string): unknown {
       return false;
     case "null":
       return null;
+    case "array":
+      return [];
     default:
       throw new Error(`no sample for ${shape.kind} at ${field}`);
   }

@@ -48,7 +48,9 @@ export function applyActionReceipt(ctx: ApplyContext, su: StateUpdate, receipt: 
   const accountId = receipt.receiverId;
   const isRefund = receipt.predecessorId === SYSTEM_ACCOUNT;
   const promiseResults = takePromiseResults(su, receipt);
-  su.commit();
+  // Writes staged before the actions (received data taken, a delayed or postponed receipt
+  // removed) are committed first, so that a failing action cannot roll them back.
+  su.commit({ type: "action_receipt_processing_started", receiptHash: receipt.receiptId });
 
   const env: ActionEnv = {
     ctx,
@@ -85,7 +87,7 @@ export function applyActionReceipt(ctx: ApplyContext, su: StateUpdate, receipt: 
   } else {
     result.newReceipts.push(...refundReceipts(ctx, receipt, result));
   }
-  if (result.ok) su.commit();
+  if (result.ok) su.commit({ type: "receipt_processing", receiptHash: receipt.receiptId });
   else su.rollback();
 
   const tokensBurnt = isRefund ? 0n : result.gasBurnt * ctx.gasPrice;
@@ -96,7 +98,7 @@ export function applyActionReceipt(ctx: ApplyContext, su: StateUpdate, receipt: 
     const account = getAccount(su, accountId);
     if (account !== undefined) {
       setAccount(su, accountId, { ...account, amount: account.amount + reward });
-      su.commit();
+      su.commit({ type: "action_receipt_gas_reward", receiptHash: receipt.receiptId });
       burnt -= reward;
     }
   }

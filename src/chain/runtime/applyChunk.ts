@@ -7,6 +7,7 @@ import type { ExecutionOutcome } from "./executionOutcome.js";
 import type { InvalidTxErrorJson } from "./invalidTxError.js";
 import { processReceipt } from "./processReceipt.js";
 import { processTransaction } from "./processTransaction.js";
+import { UPDATED_DELAYED_RECEIPTS, VALIDATOR_ACCOUNTS_UPDATE } from "./StateChangeCause.js";
 import type { Receipt } from "./receipt.js";
 import { getAccount, setAccount } from "./stateAccess.js";
 import type { StateUpdate } from "./StateUpdate.js";
@@ -73,7 +74,7 @@ export function applyChunk(input: ChunkInput): ChunkResult {
     if (account === undefined || account.locked <= keep) continue;
     setAccount(su, accountId, { ...account, amount: account.amount + account.locked - keep, locked: keep });
   }
-  su.commit();
+  su.commit(VALIDATOR_ACCOUNTS_UPDATE);
 
   const local: Receipt[] = [];
   for (const stx of input.transactions) {
@@ -106,7 +107,7 @@ export function applyChunk(input: ChunkInput): ChunkResult {
   // Queue writes are committed at once so that a failing receipt's rollback cannot undo them.
   const delay = (receipt: Receipt): void => {
     delayed.push(su, receipt);
-    su.commit();
+    su.commit(UPDATED_DELAYED_RECEIPTS);
   };
   for (const receipt of local) {
     if (full()) delay(receipt);
@@ -114,7 +115,7 @@ export function applyChunk(input: ChunkInput): ChunkResult {
   }
   while (delayed.length > 0 && !full()) {
     const receipt = delayed.pop(su)!;
-    su.commit();
+    su.commit(UPDATED_DELAYED_RECEIPTS);
     record(processReceipt(ctx, su, receipt));
   }
   for (const receipt of input.incoming) {
@@ -122,7 +123,7 @@ export function applyChunk(input: ChunkInput): ChunkResult {
     else record(processReceipt(ctx, su, receipt));
   }
   delayed.save(su);
-  su.commit();
+  su.commit(UPDATED_DELAYED_RECEIPTS);
   result.delayedReceipts = delayed.length;
   return result;
 }

@@ -41,7 +41,8 @@ export function processReceipt(ctx: ApplyContext, su: StateUpdate, receipt: Rece
       }
       su.set(countKey, u32le(readU32le(count) - 1));
     }
-    su.commit();
+    // Nothing ran: nearcore labels the stored data (and the waiting receipt's bookkeeping) so.
+    su.commit({ type: "postponed_receipt", receiptHash: receipt.receiptId });
     return undefined;
   }
   let pending = 0;
@@ -54,6 +55,6 @@ export function processReceipt(ctx: ApplyContext, su: StateUpdate, receipt: Rece
   if (pending === 0) return applyActionReceipt(ctx, su, receipt);
   su.set(pendingDataCountKey(receiverId, receipt.receiptId), u32le(pending));
   su.set(postponedReceiptKey(receiverId, receipt.receiptId), bytesToLatin1(encodeReceipt(receipt)));
-  su.commit();
+  su.commit({ type: "postponed_receipt", receiptHash: receipt.receiptId });
   return undefined;
 }

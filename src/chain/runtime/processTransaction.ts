@@ -25,7 +25,7 @@ export function processTransaction(ctx: ApplyContext, su: StateUpdate, stx: Deco
   const { cost, signer, accessKey } = verified.value;
   setAccount(su, tx.signerId, signer);
   setAccessKey(su, tx.signerId, tx.publicKey, accessKey);
-  su.commit();
+  su.commit({ type: "transaction_processing", txHash: stx.hash });
   const receiptId = receiptIdFromTransaction(stx.hash, ctx.blockHeight);
   const receipt: ActionReceiptOf = {
     predecessorId: tx.signerId,

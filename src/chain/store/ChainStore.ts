@@ -1,9 +1,13 @@
 import type { GenesisConfig } from "../genesis/GenesisConfig.js";
 import type { ChunkResult } from "../runtime/applyChunk.js";
+import type { KeyStateChanges } from "../runtime/StateChangeCause.js";
 import type { SortedChanges } from "./applyChanges.js";
 
-/** Version of the records a ChainStore writes; a data dir of another version is refused. */
-export const CHAIN_STORE_FORMAT = 1;
+/**
+ * Version of the records a ChainStore writes; a data dir of another version is refused.
+ * 2: blocks carry their state changes with causes (`causedChanges`).
+ */
+export const CHAIN_STORE_FORMAT = 2;
 
 /** How a shard layout is rebuilt (see ShardLayout). */
 export interface StoredLayout {
@@ -40,6 +44,12 @@ export interface StoredBlock {
   readonly timestampNs: bigint;
   /** Per shard index: every trie write of the block (staged writes included); `null` deletes. */
   readonly stateChanges: readonly SortedChanges[];
+  /**
+   * Per shard index: every write of an account, access key, contract code or contract data
+   * key with its cause, keys in trie order (the state changes RPCs read them; see
+   * runtime/StateChangeCause.ts).
+   */
+  readonly causedChanges: readonly (readonly KeyStateChanges[])[];
   /** Per shard index: what the chunk did. */
   readonly chunkResults: readonly ChunkResult[];
 }

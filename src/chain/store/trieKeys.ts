@@ -71,3 +71,18 @@ export function withTail(prefix: string, tail: Uint8Array): string {
   buf.set(tail, prefix.length);
   return buf.toString("latin1");
 }
+
+/**
+ * True for the columns whose changes nearcore keeps for the state changes RPCs (accounts,
+ * contract code, access keys, contract data); receipts, received data and the delayed queue
+ * are left out (`WrappedTrieChanges::state_changes_into`).
+ */
+export function isReportedStateKey(key: string): boolean {
+  const column = key.charCodeAt(0);
+  return (
+    column === TrieKeyColumn.ACCOUNT ||
+    column === TrieKeyColumn.CONTRACT_CODE ||
+    column === TrieKeyColumn.ACCESS_KEY ||
+    column === TrieKeyColumn.CONTRACT_DATA
+  );
+}

@@ -2,6 +2,7 @@ import type { RpcHandlers } from "../../../generated/rpc/methods.js";
 import { block } from "./block.js";
 import { broadcastTxAsync } from "./broadcastTxAsync.js";
 import { broadcastTxCommit } from "./broadcastTxCommit.js";
+import { changes } from "./changes.js";
 import { changesInBlock } from "./changesInBlock.js";
 import { chunk } from "./chunk.js";
 import type { RpcContext } from "./context.js";
@@ -52,4 +53,6 @@ export const rpcHandlers: RpcHandlers<RpcContext> = {
   chunk,
   EXPERIMENTAL_changes_in_block: changesInBlock,
   block_effects: changesInBlock,
+  changes,
+  EXPERIMENTAL_changes: changes,
 };

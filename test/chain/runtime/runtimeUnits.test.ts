@@ -10,6 +10,7 @@ import { actionHash, receiptIdFromReceipt, receiptIdFromTransaction } from "../.
 import { StateUpdate } from "../../../src/chain/runtime/StateUpdate.js";
 import { transactionCost } from "../../../src/chain/runtime/transactionCost.js";
 import { MemoryStateStore } from "../../../src/chain/store/MemoryStateStore.js";
+import { MIGRATION } from "../../../src/chain/runtime/StateChangeCause.js";
 import type { Action } from "../../../src/chain/transaction/index.js";
 import { ALICE, BOB, GAS_PRICE, NEAR, TRANSFER_GAS, openChain, settle, submit } from "./helpers.js";
 
@@ -109,7 +110,7 @@ describe("StateUpdate", () => {
     const su = new StateUpdate(store.build(["a1", "a2", "b"], ["x", "y", "z"]));
     su.set("a3", "w");
     su.remove("a1");
-    su.commit();
+    su.commit(MIGRATION);
     su.set("a4", "v");
     su.remove("a2");
     expect(su.keysWithPrefix("a")).toEqual(["a3", "a4"]);
