@@ -201,6 +201,8 @@ describe("docs site served over HTTP", () => {
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
   afterAll(async () => {
+    // Chromium keeps its connections alive: drop them, or close() waits for them.
+    server?.closeAllConnections();
     await new Promise((done) => server?.close(done));
   });
 
