@@ -69,6 +69,8 @@ beforeAll(async () => {
       mainText: document.querySelector("main")?.textContent?.length ?? 0,
     })`)) as { ids: string[]; hrefs: string[]; h1: string; mainText: number };
     if (found.h1.trim() === "" || found.mainText < 100) problems.push(`renders no content (h1 "${found.h1}")`);
+    const duplicates = found.ids.filter((id, i) => found.ids.indexOf(id) !== i);
+    if (duplicates.length > 0) problems.push(`duplicate ids: ${[...new Set(duplicates)].join(", ")}`);
     facts.set(path, { ids: new Set(found.ids), hrefs: found.hrefs, problems });
     await page.close();
   }
@@ -167,6 +169,22 @@ describe("docs search", () => {
     expect(byPath.landed).toBe(pathToFileURL(join(docsDir, "rest/accountFull.html")).href);
     const fromMethod = await search(pathToFileURL(join(docsDir, "rpc/block.html")).href, "ftTop", /^GET \/v1\/ft/);
     expect(fromMethod.landed).toBe(pathToFileURL(join(docsDir, "rest/ftTop.html")).href);
+  });
+
+  it("moves through results with the arrow keys and opens one with Enter", async () => {
+    const page = await chromium.newPage();
+    try {
+      expect(await visit(page, index())).toEqual([]);
+      await page.locator("#search").fill("block");
+      await page.locator("#search-results a").first().waitFor();
+      await page.keyboard.press("ArrowDown");
+      await page.keyboard.press("ArrowDown");
+      const second = await page.locator("#search-results a").nth(1).getAttribute("href");
+      await Promise.all([page.waitForURL((u) => u.href !== index()), page.keyboard.press("Enter")]);
+      expect(page.url()).toBe(new URL(second!, index()).href);
+    } finally {
+      await page.close();
+    }
   });
 
   it("says when nothing matches", async () => {
