@@ -8,7 +8,7 @@ import { escapeHtml } from "./templates.js";
 /** Where a component schema is documented, relative to the page being written. */
 export type SchemaLink = (name: string) => string;
 
-/** An element id from a kind and a name (ids keep only characters safe in a URL fragment). */
+/** An element id from a kind and a name (ids keep the characters safe in a URL fragment, nothing else). */
 export function anchorId(kind: string, name: string): string {
   return `${kind}-${name.replace(/[^A-Za-z0-9_.-]/g, "-")}`;
 }

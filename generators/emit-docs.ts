@@ -1,8 +1,8 @@
 // generated/docs/: one static, offline docs site for both specs. An index, a page per JSON-RPC
 // method (rpc/<method>.html) and per REST operation (rest/<operationId>.html), the error-cause
 // catalogue, a schema page per spec with cross links, and a prebuilt search index
-// (search-index.js, a classic script so it loads from file:// too). Inline CSS/JS only, no
-// network; output depends only on the specs (sorted, no timestamps).
+// (search-index.js, a classic script so it loads from file:// too). Inline CSS/JS, no CDN, no
+// network; the output is a function of the specs (sorted, no timestamps).
 
 import { API_KEY_VARIABLE, restCurls, rpcCurl } from "./docs-curl.js";
 import { anchorId, directRefs, firstSentence, jsonWithLinks, markdownToHtml, typeSummary, type SchemaLink } from "./docs-html.js";

@@ -1,5 +1,5 @@
 // Every curl line the docs site prints, run with bash and curl as a reader would copy it, against
-// a real `shardkit serve` (only the default ports are replaced). JSON-RPC lines must be accepted
+// a real `shardkit serve` (with just the default ports replaced). JSON-RPC lines must be accepted
 // as well-formed requests (their example hashes need not exist on this chain); REST lines must
 // answer 200 in every auth form with a real key, and a wrong key must reach the server as one.
 

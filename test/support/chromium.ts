@@ -1,6 +1,6 @@
 // Headless Chromium for browser tests: Debian's /usr/bin/chromium (apt, see .ci/run) driven by
 // playwright-core, which ships no browser of its own. Every launch gets a fresh profile and
-// no background networking, so a test sees only the requests its page makes.
+// no background networking, so a test sees just the requests its page makes.
 
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
