@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type * as TypeScript from "typescript";
 import { writeOutputs } from "./check.js";
 import { copyFixtureSpec, tempDir } from "./fixture.js";
+import { DOCS_DIR, SEARCH_INDEX_FILE, docsPaths } from "./emit-docs.js";
 import { OUTPUT_PATHS, generate, type GeneratedFiles } from "./generate.js";
 
 const ts = createRequire(import.meta.url)("typescript") as typeof TypeScript;
@@ -76,7 +77,9 @@ describe("adding a method to the spec", () => {
     expect(files.get(OUTPUT_PATHS.types)).toContain("export type PingParams = {\n  word: string;\n};");
     expect(files.get(OUTPUT_PATHS.validators)).toContain("ping: validator(compiled.params_ping)");
     expect(files.get(OUTPUT_PATHS.client)).toContain("ping(params: PingParams): Promise<PingResult>;");
-    expect(files.get(OUTPUT_PATHS.docs)).toContain('id="method-ping"');
+    expect(files.get(`${DOCS_DIR}/${docsPaths.method("ping")}`)).toContain("<h1><code>ping</code></h1>");
+    expect(files.get(`${DOCS_DIR}/${docsPaths.index}`)).toContain(`href="${docsPaths.method("ping")}"`);
+    expect(files.get(`${DOCS_DIR}/${SEARCH_INDEX_FILE}`)).toContain(`["ping","JSON-RPC method","${docsPaths.method("ping")}"`);
   });
 
   it("makes a handler object without the new method fail to type-check", async () => {

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type * as TypeScript from "typescript";
 import { writeOutputs } from "./check.js";
 import { copyFixtureSpec, tempDir } from "./fixture.js";
+import { DOCS_DIR, docsPaths } from "./emit-docs.js";
 import { REST_OUTPUT_PATHS, generate, type GeneratedFiles } from "./generate.js";
 
 const ts = createRequire(import.meta.url)("typescript") as typeof TypeScript;
@@ -83,7 +84,8 @@ describe("adding a REST operation to the spec", () => {
     expect(routes).toMatch(/echo: \{\s+operationId: "echo",\s+method: "GET",\s+path: "\/v1\/echo\/\{word\}",\s+segments: \[\{ literal: "v1" \}, \{ literal: "echo" \}, \{ param: "word" \}\]/);
     expect(files.get(REST_OUTPUT_PATHS.validators)).toContain("compiled.response_echo_200");
     expect(files.get(REST_OUTPUT_PATHS.types)).toContain('"/v1/echo/{word}"');
-    expect(files.get(REST_OUTPUT_PATHS.docs)).toContain('id="op-echo"');
+    expect(files.get(`${DOCS_DIR}/${docsPaths.route("echo")}`)).toContain("<code>/v1/echo/{word}</code>");
+    expect(files.get(`${DOCS_DIR}/${docsPaths.index}`)).toContain(`href="${docsPaths.route("echo")}"`);
   });
 
   it("makes a handler object without the new operation fail to type-check", async () => {

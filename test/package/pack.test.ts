@@ -51,7 +51,8 @@ describe("npm package contents", () => {
       /^dist\/(src|generated)\/.+\.(js|d\.ts)$/,
       /^dist\/generated\/openrpc\.json$/,
       /^generated\/(openrpc|openapi)\.json$/,
-      /^generated\/docs\/(rpc|rest)\.html$/,
+      /^generated\/docs\/((rpc|rest)\/)?[\w.-]+\.html$/,
+      /^generated\/docs\/search-index\.js$/,
       /^contracts\/build\/[\w-]+\.wasm$/,
     ];
     expect(paths.filter((p) => !allowed.some((rule) => rule.test(p)))).toEqual([]);
@@ -60,8 +61,10 @@ describe("npm package contents", () => {
       manifest.bin.shardkit!,
       "generated/openrpc.json",
       "generated/openapi.json",
-      "generated/docs/rpc.html",
-      "generated/docs/rest.html",
+      "generated/docs/index.html",
+      "generated/docs/search-index.js",
+      "generated/docs/rpc/query.html",
+      "generated/docs/rest/accountFull.html",
       ...["ft", "kv", "nft", "relay", "staking-pool"].map((name) => `contracts/build/${name}.wasm`),
       ...Object.values(manifest.exports).flatMap((target) => (typeof target === "string" ? [target] : [target.types, target.import])).map((t) => t.replace(/^\.\//, "")),
     ]) {
