@@ -49,7 +49,8 @@ beforeAll(async () => {
   const add = runCli(["keys", "add", "--file", keysFile, "--name", "docs"]);
   expect(await add.exited).toBe(0);
   apiKey = add.output().stdout.trim().split("\n").at(-1)!.trim();
-  server = await startServe(["--block-time", "0", "--log-level", "warn", "--keys", keysFile]);
+  // A short transaction timeout: the `tx` examples' hashes are unknown here, so they wait it out.
+  server = await startServe(["--block-time", "0", "--log-level", "warn", "--keys", keysFile, "--tx-timeout", "1000"]);
 }, 60_000);
 
 afterAll(async () => {
