@@ -42,6 +42,11 @@ describe("near-api-js 7 sending transactions", () => {
     expect(status.transaction.hash).toBe(outcome.transaction.hash);
     const receiptId = outcome.transaction_outcome.outcome.receipt_ids[0]!;
     expect((await provider().viewTransactionReceipt(receiptId)).receiver_id).toBe("carol.test.near");
+    const withReceipts = await provider().viewTransactionStatusWithReceipts({ txHash: outcome.transaction.hash, accountId: "alice.test.near" });
+    expect((withReceipts as { receipts: { receipt_id: string }[] }).receipts.map((r) => r.receipt_id)).toContain(receiptId);
+    // The block that included it lists alice's balance change.
+    const changes = await provider().blockChanges({ blockId: outcome.transaction_outcome.block_hash });
+    expect(changes.changes).toContainEqual({ type: "account_touched", account_id: "alice.test.near" });
   });
 
   it("creates an account with a key, which then signs its own transaction", async () => {
