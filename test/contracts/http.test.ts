@@ -1,15 +1,12 @@
-import { Account } from "@near-js/accounts";
-import type { KeyPairString } from "@near-js/crypto";
-import { JsonRpcProvider } from "@near-js/providers";
-import { KeyPairSigner } from "@near-js/signers";
+import { Account, JsonRpcProvider, KeyPairSigner, type KeyPairString } from "near-api-js-7";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FT_ACCOUNT, FT_INIT, NFT_ACCOUNT, RELAY_ACCOUNT } from "../../src/chain/genesis/devGenesis.js";
 import { devKeyPair } from "../../src/chain/genesis/devKey.js";
 import type { Service } from "../../src/server/startService.js";
 import { startTestService } from "../server/harness.js";
 
-// near-api-js signs and sends the calls over HTTP; the contracts' results and logs come back
-// through send_tx / tx as a NEAR client sees them.
+// near-api-js 7 (the current major, one package again) signs and sends the calls over HTTP;
+// the contracts' results and logs come back through send_tx / tx as a NEAR client sees them.
 let service: Service;
 beforeAll(async () => {
   service = await startTestService();
@@ -35,7 +32,7 @@ const view = (accountId: string, method: string, args: unknown) => {
   return JSON.parse(Buffer.from(r.result).toString()) as unknown;
 };
 
-describe("fixture contracts over HTTP with near-api-js", () => {
+describe("fixture contracts over HTTP with near-api-js 7", () => {
   it("ft_transfer_call to the relay returns the used amount after the refund callback", async () => {
     const root = account("test.near");
     await root.callFunction({

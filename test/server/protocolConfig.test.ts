@@ -1,3 +1,4 @@
+import { NearRpcClient, experimentalProtocolConfig } from "@near-js/jsonrpc-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Service } from "../../src/server/startService.js";
 import { rpcError, rpcResult, startTestService } from "./harness.js";
@@ -46,6 +47,113 @@ describe("EXPERIMENTAL_protocol_config", () => {
     expect(runtime.transaction_costs.action_receipt_creation_config.send_not_sir).toBe(108_059_500_000);
     expect(runtime.transaction_costs.storage_usage_config).toEqual({ num_bytes_account: 100, num_extra_bytes_record: 40 });
     expect(runtime.account_creation_config).toEqual({ min_allowed_top_level_account_length: 65, registrar_account_id: "registrar" });
+  });
+
+  it("reports nearcore's validator economics, from genesis_config where both have the field", async () => {
+    const config = await rpcResult(url, "EXPERIMENTAL_protocol_config", { finality: "final" });
+    const genesis = await rpcResult(url, "genesis_config", null);
+    expect(config).toMatchObject({
+      num_block_producer_seats: 1,
+      num_block_producer_seats_per_shard: [1, 1, 1, 1],
+      avg_hidden_validator_seats_per_shard: [0, 0, 0, 0],
+      dynamic_resharding: false,
+      protocol_upgrade_stake_threshold: [4, 5],
+      block_producer_kickout_threshold: 90,
+      chunk_producer_kickout_threshold: 90,
+      chunk_validator_only_kickout_threshold: 80,
+      target_validator_mandates_per_shard: 68,
+      online_min_threshold: [90, 100],
+      online_max_threshold: [99, 100],
+      gas_price_adjustment_rate: [0, 1],
+      num_blocks_per_year: 31_536_000,
+      protocol_treasury_account: service.chain.blockProducer.accountId,
+      fishermen_threshold: "10000000000000000000000000",
+      minimum_stake_divisor: 10,
+      max_kickout_stake_perc: 100,
+      minimum_stake_ratio: [1, 6250],
+      minimum_validators_per_shard: 1,
+      shuffle_shard_assignment_for_chunk_producers: false,
+    });
+    for (const [field, value] of Object.entries(genesis)) {
+      if (!["validators", "total_supply", "use_production_config"].includes(field)) expect(config[field], field).toEqual(value);
+    }
+  });
+
+  it("reports the VM's costs, flags and limits and nearcore's congestion and witness sections", async () => {
+    const runtime = (await rpcResult(url, "EXPERIMENTAL_protocol_config", { finality: "final" })).runtime_config;
+    const wasm = runtime.wasm_config;
+    // Charged by shardkit's VM (src/chain/runtime/parameters.ts) ...
+    expect(wasm.ext_costs).toMatchObject({
+      base: 264_768_111,
+      storage_write_base: 64_196_736_000,
+      storage_read_base: 56_356_845_749,
+      touching_trie_node: 2_280_000_000,
+      ed25519_verify_base: 210_000_000_000,
+      yield_resume_byte: 47_683_715,
+    });
+    // ... and nearcore's costs of host functions shardkit answers with a HostError.
+    expect(wasm.ext_costs).toMatchObject({
+      alt_bn128_pairing_check_base: 9_686_000_000_000,
+      bls12381_g2_multiexp_element: 1_995_000_000_000,
+      p256_verify_base: 1_300_000_000_000,
+      storage_iter_next_base: 0,
+      contract_compile_bytes: 0,
+    });
+    expect(Object.keys(wasm.ext_costs)).toHaveLength(89);
+    expect(wasm).toMatchObject({
+      grow_mem_cost: 1,
+      regular_op_cost: 822_756,
+      linear_op_base_cost: 26_328_192,
+      linear_op_unit_cost: 822_756,
+      vm_kind: "Wasmtime",
+      saturating_float_to_int: true,
+      storage_get_mode: "FlatStorage",
+      implicit_account_creation: true,
+      eth_implicit_accounts: true,
+    });
+    expect(wasm.limit_config).toMatchObject({
+      max_gas_burnt: 1_000_000_000_000_000,
+      max_total_prepaid_gas: 1_000_000_000_000_000,
+      max_stack_height: 262_144,
+      initial_memory_pages: 1_024,
+      max_memory_pages: 2_048,
+      max_transaction_size: 1_572_864,
+      max_receipt_size: 4_194_304,
+      max_length_storage_key: 2_048,
+      max_actions_per_receipt: 100,
+      account_id_validity_rules_version: 2,
+      yield_timeout_length_in_blocks: 200,
+      per_receipt_storage_proof_size_limit: 4_000_000,
+    });
+    expect(runtime.congestion_control_config).toEqual({
+      max_congestion_incoming_gas: 400_000_000_000_000_000,
+      max_congestion_outgoing_gas: 10_000_000_000_000_000,
+      max_congestion_memory_consumption: 1_000_000_000,
+      max_congestion_missed_chunks: 125,
+      max_outgoing_gas: 300_000_000_000_000_000,
+      min_outgoing_gas: 1_000_000_000_000_000,
+      allowed_shard_outgoing_gas: 1_000_000_000_000_000,
+      max_tx_gas: 500_000_000_000_000,
+      min_tx_gas: 20_000_000_000_000,
+      reject_tx_congestion_threshold: 0.8,
+      outgoing_receipts_usual_size_limit: 102_400,
+      outgoing_receipts_big_size_limit: 4_718_592,
+    });
+    expect(runtime.witness_config).toEqual({
+      main_storage_proof_size_soft_limit: 4_000_000,
+      combined_transactions_size_limit: 4_194_304,
+      new_transactions_validation_state_size_soft_limit: 572_864,
+    });
+  });
+
+  it("passes @near-js/jsonrpc-client's response validation (nearcore's own schema)", async () => {
+    const client = new NearRpcClient({ endpoint: url, retries: 0 });
+    // The validated export parses the response with nearcore's zod schema and throws on any missing field.
+    const config = await experimentalProtocolConfig(client, { finality: "final" });
+    expect(config.runtimeConfig.wasmConfig.limitConfig.maxGasBurnt).toBe(1_000_000_000_000_000);
+    expect(config.runtimeConfig.congestionControlConfig.rejectTxCongestionThreshold).toBe(0.8);
+    expect(config.runtimeConfig.witnessConfig.mainStorageProofSizeSoftLimit).toBe(4_000_000);
+    expect(config.targetValidatorMandatesPerShard).toBe(68);
   });
 
   it("answers the same for every way of naming a known block, retained or not", async () => {

@@ -1,18 +1,25 @@
 import type {
   ExperimentalProtocolConfigParams,
   ExperimentalProtocolConfigResult,
+  ExtCostsConfigView,
   Fee,
+  LimitConfig,
   RuntimeConfigView,
+  VMConfigView,
 } from "../../../generated/rpc/types.js";
 import type { Chain } from "../../chain/node.js";
-import type { Fee as RuntimeFee, RuntimeParameters } from "../../chain/runtime/parameters.js";
+import type { Fee as RuntimeFee, RuntimeParameters, WasmConfig } from "../../chain/runtime/parameters.js";
 import { resolveBlockHeader } from "./blockReference.js";
-import { chronoRfc3339 } from "./chronoRfc3339.js";
-import { shardLayoutView } from "./shardLayoutView.js";
 import type { RpcContext } from "./context.js";
-
-/** nearcore's genesis default `max_gas_price`; shardkit's price never leaves the minimum. */
-const MAX_GAS_PRICE = "10000000000000000000000";
+import { genesisConfigView } from "./genesisConfig.js";
+import {
+  CHUNK_VALIDATION_DEFAULTS,
+  CONGESTION_CONTROL,
+  UNCHARGED_EXT_COSTS,
+  UNENFORCED_LIMITS,
+  VM_FLAGS,
+  WITNESS,
+} from "./nearcoreRuntimeExtras.js";
 
 /**
  * `EXPERIMENTAL_protocol_config`: the protocol configuration at a block. shardkit's configuration
@@ -26,23 +33,16 @@ export function experimentalProtocolConfig(
   return protocolConfigView(ctx.chain);
 }
 
+/**
+ * nearcore builds the view from the genesis config and the runtime config of the epoch's
+ * protocol version; the genesis part is taken from `genesis_config`'s view so both methods
+ * always agree, minus the fields only the genesis has.
+ */
 function protocolConfigView(chain: Chain): ExperimentalProtocolConfigResult {
-  const { config } = chain;
+  const { validators: _v, total_supply: _s, use_production_config: _u, ...genesis } = genesisConfigView(chain);
   return {
-    protocol_version: chain.protocolVersion,
-    genesis_time: chronoRfc3339(config.genesisTimeNs),
-    genesis_height: config.genesisHeight,
-    chain_id: chain.chainId,
-    epoch_length: config.epochLength,
-    gas_limit: config.gasLimit,
-    min_gas_price: config.gasPrice.toString(),
-    max_gas_price: MAX_GAS_PRICE,
-    transaction_validity_period: chain.transactionValidityPeriod,
-    // One block producer, no rewards and no minting: constants of the simulator.
-    num_block_producer_seats: 1,
-    protocol_reward_rate: [0, 1],
-    max_inflation_rate: [0, 1],
-    shard_layout: shardLayoutView(chain),
+    ...genesis,
+    ...CHUNK_VALIDATION_DEFAULTS,
     runtime_config: runtimeConfigView(chain.runtimeParameters),
   };
 }
@@ -76,14 +76,62 @@ function runtimeConfigView(p: RuntimeParameters): RuntimeConfigView {
       // Gas is bought at the current price since protocol 78 (NEP-536).
       pessimistic_gas_price_inflation_ratio: [1, 1],
     },
+    wasm_config: vmConfigView(p.wasm, p),
     account_creation_config: {
       min_allowed_top_level_account_length: p.minAllowedTopLevelAccountLength,
       registrar_account_id: p.registrarAccountId,
     },
+    congestion_control_config: CONGESTION_CONTROL,
+    witness_config: WITNESS,
+  };
+}
+
+function vmConfigView(w: WasmConfig, p: RuntimeParameters): VMConfigView {
+  const charged = Object.fromEntries(Object.entries(w.extCosts).map(([name, gas]) => [name, Number(gas)]));
+  const ext_costs = { ...charged, ...UNCHARGED_EXT_COSTS } as ExtCostsConfigView;
+  return {
+    ext_costs,
+    regular_op_cost: Number(w.regularOpCost),
+    linear_op_base_cost: Number(w.linearOpBaseCost),
+    linear_op_unit_cost: Number(w.linearOpUnitCost),
+    ...VM_FLAGS,
+    limit_config: limitConfig(w, p),
+  };
+}
+
+function limitConfig(w: WasmConfig, p: RuntimeParameters): LimitConfig {
+  return {
+    max_gas_burnt: Number(w.maxGasBurnt),
+    max_stack_height: Number(w.maxStackHeight),
+    initial_memory_pages: w.initialMemoryPages,
+    max_memory_pages: w.maxMemoryPages,
+    registers_memory_limit: Number(w.registersMemoryLimit),
+    max_register_size: Number(w.maxRegisterSize),
+    max_number_registers: w.maxNumberRegisters,
+    max_number_logs: w.maxNumberLogs,
+    max_total_log_length: Number(w.maxTotalLogLength),
+    max_total_prepaid_gas: Number(p.limits.maxTotalPrepaidGas),
+    max_actions_per_receipt: p.limits.maxActionsPerReceipt,
+    max_number_bytes_method_names: p.limits.maxNumberBytesMethodNames,
+    max_length_method_name: p.limits.maxLengthMethodName,
+    max_arguments_length: p.limits.maxArgumentsLength,
+    max_length_returned_data: Number(w.maxLengthReturnedData),
+    max_contract_size: Number(w.maxContractSize),
+    max_transaction_size: p.limits.maxTransactionSize,
+    max_length_storage_key: Number(w.maxLengthStorageKey),
+    max_length_storage_value: Number(w.maxLengthStorageValue),
+    max_promises_per_function_call_action: w.maxPromisesPerFunctionCallAction,
+    max_number_input_data_dependencies: w.maxNumberInputDataDependencies,
+    max_functions_number_per_contract: w.maxFunctionsNumberPerContract,
+    max_locals_per_contract: w.maxLocalsPerContract,
+    max_tables_per_contract: w.maxTablesPerContract,
+    max_elements_per_contract_table: w.maxElementsPerContractTable,
+    max_function_body_size: w.maxFunctionBodySize,
+    max_yield_payload_size: Number(w.maxYieldPayloadSize),
+    ...UNENFORCED_LIMITS,
   };
 }
 
 function fee(f: RuntimeFee): Fee {
   return { send_sir: Number(f.sendSir), send_not_sir: Number(f.sendNotSir), execution: Number(f.execution) };
 }
-
