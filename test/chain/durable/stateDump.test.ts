@@ -90,5 +90,6 @@ describe("state dump", () => {
       expect(r.status, args.join(" ")).toBe(1);
       expect(r.stderr).toMatch(message);
     }
-  });
+    // Nine CLI processes in a row, each loading the server: ~30 s on a loaded 2-core machine.
+  }, 120_000);
 });
