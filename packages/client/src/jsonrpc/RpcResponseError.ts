@@ -1,5 +1,18 @@
-import type { RpcErrorCauseData, RpcErrorCauseInfo, RpcErrorCauseName, RpcErrorObject } from "../generated/rpc/errors.js";
+import type { RpcErrorCauseData, RpcErrorCauseInfo, RpcErrorCauseName, RpcErrorName } from "../generated/rpc/errors.js";
 import type { RpcMethodErrorCauses } from "../generated/rpc/client.js";
+
+/**
+ * The `error` member of a JSON-RPC answer for cause C. (The generated RpcErrorObject ties
+ * name/code/message to the cause too, but through a conditional type, which would make the
+ * error classes invariant in C; this shape keeps `UnknownAccountError` a `RpcResponseError`.)
+ */
+export interface RpcErrorPayload<C extends RpcErrorCauseName = RpcErrorCauseName> {
+  name: RpcErrorName;
+  cause: { name: C; info?: RpcErrorCauseInfo[C] };
+  code: number;
+  message: string;
+  data: RpcErrorCauseData[C];
+}
 
 /**
  * A JSON-RPC error answer for one cause. `causeName` is the stable thing to switch on
@@ -7,7 +20,7 @@ import type { RpcMethodErrorCauses } from "../generated/rpc/client.js";
  * cause's generated types. The transport throws the cause's own subclass
  * (`UnknownAccountError`, `InvalidTransactionError`, ...), so `instanceof` narrows too.
  */
-export class RpcResponseError<C extends RpcErrorCauseName = RpcErrorCauseName> extends Error {
+export class RpcResponseError<out C extends RpcErrorCauseName = RpcErrorCauseName> extends Error {
   override readonly name: string = "RpcResponseError";
   readonly causeName: C;
   /** `cause.info` (undefined for the causes nearcore sends without one). */
@@ -23,19 +36,19 @@ export class RpcResponseError<C extends RpcErrorCauseName = RpcErrorCauseName> e
     /** The HTTP status of the answer (nearcore uses 200, 400, 408 and 500). */
     readonly httpStatus: number,
     /** The whole `error` member as received. */
-    readonly payload: RpcErrorObject<C>,
+    readonly payload: RpcErrorPayload<C>,
   ) {
-    const info = "info" in payload.cause ? payload.cause.info : undefined;
+    const info = payload.cause.info;
     const detail = typeof payload.data === "string" ? payload.data : JSON.stringify(payload.data ?? info ?? {});
     super(`${method}: ${payload.cause.name}: ${detail}`);
-    this.causeName = payload.cause.name as C;
+    this.causeName = payload.cause.name;
     this.info = info as RpcErrorCauseInfo[C];
     this.data = payload.data;
     this.code = payload.code;
   }
 
   /** Narrows this error to one cause: `if (error.is("UNKNOWN_ACCOUNT")) error.info.requested_account_id`. */
-  is<K extends RpcErrorCauseName>(cause: K): this is RpcResponseError<K> {
+  is<K extends RpcErrorCauseName>(cause: K): this is RpcErrorOf<K> {
     return (this.causeName as RpcErrorCauseName) === cause;
   }
 }

@@ -1,7 +1,7 @@
 import type { RpcTransport } from "../generated/rpc/client.js";
 import { rpcErrorClasses } from "../generated/rpc/errorClasses.js";
-import type { RpcErrorCauseName, RpcErrorObject } from "../generated/rpc/errors.js";
-import { RpcHttpError, RpcResponseError } from "./RpcResponseError.js";
+import type { RpcErrorCauseName } from "../generated/rpc/errors.js";
+import { RpcHttpError, RpcResponseError, type RpcErrorPayload } from "./RpcResponseError.js";
 
 export interface HttpTransportOptions {
   /** The JSON-RPC endpoint, e.g. `http://127.0.0.1:3030`. */
@@ -43,7 +43,7 @@ export function httpTransport(options: HttpTransportOptions): RpcTransport {
       throw new RpcHttpError(method, response.status, text);
     }
     if ("error" in body && body.error !== undefined && body.error !== null) {
-      const error = body.error as RpcErrorObject;
+      const error = body.error as RpcErrorPayload;
       const causeName = (error.cause as { name?: unknown } | undefined)?.name;
       const ErrorClass =
         typeof causeName === "string" && Object.hasOwn(rpcErrorClasses, causeName)

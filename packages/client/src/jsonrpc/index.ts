@@ -24,6 +24,7 @@ export {
   isMethodError,
   isRpcError,
   type RpcErrorOf,
+  type RpcErrorPayload,
   type RpcMethodError,
 } from "./RpcResponseError.js";
 export { viewStatePages, type ViewStatePagesParams } from "./viewStatePages.js";
