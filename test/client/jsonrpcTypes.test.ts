@@ -75,7 +75,13 @@ describe("typed errors", () => {
     expectTypeOf<UnknownAccountError["causeName"]>().toEqualTypeOf<"UNKNOWN_ACCOUNT">();
     expectTypeOf<InvalidTransactionError["data"]>().toEqualTypeOf<InvalidTransactionData>();
     expectTypeOf<TimeoutError["info"]>().toEqualTypeOf<undefined>();
-    const base: RpcResponseError = new UnknownAccountError("query", 200, {} as UnknownAccountError["payload"]);
+    const base: RpcResponseError = new UnknownAccountError("query", 200, {
+      name: "HANDLER_ERROR",
+      cause: { name: "UNKNOWN_ACCOUNT", info: { requested_account_id: "a.near", block_height: 1, block_hash: "11111111111111111111111111111111" } },
+      code: -32000,
+      message: "Server error",
+      data: "account a.near does not exist while viewing",
+    });
     void base;
   });
 

@@ -44,11 +44,13 @@ export function httpTransport(options: HttpTransportOptions): RpcTransport {
     }
     if ("error" in body && body.error !== undefined && body.error !== null) {
       const error = body.error as RpcErrorPayload;
-      const causeName = (error.cause as { name?: unknown } | undefined)?.name;
-      const ErrorClass =
-        typeof causeName === "string" && Object.hasOwn(rpcErrorClasses, causeName)
-          ? rpcErrorClasses[causeName as RpcErrorCauseName]
-          : RpcResponseError;
+      const cause: unknown = error.cause;
+      const causeName = typeof cause === "object" && cause !== null ? (cause as { name?: unknown }).name : undefined;
+      // An error without nearcore's cause object is no answer this client can type.
+      if (typeof causeName !== "string") throw new RpcHttpError(method, response.status, text);
+      const ErrorClass = Object.hasOwn(rpcErrorClasses, causeName)
+        ? rpcErrorClasses[causeName as RpcErrorCauseName]
+        : RpcResponseError;
       throw new (ErrorClass as typeof RpcResponseError)(method, response.status, error);
     }
     return (body as { result: unknown }).result;
