@@ -22,7 +22,7 @@ async function runClient(input: RunInput) {
   const api = restClient({ baseUrl: input.apiUrl, apiKey: input.apiKey });
   const { data } = await api.GET("/v1/account/{account_id}/full", { params: { path: { account_id: "bob.test.near" } } });
   return {
-    userAgent: navigator.userAgent,
+    userAgent: (globalThis as { navigator?: { userAgent: string } }).navigator?.userAgent ?? "",
     firstPage: { count: first.value.values.length, lastKey: first.value.last_key, firstKey: first.value.values[0]?.key },
     secondPage: second.done === true ? null : { count: second.value.values.length, blockHash: second.value.block_hash, firstBlockHash: first.value.block_hash },
     outcome: "transaction" in outcome ? { hash: outcome.transaction.hash, status: outcome.status, final: outcome.final_execution_status } : null,

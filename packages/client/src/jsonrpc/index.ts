@@ -47,6 +47,7 @@ export {
 } from "./signTransaction.js";
 export {
   transactionSender,
+  type OutcomeStatus,
   type SendAndWaitOptions,
   type TransactionSender,
   type TransactionSenderOptions,

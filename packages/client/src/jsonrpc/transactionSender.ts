@@ -1,7 +1,12 @@
 import { base58Decode } from "../../../../src/chain/primitives/base58.js";
 import type { Action } from "../../../../src/chain/transaction/action.js";
 import type { RpcClient } from "../generated/rpc/client.js";
-import type { Finality, SendTxResult, TxExecutionStatus } from "../generated/rpc/types.js";
+import type {
+  Finality,
+  SendTxResult,
+  TxExecutionStatus,
+  TxStatusWithOutcome,
+} from "../generated/rpc/types.js";
 import type { Signer } from "./keys.js";
 import { isRpcError } from "./RpcResponseError.js";
 import { signTransaction, type SignedTransactionPayload } from "./signTransaction.js";
@@ -34,8 +39,20 @@ export interface TransactionSender {
    * expired block hash (INVALID_TRANSACTION InvalidNonce / Expired) is refreshed and the
    * transaction signed and sent again, once. A node TIMEOUT_ERROR is followed by polling `tx`.
    */
-  sendAndWait(receiverId: string, actions: readonly Action[], options?: SendAndWaitOptions): Promise<SendTxResult>;
+  sendAndWait(
+    receiverId: string,
+    actions: readonly Action[],
+    options?: SendAndWaitOptions & { waitUntil?: OutcomeStatus },
+  ): Promise<TxStatusWithOutcome>;
+  sendAndWait(
+    receiverId: string,
+    actions: readonly Action[],
+    options: SendAndWaitOptions,
+  ): Promise<SendTxResult>;
 }
+
+/** The statuses whose answer carries the execution outcome (the default is one of them). */
+export type OutcomeStatus = "EXECUTED_OPTIMISTIC" | "EXECUTED" | "FINAL";
 
 /** The InvalidTxError kinds this sender recovers from by re-signing. */
 function retryableReason(error: unknown): "nonce" | "expired" | undefined {
@@ -52,7 +69,12 @@ export function transactionSender(options: TransactionSenderOptions): Transactio
   let lastNonce: bigint | undefined;
 
   async function chainNonce(): Promise<bigint> {
-    const key = await rpc.query({ request_type: "view_access_key", finality: "optimistic", account_id: signerId, public_key: publicKey });
+    const key = await rpc.query({
+      request_type: "view_access_key",
+      finality: "optimistic",
+      account_id: signerId,
+      public_key: publicKey,
+    });
     if ("error" in key) throw new Error(`${signerId}: ${key.error}`);
     return BigInt(key.nonce);
   }
@@ -68,11 +90,21 @@ export function transactionSender(options: TransactionSenderOptions): Transactio
   }
 
   async function sign(receiverId: string, actions: readonly Action[]): Promise<SignedTransactionPayload> {
-    const [nonce, block] = await Promise.all([nextNonce(), rpc.block({ finality: options.blockFinality ?? "final" })]);
-    return signTransaction({ signerId, receiverId, nonce, blockHash: base58Decode(block.header.hash), actions }, signer);
+    const [nonce, block] = await Promise.all([
+      nextNonce(),
+      rpc.block({ finality: options.blockFinality ?? "final" }),
+    ]);
+    return signTransaction(
+      { signerId, receiverId, nonce, blockHash: base58Decode(block.header.hash), actions },
+      signer,
+    );
   }
 
-  async function waitFor(payload: SignedTransactionPayload, waitUntil: TxExecutionStatus, deadline: number): Promise<SendTxResult> {
+  async function waitFor(
+    payload: SignedTransactionPayload,
+    waitUntil: TxExecutionStatus,
+    deadline: number,
+  ): Promise<SendTxResult> {
     try {
       return await rpc.sendTx({ signed_tx_base64: payload.signedTxBase64, wait_until: waitUntil });
     } catch (error) {
@@ -84,24 +116,27 @@ export function transactionSender(options: TransactionSenderOptions): Transactio
         return await rpc.tx({ tx_hash: payload.hash, sender_account_id: signerId, wait_until: waitUntil });
       } catch (error) {
         if (!isRpcError(error, "TIMEOUT_ERROR", "UNKNOWN_TRANSACTION") || Date.now() > deadline) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 250));
       }
     }
   }
 
-  return {
-    signerId,
-    sign,
-    async sendAndWait(receiverId, actions, waitOptions = {}) {
-      const waitUntil = waitOptions.waitUntil ?? "EXECUTED_OPTIMISTIC";
-      const deadline = Date.now() + (waitOptions.timeoutMs ?? 60_000);
-      try {
-        return await waitFor(await sign(receiverId, actions), waitUntil, deadline);
-      } catch (error) {
-        const reason = retryableReason(error);
-        if (reason === undefined) throw error;
-        if (reason === "nonce") lastNonce = undefined;
-        return await waitFor(await sign(receiverId, actions), waitUntil, deadline);
-      }
-    },
-  };
+  async function sendAndWait(
+    receiverId: string,
+    actions: readonly Action[],
+    waitOptions: SendAndWaitOptions = {},
+  ): Promise<SendTxResult> {
+    const waitUntil = waitOptions.waitUntil ?? "EXECUTED_OPTIMISTIC";
+    const deadline = Date.now() + (waitOptions.timeoutMs ?? 60_000);
+    try {
+      return await waitFor(await sign(receiverId, actions), waitUntil, deadline);
+    } catch (error) {
+      const reason = retryableReason(error);
+      if (reason === undefined) throw error;
+      if (reason === "nonce") lastNonce = undefined;
+      return await waitFor(await sign(receiverId, actions), waitUntil, deadline);
+    }
+  }
+
+  return { signerId, sign, sendAndWait: sendAndWait as TransactionSender["sendAndWait"] };
 }
