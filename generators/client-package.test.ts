@@ -82,7 +82,7 @@ describe("generate --client-out", () => {
     const args = ["--spec", FIXTURE_SPEC, "--out", path.join(dir, "generated"), "--client-out", path.join(dir, "client")];
     expect(await generateCommand(args, output)).toBe(0);
     const classes = path.join(dir, "client", "rpc", "errorClasses.ts");
-    expect(await readFile(classes, "utf8")).toMatch(/export class UnknownBlockError extends RpcResponseError<"UNKNOWN_BLOCK"> \{\}/);
+    expect(await readFile(classes, "utf8")).toMatch(/export class UnknownBlockError extends RpcResponseError<"UNKNOWN_BLOCK"> \{\n  override readonly name = "UnknownBlockError";\n\}/);
     for (const shared of ["rpc/types.ts", "rpc/client.ts", "rpc/errors.ts"]) {
       expect(await readFile(path.join(dir, "client", shared), "utf8")).toBe(await readFile(path.join(dir, "generated", shared), "utf8"));
     }

@@ -59,6 +59,7 @@ describe("@shardkit/client/jsonrpc over HTTP", () => {
     expect(failure).toBeInstanceOf(RpcResponseError);
     if (!(failure instanceof UnknownAccountError)) throw failure;
     expect(failure.causeName).toBe("UNKNOWN_ACCOUNT");
+    expect(failure.name).toBe("UnknownAccountError");
     expect(failure.info.requested_account_id).toBe("nobody.test.near");
     expect(isMethodError(failure, "query")).toBe(true);
     expect(isRpcError(failure, "UNKNOWN_BLOCK")).toBe(false);

@@ -13,17 +13,23 @@ import type { RpcErrorCauseName } from "./errors.js";
  * <vm_error>, "logs": [], "block_height", "block_hash"}`, which near-api-js parses. Kept in the
  * catalogue for the typed view methods.
  */
-export class ContractExecutionError extends RpcResponseError<"CONTRACT_EXECUTION_ERROR"> {}
+export class ContractExecutionError extends RpcResponseError<"CONTRACT_EXECUTION_ERROR"> {
+  override readonly name = "ContractExecutionError";
+}
 /**
  * DOES_NOT_TRACK_SHARD: The node does not track the signer's shard, so it cannot validate the
  * transaction or look up its status. nearcore sends no `info`.
  */
-export class DoesNotTrackShardError extends RpcResponseError<"DOES_NOT_TRACK_SHARD"> {}
+export class DoesNotTrackShardError extends RpcResponseError<"DOES_NOT_TRACK_SHARD"> {
+  override readonly name = "DoesNotTrackShardError";
+}
 /**
  * GARBAGE_COLLECTED_BLOCK: The block is older than the regular node's retention window; the
  * archival listener still serves it.
  */
-export class GarbageCollectedBlockError extends RpcResponseError<"GARBAGE_COLLECTED_BLOCK"> {}
+export class GarbageCollectedBlockError extends RpcResponseError<"GARBAGE_COLLECTED_BLOCK"> {
+  override readonly name = "GarbageCollectedBlockError";
+}
 /**
  * INTERNAL_ERROR: An unexpected failure inside the node. A handler cause whose own name is
  * INTERNAL_ERROR is promoted to the top-level INTERNAL_ERROR, and nearcore rebuilds its `info` as
@@ -34,19 +40,25 @@ export class GarbageCollectedBlockError extends RpcResponseError<"GARBAGE_COLLEC
  * `send_tx`, `broadcast_tx_commit`, `tx` and `EXPERIMENTAL_tx_status`: the `info` shape stays
  * InternalErrorInfo and the detail is in `data`.
  */
-export class InternalError extends RpcResponseError<"INTERNAL_ERROR"> {}
+export class InternalError extends RpcResponseError<"INTERNAL_ERROR"> {
+  override readonly name = "InternalError";
+}
 /**
  * INVALID_ACCOUNT: Part of nearcore's query error enum, kept in the catalogue for clients that
  * match on it, but no method answers it: nearcore validates account ids while deserialising params
  * (its `requested_account_id` is itself a validated id), so an invalid id is a PARSE_ERROR, and so
  * it is here.
  */
-export class InvalidAccountError extends RpcResponseError<"INVALID_ACCOUNT"> {}
+export class InvalidAccountError extends RpcResponseError<"INVALID_ACCOUNT"> {
+  override readonly name = "InvalidAccountError";
+}
 /**
  * INVALID_SHARD_ID: `chunk` / `EXPERIMENTAL_congestion_level` by `block_id` + `shard_id` for a
  * shard id the layout does not have.
  */
-export class InvalidShardIdError extends RpcResponseError<"INVALID_SHARD_ID"> {}
+export class InvalidShardIdError extends RpcResponseError<"INVALID_SHARD_ID"> {
+  override readonly name = "InvalidShardIdError";
+}
 /**
  * INVALID_TRANSACTION: The transaction failed validation when it was submitted (or, for `tx` /
  * `EXPERIMENTAL_tx_status` given `signed_tx_base64`, when it was checked again): bad signature or
@@ -56,22 +68,32 @@ export class InvalidShardIdError extends RpcResponseError<"INVALID_SHARD_ID"> {}
  * whose hash the node already knows is not an error, the method answers with that transaction's
  * status instead (resubmitting is idempotent).
  */
-export class InvalidTransactionError extends RpcResponseError<"INVALID_TRANSACTION"> {}
+export class InvalidTransactionError extends RpcResponseError<"INVALID_TRANSACTION"> {
+  override readonly name = "InvalidTransactionError";
+}
 /**
  * METHOD_NOT_FOUND: The method name is not served by this node. Raised by the dispatcher before
  * any method runs, so no method lists it.
  */
-export class MethodNotFoundError extends RpcResponseError<"METHOD_NOT_FOUND"> {}
+export class MethodNotFoundError extends RpcResponseError<"METHOD_NOT_FOUND"> {
+  override readonly name = "MethodNotFoundError";
+}
 /** NOT_SYNCED_YET: The node has not synced the requested block yet. nearcore sends no `info`. */
-export class NotSyncedYetError extends RpcResponseError<"NOT_SYNCED_YET"> {}
+export class NotSyncedYetError extends RpcResponseError<"NOT_SYNCED_YET"> {
+  override readonly name = "NotSyncedYetError";
+}
 /**
  * NO_CONTRACT_CODE: The account exists but has no contract deployed: `query` `view_code`.
  * (`call_function` on such an account is not this error: nearcore runs it and answers the legacy
  * QueryErrorResult with a CodeDoesNotExist message.)
  */
-export class NoContractCodeError extends RpcResponseError<"NO_CONTRACT_CODE"> {}
+export class NoContractCodeError extends RpcResponseError<"NO_CONTRACT_CODE"> {
+  override readonly name = "NoContractCodeError";
+}
 /** NO_SYNCED_BLOCKS: The node has no fully synced block to answer from. nearcore sends no `info`. */
-export class NoSyncedBlocksError extends RpcResponseError<"NO_SYNCED_BLOCKS"> {}
+export class NoSyncedBlocksError extends RpcResponseError<"NO_SYNCED_BLOCKS"> {
+  override readonly name = "NoSyncedBlocksError";
+}
 /**
  * PARSE_ERROR: The request or its params could not be parsed or failed validation against the
  * method's params schema (unknown field, wrong type, bad union combination). nearcore reports
@@ -86,13 +108,17 @@ export class NoSyncedBlocksError extends RpcResponseError<"NO_SYNCED_BLOCKS"> {}
  * an invalid character '<c>' at index <i>" or "the Account ID has a redundant separator '<c>' at
  * index <i>" (index counted in characters).
  */
-export class ParseError extends RpcResponseError<"PARSE_ERROR"> {}
+export class ParseError extends RpcResponseError<"PARSE_ERROR"> {
+  override readonly name = "ParseError";
+}
 /**
  * REQUEST_ROUTED: The node does not track the signer's shard and forwarded the transaction to a
  * node that does instead of answering for it. The transaction may still be included; query it with
  * `tx`.
  */
-export class RequestRoutedError extends RpcResponseError<"REQUEST_ROUTED"> {}
+export class RequestRoutedError extends RpcResponseError<"REQUEST_ROUTED"> {
+  override readonly name = "RequestRoutedError";
+}
 /**
  * TIMEOUT_ERROR: The transaction did not reach the requested `wait_until` status in time (nearcore
  * gives up after 10 s; shardkit after its listener's transaction timeout), or an unknown
@@ -102,51 +128,73 @@ export class RequestRoutedError extends RpcResponseError<"REQUEST_ROUTED"> {}
  * `info.cause` (NOT_OBSERVED, PENDING with the last status, DOES_NOT_TRACK_SHARD, ERROR), which
  * shardkit does not send.
  */
-export class TimeoutError extends RpcResponseError<"TIMEOUT_ERROR"> {}
+export class TimeoutError extends RpcResponseError<"TIMEOUT_ERROR"> {
+  override readonly name = "TimeoutError";
+}
 /**
  * TOO_LARGE_CONTRACT_STATE: An unpaginated view_state on an account whose state (storage usage
  * minus code size) exceeds the node's view limit, 50 000 bytes by default. Paginated requests
  * never get it.
  */
-export class TooLargeContractStateError extends RpcResponseError<"TOO_LARGE_CONTRACT_STATE"> {}
+export class TooLargeContractStateError extends RpcResponseError<"TOO_LARGE_CONTRACT_STATE"> {
+  override readonly name = "TooLargeContractStateError";
+}
 /** UNAVAILABLE_SHARD: The account lives on a shard this node does not track. */
-export class UnavailableShardError extends RpcResponseError<"UNAVAILABLE_SHARD"> {}
+export class UnavailableShardError extends RpcResponseError<"UNAVAILABLE_SHARD"> {
+  override readonly name = "UnavailableShardError";
+}
 /**
  * UNKNOWN_ACCESS_KEY: The account has no such access key. `query` does not raise it: for nearcore
  * compatibility it answers with the legacy QueryErrorResult (HTTP 200, a `result` whose `error` is
  * the data text above). Kept in the catalogue for the typed view methods.
  */
-export class UnknownAccessKeyError extends RpcResponseError<"UNKNOWN_ACCESS_KEY"> {}
+export class UnknownAccessKeyError extends RpcResponseError<"UNKNOWN_ACCESS_KEY"> {
+  override readonly name = "UnknownAccessKeyError";
+}
 /** UNKNOWN_ACCOUNT: The account does not exist at the requested block. */
-export class UnknownAccountError extends RpcResponseError<"UNKNOWN_ACCOUNT"> {}
+export class UnknownAccountError extends RpcResponseError<"UNKNOWN_ACCOUNT"> {
+  override readonly name = "UnknownAccountError";
+}
 /** UNKNOWN_BLOCK: The requested block is not known to this node (never produced, or not yet). */
-export class UnknownBlockError extends RpcResponseError<"UNKNOWN_BLOCK"> {}
+export class UnknownBlockError extends RpcResponseError<"UNKNOWN_BLOCK"> {
+  override readonly name = "UnknownBlockError";
+}
 /**
  * UNKNOWN_CHUNK: `chunk` / `EXPERIMENTAL_congestion_level` by `chunk_id` for a chunk the node
  * never saw, or (on a regular listener) one whose block is outside the retention window.
  */
-export class UnknownChunkError extends RpcResponseError<"UNKNOWN_CHUNK"> {}
+export class UnknownChunkError extends RpcResponseError<"UNKNOWN_CHUNK"> {
+  override readonly name = "UnknownChunkError";
+}
 /**
  * UNKNOWN_EPOCH: `validators`: the `epoch_id` names no epoch that has finished or is under way
  * (the next epoch's id, announced in headers as `next_epoch_id`, is unknown until it starts), or
  * the `block_id` names a block the node has not seen, or the head (whose successor does not exist
  * yet). `EXPERIMENTAL_validators_ordered`: the block is not known. nearcore sends no `info`.
  */
-export class UnknownEpochError extends RpcResponseError<"UNKNOWN_EPOCH"> {}
+export class UnknownEpochError extends RpcResponseError<"UNKNOWN_EPOCH"> {
+  override readonly name = "UnknownEpochError";
+}
 /** UNKNOWN_RECEIPT: `EXPERIMENTAL_receipt` for a receipt id the node has not seen. */
-export class UnknownReceiptError extends RpcResponseError<"UNKNOWN_RECEIPT"> {}
+export class UnknownReceiptError extends RpcResponseError<"UNKNOWN_RECEIPT"> {
+  override readonly name = "UnknownReceiptError";
+}
 /**
  * UNKNOWN_TRANSACTION: `tx` / `EXPERIMENTAL_tx_status` with `wait_until: "NONE"` for a transaction
  * the node has never seen. With any other `wait_until` an unknown transaction is waited for and
  * ends in TIMEOUT_ERROR instead, as in nearcore.
  */
-export class UnknownTransactionError extends RpcResponseError<"UNKNOWN_TRANSACTION"> {}
+export class UnknownTransactionError extends RpcResponseError<"UNKNOWN_TRANSACTION"> {
+  override readonly name = "UnknownTransactionError";
+}
 /**
  * VALIDATOR_INFO_UNAVAILABLE: `validators` by `block_id` for a block that is not the last block of
  * its epoch: nearcore keeps validator info per finished epoch and only the last block names one.
  * Ask by `epoch_id` (any header's `epoch_id`) instead. nearcore sends no `info`.
  */
-export class ValidatorInfoUnavailableError extends RpcResponseError<"VALIDATOR_INFO_UNAVAILABLE"> {}
+export class ValidatorInfoUnavailableError extends RpcResponseError<"VALIDATOR_INFO_UNAVAILABLE"> {
+  override readonly name = "ValidatorInfoUnavailableError";
+}
 
 /** The class of each cause (the transport builds errors through it). */
 export const rpcErrorClasses = {
