@@ -5,7 +5,8 @@ import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { assembleOpenRpc } from "./assemble.js";
 import { compareWithDisk, describeReport, isClean, writeOutputs } from "./check.js";
-import { DEFAULT_OUT_DIR, DEFAULT_SPEC_ROOT, generate } from "./generate.js";
+import { DEFAULT_OUT_DIR, DEFAULT_SPEC_ROOT, generate, type GeneratedFiles } from "./generate.js";
+import { DEFAULT_CLIENT_OUT_DIR, generateClientPackage } from "./emit-client-package.js";
 import { lintOpenRpc } from "./lint-rules.js";
 import { assembleOpenApi, hasOpenApi, operationModels } from "./openapi-assemble.js";
 import { lintOpenApi } from "./openapi-lint-rules.js";
@@ -17,29 +18,48 @@ export interface Output {
 
 const label = (dir: string) => path.relative(process.cwd(), dir) || ".";
 
-/** `generate [--check] [--spec dir] [--out dir]` → exit code. */
+/**
+ * `generate [--check] [--spec dir] [--out dir] [--client-out dir]` → exit code. The client
+ * package's sources go to --client-out (default packages/client/src/generated/ when --out is
+ * not given either; none when only --out is, as for a fixture spec).
+ */
 export async function generateCommand(argv: string[], output: Output = console): Promise<number> {
   const { values } = parseArgs({
     args: argv,
     options: {
       check: { type: "boolean", default: false },
       spec: { type: "string", default: DEFAULT_SPEC_ROOT },
-      out: { type: "string", default: DEFAULT_OUT_DIR },
+      out: { type: "string" },
+      "client-out": { type: "string" },
     },
   });
-  const outDir = path.resolve(values.out);
-  const files = await generate(path.resolve(values.spec));
-  if (values.check) {
-    const report = await compareWithDisk(files, outDir);
-    if (isClean(report)) {
-      output.log(`generate --check: ${files.size} files in ${label(outDir)}/ are up to date`);
-      return 0;
-    }
-    output.error(
-      `generate --check: ${label(outDir)}/ is out of date; run \`npm run generate\`:\n${describeReport(report, label(outDir))}`,
-    );
-    return 1;
+  const specRoot = path.resolve(values.spec);
+  const files = await generate(specRoot);
+  const targets: [GeneratedFiles, string][] = [[files, path.resolve(values.out ?? DEFAULT_OUT_DIR)]];
+  const clientOut = values["client-out"] ?? (values.out === undefined ? DEFAULT_CLIENT_OUT_DIR : undefined);
+  if (clientOut !== undefined) {
+    targets.push([await generateClientPackage(await assembleOpenRpc(specRoot), files), path.resolve(clientOut)]);
   }
+  let code = 0;
+  for (const [outFiles, outDir] of targets) {
+    code = Math.max(code, values.check ? await checkOne(outFiles, outDir, output) : await writeOne(outFiles, outDir, output));
+  }
+  return code;
+}
+
+async function checkOne(files: GeneratedFiles, outDir: string, output: Output): Promise<number> {
+  const report = await compareWithDisk(files, outDir);
+  if (isClean(report)) {
+    output.log(`generate --check: ${files.size} files in ${label(outDir)}/ are up to date`);
+    return 0;
+  }
+  output.error(
+    `generate --check: ${label(outDir)}/ is out of date; run \`npm run generate\`:\n${describeReport(report, label(outDir))}`,
+  );
+  return 1;
+}
+
+async function writeOne(files: GeneratedFiles, outDir: string, output: Output): Promise<number> {
   const report = await writeOutputs(files, outDir);
   const changes = describeReport(report, label(outDir))
     .replace(/stale: /g, "updated:")

@@ -43,6 +43,8 @@ export interface MethodModel {
   discriminator: string | undefined;
   commonParams: Schema[];
   variants: ParamsVariant[];
+  /** Result type names per variant tag (from `x-result-by-variant`); empty when the method has none. */
+  resultByVariant: { tag: string; typeNames: string[] }[];
 }
 
 /** A closed by-name params object built from the flat content descriptors. */
@@ -107,6 +109,7 @@ export function methodModel(doc: OpenRpcDocument, method: MethodObject): MethodM
     }
     return { tag, typeName: variantTypeName(branch, tag), branch };
   });
+  const resultByVariant = resultVariants(doc, method, variants);
   const requiredParamNames = method.params.filter((p) => p.required === true).map((p) => p.name);
   return {
     name: method.name,
@@ -126,7 +129,39 @@ export function methodModel(doc: OpenRpcDocument, method: MethodObject): MethodM
     discriminator: union?.discriminator,
     commonParams: union?.common ?? [],
     variants,
+    resultByVariant,
   };
+}
+
+/**
+ * `x-result-by-variant`, checked: one entry per params variant, each naming members of the
+ * result `oneOf`, so a typed client's result can follow the request.
+ */
+function resultVariants(
+  doc: OpenRpcDocument,
+  method: MethodObject,
+  variants: ParamsVariant[],
+): { tag: string; typeNames: string[] }[] {
+  const map = method["x-result-by-variant"];
+  if (map === undefined) return [];
+  const where = `${method.name}: x-result-by-variant`;
+  const result = method.result?.schema === undefined ? undefined : deref(doc, method.result.schema);
+  const members = new Set(
+    isSchemaObject(result) && Array.isArray(result.oneOf)
+      ? (result.oneOf as Schema[]).flatMap((m) => (isSchemaObject(m) && typeof m.$ref === "string" ? [m.$ref] : []))
+      : [],
+  );
+  const tags = variants.map((v) => v.tag);
+  const extra = Object.keys(map).filter((tag) => !tags.includes(tag));
+  if (extra.length > 0) throw new Error(`${where} names ${extra.join(", ")}, which are not params variants`);
+  return tags.map((tag) => {
+    const refs = map[tag];
+    if (refs === undefined || refs.length === 0) throw new Error(`${where} has no entry for ${tag}`);
+    for (const ref of refs) {
+      if (!members.has(ref)) throw new Error(`${where} ${tag}: ${ref} is not a member of the result oneOf`);
+    }
+    return { tag, typeNames: refs.map((ref) => ref.split("/").pop()!) };
+  });
 }
 
 export function methodModels(doc: OpenRpcDocument): MethodModel[] {

@@ -55,6 +55,7 @@ export interface MethodObject {
   examples?: ExamplePairing[];
   "x-params-schema"?: Schema;
   "x-error-causes"?: string[];
+  "x-result-by-variant"?: Record<string, string[]>;
   [extension: `x-${string}`]: unknown;
 }
 

@@ -9,7 +9,7 @@ import { extname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launch, type HeadlessChromium } from "../support/chromium.js";
+import { launchChromium, type LaunchedChromium } from "../support/chromium.js";
 
 const docsDir = fileURLToPath(new URL("../../generated/docs/", import.meta.url));
 const openrpc = JSON.parse(readFileSync(join(docsDir, "..", "openrpc.json"), "utf8")) as { methods: { name: string }[] };
@@ -52,11 +52,11 @@ async function visit(page: Page, url: string): Promise<string[]> {
   return problems;
 }
 
-let chromium: HeadlessChromium;
+let chromium: LaunchedChromium;
 const facts = new Map<string, PageFacts>();
 
 beforeAll(async () => {
-  chromium = await launch();
+  chromium = await launchChromium();
   // One tab for all pages: the tab's listeners are per page object, so make a fresh one each time.
   for (const path of pages) {
     const page = await chromium.newPage();

@@ -1,3 +1,4 @@
+import { bytesToNumberBE } from "@noble/curves/abstract/utils";
 import { secp256k1 } from "@noble/curves/secp256k1";
 import { KeyType, type PublicKey } from "../primitives/publicKey.js";
 
@@ -10,7 +11,8 @@ import { KeyType, type PublicKey } from "../primitives/publicKey.js";
 const N = secp256k1.CURVE.n;
 const HALF_N = N >> 1n;
 
-const toBig = (b: Uint8Array): bigint => BigInt(`0x${Buffer.from(b).toString("hex") || "0"}`);
+// No Buffer: the browser client package signs with this same file.
+const toBig = (b: Uint8Array): bigint => (b.length === 0 ? 0n : bytesToNumberBE(b));
 
 /**
  * Verifies a NEAR secp256k1 signature (r ‖ s ‖ v, 65 bytes) over a 32-byte hash against a

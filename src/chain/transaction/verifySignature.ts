@@ -38,7 +38,7 @@ function ed25519KeyObject(raw: Uint8Array): KeyObject | null {
 /**
  * True when `signature` by `publicKey` is valid for `message` (for transactions: the 32-byte
  * hash). A key/signature type mismatch is simply invalid, as in nearcore. ed25519 goes
- * through node:crypto (OpenSSL); secp256k1 through our bigint verifier.
+ * through node:crypto (OpenSSL); secp256k1 through @noble/curves (secp256k1.ts).
  */
 export function verifySignature(message: Uint8Array, signature: Signature, publicKey: PublicKey): boolean {
   if (signature.keyType !== publicKey.keyType) return false;

@@ -1,0 +1,129 @@
+// @shardkit/client as a user gets it: `npm pack`, installed from the tarball into an empty
+// project (offline: its dependencies come from the npm cache `npm ci` filled), type-checked with
+// `tsc --strict` against a consumer file through the package's "exports", imported by Node, and
+// held to the size budget the README states.
+
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { repoRoot } from "../cli/cliProcess.js";
+import { buildClientPackage, bundleForBrowser, entryPoints, packageDir } from "./clientPackage.js";
+
+/** The budget, as the README's client section states it (checked below). */
+export const SIZE_BUDGET = {
+  /** npm pack tarball. */
+  packedKiB: 128,
+  /** esbuild browser bundle of each entry point, minified then gzipped, dependencies included. */
+  jsonrpcGzipKiB: 40,
+  restGzipKiB: 6,
+} as const;
+
+interface PackReport {
+  filename: string;
+  size: number;
+  files: { path: string }[];
+}
+
+const manifest = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8")) as {
+  name: string;
+  exports: Record<string, string | { types: string; import: string }>;
+};
+
+let project: string;
+let report: PackReport;
+
+function run(command: string, args: string[], cwd: string): string {
+  const result = spawnSync(command, args, { cwd, encoding: "utf8", env: { ...process.env, npm_config_update_notifier: "false" } });
+  if (result.status !== 0) throw new Error(`${command} ${args.join(" ")} failed (${result.status}):\n${result.stdout}\n${result.stderr}`);
+  return result.stdout;
+}
+
+beforeAll(() => {
+  buildClientPackage();
+  project = mkdtempSync(join(tmpdir(), "shardkit-client-consumer-"));
+  report = (JSON.parse(run("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", project], packageDir)) as PackReport[])[0]!;
+  writeFileSync(join(project, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
+  run("npm", ["install", "--offline", "--no-audit", "--no-fund", "--ignore-scripts", "--no-package-lock", join(project, report.filename)], project);
+}, 240_000);
+afterAll(() => {
+  if (project) rmSync(project, { recursive: true, force: true });
+});
+
+describe("the packed @shardkit/client", () => {
+  it("ships compiled JS and declarations only, including every export target", () => {
+    const paths = report.files.map((f) => f.path);
+    expect(paths.filter((p) => !/^(package\.json|README\.md|dist\/.+\.(js|d\.ts))$/.test(p))).toEqual([]);
+    for (const target of Object.values(manifest.exports)) {
+      for (const file of typeof target === "string" ? [target] : [target.types, target.import]) {
+        if (!file.endsWith("package.json")) expect(paths).toContain(file.replace(/^\.\//, ""));
+      }
+    }
+    // The shared node files that hash with node:crypto stay out.
+    expect(paths.filter((p) => /sha256|verifySignature|transactionCodec/.test(p))).toEqual([]);
+  });
+
+  it("type-checks a consumer with tsc --strict through its exports, and rejects wrong calls", () => {
+    writeFileSync(
+      join(project, "consumer.ts"),
+      `import { jsonRpcClient, actions, keyPairFromString, transactionSender, viewStatePages, UnknownAccountError, isRpcError, type ViewAccountResult, type QueryErrorResult, type ViewAccessKeyResult } from "@shardkit/client/jsonrpc";
+import { restClient } from "@shardkit/client/rest";
+
+export async function main(url: string, apiUrl: string, secret: string): Promise<string> {
+  const rpc = jsonRpcClient({ url });
+  const account: ViewAccountResult = await rpc.query({ request_type: "view_account", finality: "final", account_id: "alice.near" });
+  const key: ViewAccessKeyResult | QueryErrorResult = await rpc.query({ request_type: "view_access_key", finality: "final", account_id: "alice.near", public_key: "ed25519:x" });
+  // @ts-expect-error a view_state result is not a view_account result
+  const wrong: ViewAccountResult = await rpc.query({ request_type: "view_state", finality: "final", account_id: "alice.near", prefix_base64: "" });
+  for await (const page of viewStatePages(rpc, { finality: "final", account_id: "kv.near", prefix_base64: "" })) void page.values.length;
+  const sender = transactionSender({ rpc, signerId: "alice.near", signer: keyPairFromString(secret) });
+  await sender.sendAndWait("bob.near", [actions.transfer(1n)]);
+  try {
+    await rpc.block({ finality: "final" });
+  } catch (error) {
+    if (error instanceof UnknownAccountError) return error.info.requested_account_id;
+    if (isRpcError(error, "UNKNOWN_BLOCK")) return error.info.block_reference === undefined ? "" : "x";
+  }
+  const api = restClient({ baseUrl: apiUrl });
+  const { data } = await api.GET("/v1/account/{account_id}/full", { params: { path: { account_id: "alice.near" } } });
+  void wrong; void key;
+  return account.amount + (data?.account_id ?? "");
+}
+`,
+    );
+    writeFileSync(
+      join(project, "tsconfig.json"),
+      JSON.stringify({ compilerOptions: { strict: true, module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", lib: ["ES2023", "DOM"], types: [], noEmit: true, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true }, files: ["consumer.ts"] }),
+    );
+    const tsc = spawnSync(process.execPath, [join(repoRoot, "node_modules", "typescript", "bin", "tsc"), "-p", project], { cwd: project, encoding: "utf8" });
+    expect(tsc.stdout + tsc.stderr).toBe("");
+    expect(tsc.status).toBe(0);
+  });
+
+  it("imports in Node through its exports, and keeps its internals private", () => {
+    const out = execFileSync(
+      process.execPath,
+      ["--input-type=module", "-e", `const j = await import("@shardkit/client/jsonrpc"); const r = await import("@shardkit/client/rest"); console.log(typeof j.jsonRpcClient, typeof j.transactionSender, typeof r.restClient, Object.keys(j.rpcErrorCauses).length);`],
+      { cwd: project, encoding: "utf8" },
+    );
+    expect(out.trim()).toMatch(/^function function function \d+$/);
+    const internal = spawnSync(process.execPath, ["--input-type=module", "-e", `await import("@shardkit/client/dist/src/chain/transaction/transactionBorsh.js")`], { cwd: project, encoding: "utf8" });
+    expect(internal.stderr).toMatch(/ERR_PACKAGE_PATH_NOT_EXPORTED/);
+  });
+
+  it(`stays within its size budget (${SIZE_BUDGET.packedKiB} KiB packed; browser bundles ${SIZE_BUDGET.jsonrpcGzipKiB} / ${SIZE_BUDGET.restGzipKiB} KiB gzipped)`, async () => {
+    expect(report.size).toBeLessThanOrEqual(SIZE_BUDGET.packedKiB * 1024);
+    const jsonrpc = gzipSync((await bundleForBrowser({ jsonrpc: entryPoints.jsonrpc })).code).length;
+    const rest = gzipSync((await bundleForBrowser({ rest: entryPoints.rest })).code).length;
+    expect(jsonrpc).toBeLessThanOrEqual(SIZE_BUDGET.jsonrpcGzipKiB * 1024);
+    expect(rest).toBeLessThanOrEqual(SIZE_BUDGET.restGzipKiB * 1024);
+    console.log(`@shardkit/client: packed ${report.size} B; browser bundles (min+gzip) jsonrpc ${jsonrpc} B, rest ${rest} B`);
+    // The README states the same budget.
+    const readme = readFileSync(join(repoRoot, "README.md"), "utf8");
+    expect(readme).toContain(`| npm pack tarball | ${SIZE_BUDGET.packedKiB} KiB |`);
+    expect(readme).toContain(`| \`@shardkit/client/jsonrpc\` browser bundle, min+gzip | ${SIZE_BUDGET.jsonrpcGzipKiB} KiB |`);
+    expect(readme).toContain(`| \`@shardkit/client/rest\` browser bundle, min+gzip | ${SIZE_BUDGET.restGzipKiB} KiB |`);
+  });
+});
