@@ -28,6 +28,9 @@ const RELEASED_EXT: VmExternal = {
   validatorTotalStake: released,
 };
 const RELEASED_DATA_ID = released;
+/** What a released VmLogic holds until its next call: empty, never written (begin replaces them). */
+const RELEASED_REGISTERS: Map<bigint, Uint8Array> = new Map();
+const RELEASED_RECEIPTS = new ReceiptManager(RELEASED_DATA_ID);
 
 /** nearcore logic.rs `Promise`: a receipt, or a joint promise (promise_and) over receipts. */
 export type Promise = { readonly receipt: number } | { readonly joint: readonly number[] };
@@ -131,8 +134,8 @@ export class VmLogic {
    */
   release(): void {
     this.ext = RELEASED_EXT;
-    this.registers = new Map();
-    this.receipts = new ReceiptManager(RELEASED_DATA_ID);
+    this.registers = RELEASED_REGISTERS;
+    this.receipts = RELEASED_RECEIPTS;
     this.promises = [];
     this.logs = [];
     this.memory = undefined;

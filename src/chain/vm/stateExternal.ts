@@ -58,7 +58,13 @@ export class StateExternal implements VmExternal {
 
   storageSet(key: Uint8Array, value: Uint8Array): void {
     if (this.state.set === undefined) throw new Error("state is read-only");
-    this.state.set(this.trieKey(key), bytesToLatin1(value));
+    const trieKey = this.trieKey(key);
+    // Through the scratch buffer too (the key is already a string): no Buffer object per value.
+    if (value.length > KEY_SCRATCH.length) this.state.set(trieKey, bytesToLatin1(value));
+    else {
+      KEY_SCRATCH.set(value, 0);
+      this.state.set(trieKey, KEY_SCRATCH.toString("latin1", 0, value.length));
+    }
   }
 
   storageRemove(key: Uint8Array): void {
