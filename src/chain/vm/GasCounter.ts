@@ -149,7 +149,7 @@ export class GasCounter {
   /**
    * nearcore's `gas_profile` of the call: every cost with gas burnt, plus WASM_INSTRUCTION (the
    * rest of the burnt gas), sorted by category then name, as ExecutionMetadataView lists them.
-   * Ext costs are indexed in that order already, so only the (few) action costs get sorted.
+   * Ext costs are indexed in that order already, so the (few) action costs are all that gets sorted.
    */
   gasProfile(): GasProfileEntry[] {
     const out: GasProfileEntry[] = [];

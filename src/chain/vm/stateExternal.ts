@@ -57,7 +57,7 @@ export class StateExternal implements VmExternal {
   }
 
   storageSet(key: Uint8Array, value: Uint8Array): void {
-    if (this.state.set === undefined) throw new Error("state is read-only");
+    if (this.state.set === undefined) throw new Error("this state cannot be written");
     const trieKey = this.trieKey(key);
     // Through the scratch buffer too (the key is already a string): no Buffer object per value.
     if (value.length > KEY_SCRATCH.length) this.state.set(trieKey, bytesToLatin1(value));
@@ -68,7 +68,7 @@ export class StateExternal implements VmExternal {
   }
 
   storageRemove(key: Uint8Array): void {
-    if (this.state.remove === undefined) throw new Error("state is read-only");
+    if (this.state.remove === undefined) throw new Error("this state cannot be written");
     this.state.remove(this.trieKey(key));
   }
 

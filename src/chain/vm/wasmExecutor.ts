@@ -71,7 +71,7 @@ export function createWasmExecutor(options: WasmExecutorOptions = {}): FunctionC
     }
     const codeKey = contractCodeTrieKey(accountId);
     // The action hash (for data ids and the random seed), the seed and the signer key in borsh
-    // are made only if the call asks for them: most calls never do, and each is a sha256 or an
+    // are made when the call asks for them: most calls never do, and each is a sha256 or an
     // encoding per call.
     let hash: Uint8Array | undefined;
     const actionHashBytes = (): Uint8Array => (hash ??= actionHash(receipt.receiptId, ctx.blockHeight, input.actionIndex));

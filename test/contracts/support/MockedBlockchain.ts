@@ -14,7 +14,7 @@ import { wasmLimitsOf } from "../../../src/chain/vm/wasmLimitsOf.js";
  * A one-account blockchain for contract unit tests (what near-sdk's `testing_env!` is to Rust
  * contracts): the account's storage and the call context around the REAL contract VM
  * (src/chain/vm runContract: prepared and metered wasm, the real host functions and gas).
- * What is simulated is only the chain around it: there are no blocks, and the receipts a call
+ * What is simulated is the chain around it: there are no blocks, and the receipts a call
  * creates are recorded, not executed (test/contracts/chain*.test.ts drive the same wasm
  * through a real Chain). A failing call rolls the storage back and throws.
  */

@@ -11,7 +11,7 @@ const INLINE_DISK_VALUE_THRESHOLD = 4000;
  * removal takes key + value + 40 off. Writes land in the receipt's state update, so a failed
  * receipt's rollback undoes them. Trie-node (TTN) fees are not charged: shardkit's trie has
  * a different shape than nearcore's, so those counts would not match anyway. Keys are read
- * in place (VmLogic.viewMemory): they only address the state.
+ * in place (VmLogic.viewMemory): they address the state and are not kept.
  */
 export function storageImports(l: VmLogic): HostImports {
   const extra = (): bigint => BigInt(l.storageNumExtraBytesRecord);
