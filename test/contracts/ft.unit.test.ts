@@ -23,7 +23,7 @@ function deployed() {
   return ft;
 }
 
-describe("ft contract (mocked blockchain)", () => {
+describe("ft contract (real VM, one-account harness)", () => {
   it("initialises like near-sdk's FungibleToken: metadata, supply, 1.25e21 storage bound", () => {
     const ft = deployed();
     expect(ft.view("ft_metadata")).toEqual({
@@ -101,8 +101,8 @@ describe("ft contract (mocked blockchain)", () => {
             method: "ft_on_transfer",
             args: JSON.stringify({ sender_id: "test.near", amount: "100", msg: "keep 30" }),
             amount: 0n,
-            gas: 0n, // all the unused gas goes here (weight 1), as near-sdk 5 does
-            gasWeight: 1n,
+            // 0 attached with weight 1, as near-sdk 5 does: the VM hands it all the unused gas.
+            gas: 291_833_459_606_091n,
           },
         ],
       },
@@ -116,12 +116,12 @@ describe("ft contract (mocked blockchain)", () => {
             args: JSON.stringify({ sender_id: "test.near", receiver_id: "bob.test.near", amount: "100" }),
             amount: 0n,
             gas: 5_000_000_000_000n,
-            gasWeight: 0n,
           },
         ],
       },
     ]);
     expect(r.returnedPromise).toBe(1);
+    expect(r.usedGas).toBe(300_000_000_000_000n); // nothing left unused after the distribution
     expect(ft.view("ft_balance_of", { account_id: "bob.test.near" })).toBe("100");
     const resolve = (result: Uint8Array | null) =>
       ft.call(

@@ -3,7 +3,7 @@ import { ContractPanic, MockedBlockchain, contractWasm } from "./support/MockedB
 
 const b64 = (s: string | Uint8Array) => Buffer.from(s).toString("base64");
 
-describe("kv contract (mocked blockchain)", () => {
+describe("kv contract (real VM, one-account harness)", () => {
   it("sets, gets, lists by prefix in byte order and removes", () => {
     const kv = new MockedBlockchain(contractWasm("kv"), "kv.test.near");
     for (const k of ["b:2", "a:2", "a:1", "a:10", "é:x"])

@@ -26,7 +26,7 @@ function deployed() {
   return nft;
 }
 
-describe("nft contract (mocked blockchain)", () => {
+describe("nft contract (real VM, one-account harness)", () => {
   it("mints with a storage deposit, emitting nft_mint, and refunds the excess", () => {
     const nft = deployed();
     expect(nft.view("nft_metadata")).toEqual({
@@ -166,7 +166,7 @@ describe("nft contract (mocked blockchain)", () => {
               token_id: "t",
               msg: "return",
             }),
-            270_000_000_000_000n,
+            280_832_306_611_152n, // 270 Tgas + half the unused gas (weight 1 each)
           ],
         ],
       ],
@@ -182,12 +182,13 @@ describe("nft contract (mocked blockchain)", () => {
               token_id: "t",
               approved_account_ids: null,
             }),
-            5_000_000_000_000n,
+            15_832_306_611_152n, // 5 Tgas + the other half
           ],
         ],
       ],
     ]);
     expect(r.returnedPromise).toBe(1);
+    expect(r.usedGas).toBe(300_000_000_000_000n);
     const resolve = (result: Uint8Array | null) =>
       nft.call(
         "nft_resolve_transfer",

@@ -21,7 +21,7 @@ function deployed() {
   return pool;
 }
 
-describe("staking-pool contract (mocked blockchain)", () => {
+describe("staking-pool contract (real VM, one-account harness)", () => {
   it("initialises with the owner, key and fee, and rejects bad input", () => {
     const pool = deployed();
     expect(pool.view("get_owner_id")).toBe("test.near");

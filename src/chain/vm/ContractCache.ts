@@ -33,6 +33,8 @@ export function cachedContractBytes(entry: CachedContract): number {
 export class ContractCache {
   private readonly entries = new Map<string, { entry: CachedContract; bytes: number }>();
   private total = 0;
+  /** The key last moved to (or added at) the end of `entries`. */
+  private newest: string | undefined;
 
   constructor(
     private readonly limits: WasmLimits,
@@ -45,8 +47,12 @@ export class ContractCache {
   get(codeHash: string, code: () => Uint8Array): CachedContract {
     const hit = this.entries.get(codeHash);
     if (hit !== undefined) {
-      this.entries.delete(codeHash);
-      this.entries.set(codeHash, hit);
+      // Least recently used first: move the hit to the end, unless it is there already.
+      if (this.newest !== codeHash) {
+        this.entries.delete(codeHash);
+        this.entries.set(codeHash, hit);
+        this.newest = codeHash;
+      }
       return hit.entry;
     }
     const source = code();
@@ -58,6 +64,7 @@ export class ContractCache {
       this.total -= old.bytes;
     }
     this.entries.set(codeHash, { entry, bytes });
+    this.newest = codeHash;
     this.total += bytes;
     return entry;
   }

@@ -1,7 +1,20 @@
-import type { ExtCost } from "../runtime/parameters.js";
+import { EXT_COST_NAMES, type ExtCost } from "../runtime/parameters.js";
 import type { GasProfileEntry } from "../runtime/executionOutcome.js";
 import { U64_MAX } from "../primitives/integerLimits.js";
 import { hostError } from "./HostError.js";
+
+/** Ext costs in gas_profile order (by upper-case name, as ExecutionMetadataView sorts them). */
+const EXT_COST_BY_INDEX: readonly ExtCost[] = [...EXT_COST_NAMES].sort((x, y) => {
+  const a = x.toUpperCase();
+  const b = y.toUpperCase();
+  return a < b ? -1 : a > b ? 1 : 0;
+});
+const EXT_COST_PROFILE_NAME: readonly string[] = EXT_COST_BY_INDEX.map((name) => name.toUpperCase());
+const EXT_COST_INDEX = Object.fromEntries(EXT_COST_BY_INDEX.map((name, i) => [name, i])) as Readonly<Record<ExtCost, number>>;
+/** Where WASM_INSTRUCTION (the gas no other cost accounts for) sorts among the ext costs. */
+const WASM_INSTRUCTION_INDEX = EXT_COST_PROFILE_NAME.filter((name) => name < "WASM_INSTRUCTION").length;
+/** Profile unit counts stay below this (exact doubles); see countUnits. */
+const UNIT_FLUSH = 2 ** 52;
 
 /**
  * nearcore `GasCounter` (logic/gas_counter.rs). `burnt` is gas spent; `promisesGas` is gas
@@ -15,8 +28,14 @@ export class GasCounter {
   private promisesGas = 0n;
   private gasLimit: bigint;
   private readonly prepaid: bigint;
-  /** Gas burnt per cost (nearcore ProfileDataV3): ext costs by name, action costs as "action:name". */
-  private readonly profile = new Map<string, bigint>();
+  /**
+   * Gas burnt per cost (nearcore ProfileDataV3): per ext cost (EXT_COST_INDEX), units charged
+   * in `units` plus gas recorded exactly in `profileExtra` (clamped charges, large totals);
+   * action costs by nearcore's lower-case name.
+   */
+  private readonly units: number[] = new Array<number>(EXT_COST_BY_INDEX.length).fill(0);
+  private readonly profileExtra: bigint[] = new Array<bigint>(EXT_COST_BY_INDEX.length).fill(0n);
+  private readonly actionProfile = new Map<string, bigint>();
 
   constructor(
     private readonly extCosts: Readonly<Record<ExtCost, bigint>>,
@@ -69,51 +88,94 @@ export class GasCounter {
     throw this.limitError(next, next + this.promisesGas);
   }
 
+  /**
+   * Charges one `cost`. The common case (within the limit) is kept to one bigint add and a
+   * counter bump: every host call pays a few of these, so they dominate the host's own time.
+   */
   payBase(cost: ExtCost): void {
-    const before = this.burnt;
-    try {
-      this.burn(this.extCosts[cost]);
-    } finally {
-      this.record(cost, before);
+    const gas = this.extCosts[cost];
+    const next = this.burnt + gas;
+    // gasLimit never exceeds the prepaid gas, a u64: within it there is no overflow to check.
+    if (next <= this.gasLimit) {
+      this.burnt = next;
+      if (gas !== 0n) this.countUnits(EXT_COST_INDEX[cost], 1);
+      return;
     }
+    this.payOverLimit(cost, gas);
   }
 
   payPer(cost: ExtCost, count: bigint | number): void {
     const gas = BigInt(count) * this.extCosts[cost];
     if (gas > U64_MAX) throw hostError({ name: "IntegerOverflow" });
+    const next = this.burnt + gas;
+    if (next <= this.gasLimit) {
+      this.burnt = next;
+      if (gas === 0n) return;
+      const index = EXT_COST_INDEX[cost];
+      const units = typeof count === "number" ? count : Number(count);
+      if (units < UNIT_FLUSH) this.countUnits(index, units);
+      else this.profileExtra[index] = this.profileExtra[index]! + gas;
+      return;
+    }
+    this.payOverLimit(cost, gas);
+  }
+
+  /**
+   * The profile counts units (charges of `cost` per base, bytes per byte cost) as doubles, exact
+   * below 2^53; a count that gets near it moves into the exact bigint total first.
+   */
+  private countUnits(index: number, units: number): void {
+    const total = this.units[index]! + units;
+    if (total < UNIT_FLUSH) {
+      this.units[index] = total;
+      return;
+    }
+    this.units[index] = 0;
+    this.profileExtra[index] = this.profileExtra[index]! + BigInt(total) * this.extCosts[EXT_COST_BY_INDEX[index]!];
+  }
+
+  /** The general path: burn (clamping at a limit and throwing its error), then profile what was burnt. */
+  private payOverLimit(cost: ExtCost, gas: bigint): void {
     const before = this.burnt;
     try {
       this.burn(gas);
     } finally {
-      this.record(cost, before);
+      const delta = this.burnt - before;
+      const index = EXT_COST_INDEX[cost];
+      if (delta > 0n) this.profileExtra[index] = this.profileExtra[index]! + delta;
     }
-  }
-
-  /** Adds to `key`'s profile entry what was burnt since `before`, also when a limit clamped it. */
-  private record(key: string, before: bigint): void {
-    const delta = this.burnt - before;
-    if (delta > 0n) this.profile.set(key, (this.profile.get(key) ?? 0n) + delta);
   }
 
   /**
    * nearcore's `gas_profile` of the call: every cost with gas burnt, plus WASM_INSTRUCTION (the
    * rest of the burnt gas), sorted by category then name, as ExecutionMetadataView lists them.
+   * Ext costs are indexed in that order already, so the (few) action costs are all that gets sorted.
    */
   gasProfile(): GasProfileEntry[] {
-    let counted = 0n;
     const out: GasProfileEntry[] = [];
-    for (const [key, gas] of this.profile) {
-      counted += gas;
-      const action = key.startsWith("action:");
-      out.push({
-        cost_category: action ? "ACTION_COST" : "WASM_HOST_COST",
-        cost: (action ? key.slice(7) : key).toUpperCase(),
-        gas_used: gas.toString(),
-      });
+    let counted = 0n;
+    if (this.actionProfile.size > 0) {
+      const names = [...this.actionProfile.keys()].map((key) => [key.toUpperCase(), key] as const);
+      for (const [name, key] of names.sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))) {
+        const gas = this.actionProfile.get(key)!;
+        counted += gas;
+        out.push({ cost_category: "ACTION_COST", cost: name, gas_used: gas.toString() });
+      }
     }
+    let wasmAt = -1;
+    for (let i = 0; i < EXT_COST_BY_INDEX.length; i++) {
+      if (i === WASM_INSTRUCTION_INDEX) wasmAt = out.length;
+      const units = this.units[i]!;
+      const extra = this.profileExtra[i]!;
+      if (units === 0 && extra === 0n) continue;
+      const gas = (units === 0 ? 0n : BigInt(units) * this.extCosts[EXT_COST_BY_INDEX[i]!]) + extra;
+      counted += gas;
+      out.push({ cost_category: "WASM_HOST_COST", cost: EXT_COST_PROFILE_NAME[i]!, gas_used: gas.toString() });
+    }
+    if (wasmAt < 0) wasmAt = out.length;
     const wasm = this.burnt - counted;
-    if (wasm > 0n) out.push({ cost_category: "WASM_HOST_COST", cost: "WASM_INSTRUCTION", gas_used: wasm.toString() });
-    return out.sort((a, b) => (a.cost_category < b.cost_category ? -1 : a.cost_category > b.cost_category ? 1 : a.cost < b.cost ? -1 : a.cost > b.cost ? 1 : 0));
+    if (wasm > 0n) out.splice(wasmAt, 0, { cost_category: "WASM_HOST_COST", cost: "WASM_INSTRUCTION", gas_used: wasm.toString() });
+    return out;
   }
 
   /** Burns `burnGas` and reserves `useGas − burnGas` for new receipts (`pay_action_accumulated`). */
@@ -122,7 +184,8 @@ export class GasCounter {
     try {
       this.deductGas(burnGas, useGas);
     } finally {
-      if (action !== undefined) this.record(`action:${action}`, before);
+      const delta = this.burnt - before;
+      if (action !== undefined && delta > 0n) this.actionProfile.set(action, (this.actionProfile.get(action) ?? 0n) + delta);
     }
   }
 

@@ -1,6 +1,7 @@
 /**
  * What the host reaches outside the VM (nearcore `External`): the current account's contract
- * storage and the validator set. Keys and values are raw bytes.
+ * storage and the validator set. Keys and values are raw bytes; keys passed in may be views of
+ * guest memory, valid for the duration of the call (an implementation that keeps one copies it).
  */
 export interface VmExternal {
   storageGet(key: Uint8Array): Uint8Array | undefined;

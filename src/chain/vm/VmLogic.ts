@@ -1,3 +1,4 @@
+import { performance } from "node:perf_hooks";
 import { isValidAccountId } from "../primitives/accountId.js";
 import { U64_MAX } from "../primitives/integerLimits.js";
 import { publicKeyFromBorsh, type PublicKey } from "../primitives/publicKey.js";
@@ -27,9 +28,16 @@ const RELEASED_EXT: VmExternal = {
   validatorTotalStake: released,
 };
 const RELEASED_DATA_ID = released;
+/** What a released VmLogic holds until its next call: empty, never written (begin replaces them). */
+const RELEASED_REGISTERS: Map<bigint, Uint8Array> = new Map();
+const RELEASED_RECEIPTS = new ReceiptManager(RELEASED_DATA_ID);
 
 /** nearcore logic.rs `Promise`: a receipt, or a joint promise (promise_and) over receipts. */
 export type Promise = { readonly receipt: number } | { readonly joint: readonly number[] };
+
+/** writeU128's little-endian encoding buffer (a fresh 16-byte Buffer per call cost more than the write). */
+const U128_SCRATCH = new Uint8Array(16);
+const U128_VIEW = new DataView(U128_SCRATCH.buffer);
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 const utf16 = new TextDecoder("utf-16le", { fatal: true, ignoreBOM: true });
@@ -126,8 +134,8 @@ export class VmLogic {
    */
   release(): void {
     this.ext = RELEASED_EXT;
-    this.registers = new Map();
-    this.receipts = new ReceiptManager(RELEASED_DATA_ID);
+    this.registers = RELEASED_REGISTERS;
+    this.receipts = RELEASED_RECEIPTS;
     this.promises = [];
     this.logs = [];
     this.memory = undefined;
@@ -243,6 +251,18 @@ export class VmLogic {
     return this.bytes().slice(start, end);
   }
 
+  /**
+   * Guest memory in place, charging as readMemory: for data the host consumes before the call
+   * returns (hashes it, decodes it, copies it into a state key or value), never for data it
+   * keeps. Saves a copy (and an ArrayBuffer, which costs the garbage collector) per read.
+   */
+  viewMemory(ptr: bigint, len: bigint): Uint8Array {
+    this.gas.payBase("read_memory_base");
+    this.gas.payPer("read_memory_byte", len);
+    const [start, end] = this.range(ptr, len);
+    return this.bytes().subarray(start, end);
+  }
+
   readMemoryFree(ptr: bigint, len: bigint): Uint8Array {
     const [start, end] = this.range(ptr, len);
     return this.bytes().slice(start, end);
@@ -258,14 +278,14 @@ export class VmLogic {
 
   readU128(ptr: bigint): bigint {
     const b = this.readMemory(ptr, 16n);
-    return Buffer.from(b.buffer, b.byteOffset, 16).readBigUInt64LE(0) + (Buffer.from(b.buffer, b.byteOffset, 16).readBigUInt64LE(8) << 64n);
+    const v = new DataView(b.buffer, b.byteOffset, 16);
+    return v.getBigUint64(0, true) + (v.getBigUint64(8, true) << 64n);
   }
 
   writeU128(ptr: bigint, value: bigint): void {
-    const b = Buffer.alloc(16);
-    b.writeBigUInt64LE(value & U64_MAX, 0);
-    b.writeBigUInt64LE(value >> 64n, 8);
-    this.writeMemory(ptr, b);
+    U128_VIEW.setBigUint64(0, value & U64_MAX, true);
+    U128_VIEW.setBigUint64(8, value >> 64n, true);
+    this.writeMemory(ptr, U128_SCRATCH); // copied into guest memory: the scratch is free again after
   }
 
   readU32(ptr: bigint): number {
@@ -303,6 +323,11 @@ export class VmLogic {
     return len === U64_MAX ? this.readRegister(ptr) : this.readMemory(ptr, len);
   }
 
+  /** memoryOrRegister for data consumed within the host call (see viewMemory). */
+  viewMemoryOrRegister(ptr: bigint, len: bigint): Uint8Array {
+    return len === U64_MAX ? this.readRegister(ptr) : this.viewMemory(ptr, len);
+  }
+
   // ---- strings ----
 
   private logRoom(): bigint {
@@ -321,7 +346,7 @@ export class VmLogic {
     let buf: Uint8Array;
     if (len !== U64_MAX) {
       if (len > maxLen) throw this.totalLogLengthExceeded(len);
-      buf = this.readMemory(ptr, len);
+      buf = this.viewMemory(ptr, len);
     } else {
       const out: number[] = [];
       for (let i = 0n; i <= maxLen; i++) {
@@ -370,7 +395,7 @@ export class VmLogic {
 
   /** `read_and_parse_account_id`. */
   readAccountId(ptr: bigint, len: bigint): string {
-    const buf = this.memoryOrRegister(ptr, len);
+    const buf = this.viewMemoryOrRegister(ptr, len);
     this.gas.payBase("utf8_decoding_base");
     this.gas.payPer("utf8_decoding_byte", buf.length);
     let id: string;

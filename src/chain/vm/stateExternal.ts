@@ -1,6 +1,19 @@
 import { bytesToLatin1, latin1ToBytes } from "../primitives/latin1.js";
-import { contractDataTrieKey } from "../store/trieKeys.js";
+import { contractDataPrefix, contractDataTrieKey } from "../store/trieKeys.js";
 import type { VmExternal } from "./VmExternal.js";
+
+/** Room for a prefix and a key of nearcore's default max_length_storage_key (2 KiB) and then some. */
+const KEY_SCRATCH = Buffer.allocUnsafe(4096);
+/** Values up to this length are copied out of their latin1 string char by char (no Buffer). */
+const SHORT_VALUE = 64;
+
+/** A state value's bytes: short ones without the Buffer round trip latin1ToBytes makes. */
+function stateBytes(raw: string): Uint8Array {
+  if (raw.length > SHORT_VALUE) return latin1ToBytes(raw);
+  const out = new Uint8Array(raw.length);
+  for (let i = 0; i < raw.length; i++) out[i] = raw.charCodeAt(i);
+  return out;
+}
 
 /** Reads and writes of one account's contract data as trie keys (`0x09 ‖ account ‖ ',' ‖ key`). */
 export interface StateAccess {
@@ -9,26 +22,67 @@ export interface StateAccess {
   remove?(key: string): void;
 }
 
-/** A {@link VmExternal} over `state` for `accountId`; without set/remove, writes are a host bug. */
+/**
+ * A {@link VmExternal} over `state` for `accountId`; without set/remove, writes are a host bug.
+ * A class rather than closures: one is made per call, on the hot path.
+ */
+export class StateExternal implements VmExternal {
+  private total: bigint | undefined;
+  /** `0x09 ‖ account ‖ ','`, written before each key in KEY_SCRATCH. */
+  private readonly prefix: string;
+
+  constructor(
+    private readonly state: StateAccess,
+    private readonly accountId: string,
+    private readonly validators: ReadonlyMap<string, bigint>,
+  ) {
+    this.prefix = contractDataPrefix(accountId);
+  }
+
+  /**
+   * contractDataTrieKey(accountId, key), built in a reused buffer: the same flat latin1
+   * string without allocating a Buffer per key (each storage call makes one).
+   */
+  private trieKey(key: Uint8Array): string {
+    const n = this.prefix.length + key.length;
+    if (n > KEY_SCRATCH.length) return contractDataTrieKey(this.accountId, key);
+    KEY_SCRATCH.write(this.prefix, 0, "latin1");
+    KEY_SCRATCH.set(key, this.prefix.length);
+    return KEY_SCRATCH.toString("latin1", 0, n);
+  }
+
+  storageGet(key: Uint8Array): Uint8Array | undefined {
+    const raw = this.state.get(this.trieKey(key));
+    return raw === undefined ? undefined : stateBytes(raw);
+  }
+
+  storageSet(key: Uint8Array, value: Uint8Array): void {
+    if (this.state.set === undefined) throw new Error("this state cannot be written");
+    const trieKey = this.trieKey(key);
+    // Through the scratch buffer too (the key is already a string): no Buffer object per value.
+    if (value.length > KEY_SCRATCH.length) this.state.set(trieKey, bytesToLatin1(value));
+    else {
+      KEY_SCRATCH.set(value, 0);
+      this.state.set(trieKey, KEY_SCRATCH.toString("latin1", 0, value.length));
+    }
+  }
+
+  storageRemove(key: Uint8Array): void {
+    if (this.state.remove === undefined) throw new Error("this state cannot be written");
+    this.state.remove(this.trieKey(key));
+  }
+
+  validatorStake(accountId: string): bigint | undefined {
+    return this.validators.get(accountId);
+  }
+
+  validatorTotalStake(): bigint {
+    this.total ??= [...this.validators.values()].reduce((s, v) => s + v, 0n);
+    return this.total;
+  }
+}
+
+/** {@link StateExternal} as a function. */
 export function stateExternal(state: StateAccess, accountId: string, validators: ReadonlyMap<string, bigint>): VmExternal {
-  let total: bigint | undefined;
-  return {
-    storageGet(key) {
-      const raw = state.get(contractDataTrieKey(accountId, key));
-      return raw === undefined ? undefined : latin1ToBytes(raw);
-    },
-    storageSet(key, value) {
-      if (state.set === undefined) throw new Error("state is read-only");
-      state.set(contractDataTrieKey(accountId, key), bytesToLatin1(value));
-    },
-    storageRemove(key) {
-      if (state.remove === undefined) throw new Error("state is read-only");
-      state.remove(contractDataTrieKey(accountId, key));
-    },
-    validatorStake: (id) => validators.get(id),
-    validatorTotalStake() {
-      total ??= [...validators.values()].reduce((s, v) => s + v, 0n);
-      return total;
-    },
-  };
+  return new StateExternal(state, accountId, validators);
 }

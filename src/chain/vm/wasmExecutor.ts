@@ -11,7 +11,7 @@ import { wasmLimitsOf } from "./wasmLimitsOf.js";
 import { vmErrorJson } from "./FunctionCallError.js";
 import { MemoryPool } from "./MemoryPool.js";
 import { runContract } from "./runContract.js";
-import { stateExternal } from "./stateExternal.js";
+import { StateExternal } from "./stateExternal.js";
 import { NEARCORE_RUNTIME_PARAMETERS } from "../runtime/parameters.js";
 
 /**
@@ -25,7 +25,24 @@ export function actionRandomSeed(actionHashBytes: Uint8Array, blockRandomValue: 
   return sha256(bytes);
 }
 
-const isZero = (b: Uint8Array): boolean => b.every((x) => x === 0);
+function isZero(b: Uint8Array): boolean {
+  for (let i = 0; i < b.length; i++) if (b[i] !== 0) return false;
+  return true;
+}
+
+/**
+ * The base58 code hash (the contract cache's key), remembered for the last few hashes: calls to
+ * the same contract follow each other, and base58 of 32 bytes costs more than comparing them.
+ */
+const recentCodeHashes: { bytes: Uint8Array; text: string }[] = [];
+const RECENT_CODE_HASHES = 8;
+function codeHashString(bytes: Uint8Array): string {
+  for (const recent of recentCodeHashes) if (Buffer.compare(recent.bytes, bytes) === 0) return recent.text;
+  const text = formatCryptoHash(bytes);
+  recentCodeHashes.unshift({ bytes: Uint8Array.from(bytes), text });
+  if (recentCodeHashes.length > RECENT_CODE_HASHES) recentCodeHashes.pop();
+  return text;
+}
 
 export interface WasmExecutorOptions {
   /** Prepared contracts by code hash (shared with view calls); one is made when absent. */
@@ -53,17 +70,25 @@ export function createWasmExecutor(options: WasmExecutorOptions = {}): FunctionC
       return { ok: false, error: { CompilationError: { CodeDoesNotExist: { account_id: accountId } } }, gasBurnt: 0n, gasUsed: 0n, logs: [] };
     }
     const codeKey = contractCodeTrieKey(accountId);
-    const hash = actionHash(receipt.receiptId, ctx.blockHeight, input.actionIndex);
+    // The action hash (for data ids and the random seed), the seed and the signer key in borsh
+    // are made when the call asks for them: most calls never do, and each is a sha256 or an
+    // encoding per call.
+    let hash: Uint8Array | undefined;
+    const actionHashBytes = (): Uint8Array => (hash ??= actionHash(receipt.receiptId, ctx.blockHeight, input.actionIndex));
+    let seed: Uint8Array | undefined;
+    let signerPk: Uint8Array | undefined;
     let dataCount = 0;
     const body = receipt.body;
     const outcome = runContract({
-      codeHash: formatCryptoHash(account.codeHash),
+      codeHash: codeHashString(account.codeHash),
       code: () => latin1ToBytes(su.get(codeKey) ?? ""),
       methodName: action.methodName,
       context: {
         currentAccountId: accountId,
         signerAccountId: body.signerId,
-        signerAccountPk: publicKeyToBorsh(body.signerPublicKey),
+        get signerAccountPk(): Uint8Array {
+          return (signerPk ??= publicKeyToBorsh(body.signerPublicKey));
+        },
         predecessorAccountId: receipt.predecessorId,
         input: action.args,
         promiseResults: input.promiseResults,
@@ -75,7 +100,9 @@ export function createWasmExecutor(options: WasmExecutorOptions = {}): FunctionC
         storageUsage: BigInt(account.storageUsage),
         attachedDeposit: action.deposit,
         prepaidGas: action.gas,
-        randomSeed: actionRandomSeed(hash, ctx.randomSeed),
+        get randomSeed(): Uint8Array {
+          return (seed ??= actionRandomSeed(actionHashBytes(), ctx.randomSeed));
+        },
         isView: false,
         // nearcore action_function_call: only the batch's last action feeds the receipt's data
         // receivers, so an earlier action's value_return pays no data-receipt bytes.
@@ -83,8 +110,8 @@ export function createWasmExecutor(options: WasmExecutorOptions = {}): FunctionC
         codeHash: account.codeHash,
       },
       params: ctx.params,
-      ext: stateExternal(su, accountId, ctx.validatorStakes),
-      newDataId: () => dataId(hash, ctx.blockHeight, dataCount++),
+      ext: new StateExternal(su, accountId, ctx.validatorStakes),
+      newDataId: () => dataId(actionHashBytes(), ctx.blockHeight, dataCount++),
       cache,
       memories,
     });

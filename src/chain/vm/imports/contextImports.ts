@@ -1,7 +1,8 @@
 import type { VmLogic } from "../VmLogic.js";
 import type { HostImports } from "./HostImports.js";
 
-const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s);
+const encoder = new TextEncoder();
+const utf8 = (s: string): Uint8Array => encoder.encode(s);
 
 /** Context API: account ids, input, block and epoch, storage usage, contract code. */
 export function contextImports(l: VmLogic): HostImports {

@@ -1,7 +1,9 @@
 import type { VmLogic } from "../VmLogic.js";
 import { contextImports } from "./contextImports.js";
 import { economicsImports } from "./economicsImports.js";
-import type { HostImports } from "./HostImports.js";
+import type { HostFunction, HostImports } from "./HostImports.js";
+import { importArity } from "./importSignatures.js";
+import { U64_MAX } from "../../primitives/integerLimits.js";
 import { internalImports } from "./internalImports.js";
 import { mathImports } from "./mathImports.js";
 import { miscImports } from "./miscImports.js";
@@ -12,21 +14,74 @@ import { storageImports } from "./storageImports.js";
 import { unsupportedImports } from "./unsupportedImports.js";
 import { validatorImports } from "./validatorImports.js";
 
+/** An i64 argument as nearcore's host sees it (u64); i32 arguments and in-range values pass as they are. */
+function u64(a: unknown): unknown {
+  return typeof a === "bigint" && (a < 0n || a > U64_MAX) ? BigInt.asUintN(64, a) : a;
+}
+
 /**
  * i64 arguments arrive signed; nearcore's host sees them as u64. With gas kept in a wasm
  * global, the wasm gas spent since the last host call is settled first (so the host's charges
- * come after it, as with host-call metering) and the counter is re-armed afterwards.
+ * come after it, as with host-call metering) and the counter is re-armed afterwards. The
+ * wrapper has the import's arity (from its signature), so a call allocates no argument array.
  */
+function unsignedHostCall(l: VmLogic, fn: HostFunction, arity: number | undefined): HostFunction {
+  switch (arity) {
+    case 0:
+      return () => {
+        l.syncWasmGas();
+        const r = fn();
+        l.armWasmGas();
+        return r;
+      };
+    case 1:
+      return (a: unknown) => {
+        l.syncWasmGas();
+        const r = fn(u64(a));
+        l.armWasmGas();
+        return r;
+      };
+    case 2:
+      return (a: unknown, b: unknown) => {
+        l.syncWasmGas();
+        const r = fn(u64(a), u64(b));
+        l.armWasmGas();
+        return r;
+      };
+    case 3:
+      return (a: unknown, b: unknown, c: unknown) => {
+        l.syncWasmGas();
+        const r = fn(u64(a), u64(b), u64(c));
+        l.armWasmGas();
+        return r;
+      };
+    case 4:
+      return (a: unknown, b: unknown, c: unknown, d: unknown) => {
+        l.syncWasmGas();
+        const r = fn(u64(a), u64(b), u64(c), u64(d));
+        l.armWasmGas();
+        return r;
+      };
+    case 5:
+      return (a: unknown, b: unknown, c: unknown, d: unknown, e: unknown) => {
+        l.syncWasmGas();
+        const r = fn(u64(a), u64(b), u64(c), u64(d), u64(e));
+        l.armWasmGas();
+        return r;
+      };
+    default:
+      return (...args: unknown[]) => {
+        l.syncWasmGas();
+        const r = fn(...args.map(u64));
+        l.armWasmGas();
+        return r;
+      };
+  }
+}
+
 function unsigned(l: VmLogic, imports: HostImports): HostImports {
   const out: HostImports = {};
-  for (const [name, fn] of Object.entries(imports)) {
-    out[name] = (...args: unknown[]) => {
-      l.syncWasmGas();
-      const result = fn(...args.map((a) => (typeof a === "bigint" ? BigInt.asUintN(64, a) : a)));
-      l.armWasmGas();
-      return result;
-    };
-  }
+  for (const [name, fn] of Object.entries(imports)) out[name] = unsignedHostCall(l, fn, importArity(name));
   return out;
 }
 

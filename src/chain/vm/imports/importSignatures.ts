@@ -114,3 +114,9 @@ export function signatureOf(params: readonly number[], results: readonly number[
   const letter = (t: number): string => (t === 0x7e ? "I" : t === 0x7f ? "i" : "?");
   return `${params.map(letter).join("")}:${results.map(letter).join("")}`;
 }
+
+/** Number of parameters of `env` import `name` (undefined when it is not in the table). */
+export function importArity(name: string): number | undefined {
+  const signature = ENV[name];
+  return signature === undefined ? undefined : signature.indexOf(":");
+}

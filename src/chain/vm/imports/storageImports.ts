@@ -10,12 +10,13 @@ const INLINE_DISK_VALUE_THRESHOLD = 4000;
  * accounting: a new key adds key + value + 40 bytes, an overwrite the value-length change, a
  * removal takes key + value + 40 off. Writes land in the receipt's state update, so a failed
  * receipt's rollback undoes them. Trie-node (TTN) fees are not charged: shardkit's trie has
- * a different shape than nearcore's, so those counts would not match anyway.
+ * a different shape than nearcore's, so those counts would not match anyway. Keys are read
+ * in place (VmLogic.viewMemory): they address the state and are not kept.
  */
 export function storageImports(l: VmLogic): HostImports {
   const extra = (): bigint => BigInt(l.storageNumExtraBytesRecord);
   const readKey = (len: bigint, ptr: bigint): Uint8Array => {
-    const key = l.memoryOrRegister(ptr, len);
+    const key = l.viewMemoryOrRegister(ptr, len);
     const n = BigInt(key.length);
     if (n > l.config.maxLengthStorageKey) throw hostError({ name: "KeyLengthExceeded", fields: { length: n, limit: l.config.maxLengthStorageKey } });
     return key;

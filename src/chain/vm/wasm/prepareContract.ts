@@ -16,7 +16,7 @@ import { ExternalKind, type FuncType } from "./wasmTypes.js";
 
 export type { PrepareErrorJson } from "./prepareError.js";
 export { NEARCORE_WASM_LIMITS, type WasmLimits } from "./wasmLimits.js";
-export { FINITE_WASM_IMPORT_MODULE, type FiniteWasmImports, type GasGlobals, type InstanceReuse, type WriteTracking } from "./instrument.js";
+export { FINITE_WASM_IMPORT_MODULE, type DataSegment, type FiniteWasmImports, type GasGlobals, type InstanceReuse, type WriteTracking } from "./instrument.js";
 
 /**
  * A contract ready to instantiate: validated, memory normalised, limits enforced, gas and stack
