@@ -1,5 +1,6 @@
 import { base58Encode } from "../primitives/base58.js";
 import { base64Encode } from "../primitives/base64.js";
+import { BorshWriter } from "../primitives/borshWriter.js";
 import { sha256 } from "../primitives/sha256.js";
 import type { TxExecutionErrorJson } from "./actionError.js";
 
@@ -84,9 +85,21 @@ export function toExecutionOutcomeView(o: ExecutionOutcome): ExecutionOutcomeVie
 }
 
 /**
- * The leaf an outcome contributes to a chunk's outcome_root: sha256 of its id and its JSON
- * view (our own encoding; nearcore hashes borsh `PartialExecutionOutcome` plus each log).
+ * The leaf an outcome contributes to its chunk's outcome root, as nearcore hashes it:
+ * sha256(borsh(Vec<CryptoHash>)) of [id, sha256(borsh(PartialExecutionOutcome)), sha256(log)...].
+ * PartialExecutionOutcome is {receipt_ids, gas_burnt u64, tokens_burnt u128, executor_id,
+ * status} with the status tagged Unknown 0, Failure 1 (no error: light clients cannot parse
+ * it), SuccessValue 2 (Vec<u8>), SuccessReceiptId 3 (hash).
  */
 export function outcomeHash(o: ExecutionOutcome): Uint8Array {
-  return sha256(new TextEncoder().encode(`${base58Encode(o.id)}:${JSON.stringify(toExecutionOutcomeView(o))}`));
+  const partial = new BorshWriter().u32(o.receiptIds.length);
+  for (const id of o.receiptIds) partial.fixed(id);
+  partial.u64(o.gasBurnt).u128(o.tokensBurnt).string(o.executorId);
+  const s = o.status;
+  if (s.kind === "Failure") partial.u8(1);
+  else if (s.kind === "SuccessValue") partial.u8(2).bytes(s.value);
+  else partial.u8(3).fixed(s.receiptId);
+  const hashes = new BorshWriter().u32(2 + o.logs.length).fixed(o.id).fixed(sha256(partial.toBytes()));
+  for (const log of o.logs) hashes.fixed(sha256(new TextEncoder().encode(log)));
+  return sha256(hashes.toBytes());
 }
