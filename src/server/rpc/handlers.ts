@@ -17,6 +17,9 @@ import { experimentalTxStatus } from "./experimentalTxStatus.js";
 import { experimentalValidatorsOrdered } from "./experimentalValidatorsOrdered.js";
 import { gasPrice } from "./gasPrice.js";
 import { health } from "./health.js";
+import { lightClientBlockProof } from "./lightClientBlockProof.js";
+import { lightClientProof } from "./lightClientProof.js";
+import { nextLightClientBlock } from "./nextLightClientBlock.js";
 import { query } from "./query.js";
 import { rpcDiscover } from "./rpcDiscover.js";
 import { sendTx } from "./sendTx.js";
@@ -52,4 +55,8 @@ export const rpcHandlers: RpcHandlers<RpcContext> = {
   chunk,
   EXPERIMENTAL_changes_in_block: changesInBlock,
   block_effects: changesInBlock,
+  light_client_proof: lightClientProof,
+  EXPERIMENTAL_light_client_proof: lightClientProof,
+  next_light_client_block: nextLightClientBlock,
+  EXPERIMENTAL_light_client_block_proof: lightClientBlockProof,
 };
