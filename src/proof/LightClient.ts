@@ -43,6 +43,9 @@ export class LightClient {
   /** Verifies `block` against the head and makes it the head. Throws LightClientProofError. */
   apply(block: LightClientBlockView): void {
     const epoch = block.inner_lite.epoch_id;
+    if (epoch !== this.current.inner_lite.epoch_id && epoch !== this.current.inner_lite.next_epoch_id) {
+      throw new LightClientProofError("WRONG_EPOCH", `block epoch ${epoch} is neither the head's epoch nor the next one`);
+    }
     const blockProducers = this.producers.get(epoch);
     if (blockProducers === undefined) throw new LightClientProofError("UNKNOWN_EPOCH", `no block producers known for epoch ${epoch}`);
     const { head, hash } = verifyLightClientBlock({ last: this.current, blockProducers, block });
