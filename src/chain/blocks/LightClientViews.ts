@@ -8,7 +8,7 @@ import type { BlockProducer } from "./BlockProducer.js";
 import { innerHash, innerLiteHash } from "./blockHeaderHash.js";
 import type { ValidatorStakeView } from "./blockView.js";
 import { LightClientError } from "./LightClientError.js";
-import { merklePathsOfHashes, merklize, type MerklePathStep } from "./merkle.js";
+import { merklize, pathFromLevels, treeLevels, type MerklePathStep } from "./merkle.js";
 import { base58Decode } from "../primitives/base58.js";
 
 /** nearcore `BlockHeaderInnerLiteView`. */
@@ -110,8 +110,13 @@ const missingHeader = (hash: string) => new LightClientError({ kind: "UnknownBlo
  * GetExecutionOutcome, GetNextLightClientBlock) and chain.rs `create_light_client_block`.
  */
 export class LightClientViews {
-  /** Outcome paths of a chunk, built on first use (the leaves never change). */
-  private readonly paths = new WeakMap<readonly CryptoHash[], MerklePathStep[][]>();
+  /**
+   * Outcome trees of recently asked chunks (about two hashes per outcome), least recently
+   * used first: a tx status asks for every outcome's path, mostly in recent blocks, and
+   * rebuilding a large chunk's tree per outcome would cost O(n) hashes each time.
+   */
+  private readonly trees = new Map<readonly CryptoHash[], CryptoHash[][]>();
+  private static readonly TREE_CACHE = 64;
 
   constructor(private readonly src: LightClientSource) {}
 
@@ -138,9 +143,15 @@ export class LightClientViews {
       const leaves = block.outcomeLeaves[shard]!;
       const index = leaves.findIndex((l) => l.length === leaf.length && l.every((b, i) => b === leaf[i]));
       if (index < 0) continue;
-      let paths = this.paths.get(leaves);
-      if (paths === undefined) this.paths.set(leaves, (paths = merklePathsOfHashes(leaves)));
-      return toPathItems(paths[index]!);
+      let levels = this.trees.get(leaves);
+      if (levels === undefined) {
+        levels = treeLevels(leaves);
+        if (this.trees.size >= LightClientViews.TREE_CACHE) this.trees.delete(this.trees.keys().next().value!);
+      } else {
+        this.trees.delete(leaves);
+      }
+      this.trees.set(leaves, levels);
+      return toPathItems(pathFromLevels(levels, index));
     }
     return [];
   }

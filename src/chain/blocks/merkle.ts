@@ -20,7 +20,7 @@ export interface MerklePathStep {
  * level by level and an odd last node moves up unchanged. levels[0] is the leaves, the last
  * level holds the root alone.
  */
-function treeLevels(leaves: readonly CryptoHash[]): CryptoHash[][] {
+export function treeLevels(leaves: readonly CryptoHash[]): CryptoHash[][] {
   const levels: CryptoHash[][] = [[...leaves]];
   let level = levels[0]!;
   while (level.length > 1) {
@@ -41,20 +41,23 @@ export function merkleRootOfHashes(leaves: readonly CryptoHash[]): CryptoHash {
   return levels[levels.length - 1]![0]!;
 }
 
-/** Paths of every leaf to the root, as nearcore's `merklize` returns them (a sibling per level that has one). */
+/** Path of leaf `leaf` in a tree built by treeLevels: a sibling per level that has one. */
+export function pathFromLevels(levels: readonly (readonly CryptoHash[])[], leaf: number): MerklePathStep[] {
+  const path: MerklePathStep[] = [];
+  let index = leaf;
+  for (let l = 0; l < levels.length - 1; l++) {
+    const level = levels[l]!;
+    const sibling = index ^ 1;
+    if (sibling < level.length) path.push({ hash: level[sibling]!, direction: sibling < index ? "Left" : "Right" });
+    index >>= 1;
+  }
+  return path;
+}
+
+/** Paths of every leaf to the root, as nearcore's `merklize` returns them. */
 export function merklePathsOfHashes(leaves: readonly CryptoHash[]): MerklePathStep[][] {
   const levels = treeLevels(leaves);
-  return leaves.map((_, leaf) => {
-    const path: MerklePathStep[] = [];
-    let index = leaf;
-    for (let l = 0; l < levels.length - 1; l++) {
-      const level = levels[l]!;
-      const sibling = index ^ 1;
-      if (sibling < level.length) path.push({ hash: level[sibling]!, direction: sibling < index ? "Left" : "Right" });
-      index >>= 1;
-    }
-    return path;
-  });
+  return leaves.map((_, leaf) => pathFromLevels(levels, leaf));
 }
 
 /**
