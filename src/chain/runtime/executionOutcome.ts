@@ -1,6 +1,5 @@
 import { base58Encode } from "../primitives/base58.js";
 import { base64Encode } from "../primitives/base64.js";
-import { BorshWriter } from "../primitives/borshWriter.js";
 import { sha256 } from "../primitives/sha256.js";
 import type { TxExecutionErrorJson } from "./actionError.js";
 
@@ -92,14 +91,42 @@ export function toExecutionOutcomeView(o: ExecutionOutcome): ExecutionOutcomeVie
  * it), SuccessValue 2 (Vec<u8>), SuccessReceiptId 3 (hash).
  */
 export function outcomeHash(o: ExecutionOutcome): Uint8Array {
-  const partial = new BorshWriter().u32(o.receiptIds.length);
-  for (const id of o.receiptIds) partial.fixed(id);
-  partial.u64(o.gasBurnt).u128(o.tokensBurnt).string(o.executorId);
+  // One exact-size buffer per hash: this runs for every outcome of every block.
+  const executor = UTF8.encode(o.executorId);
   const s = o.status;
-  if (s.kind === "Failure") partial.u8(1);
-  else if (s.kind === "SuccessValue") partial.u8(2).bytes(s.value);
-  else partial.u8(3).fixed(s.receiptId);
-  const hashes = new BorshWriter().u32(2 + o.logs.length).fixed(o.id).fixed(sha256(partial.toBytes()));
-  for (const log of o.logs) hashes.fixed(sha256(new TextEncoder().encode(log)));
-  return sha256(hashes.toBytes());
+  const statusLen = s.kind === "Failure" ? 1 : s.kind === "SuccessValue" ? 5 + s.value.length : 33;
+  const partial = new Uint8Array(4 + 32 * o.receiptIds.length + 8 + 16 + 4 + executor.length + statusLen);
+  const view = new DataView(partial.buffer);
+  let at = 0;
+  view.setUint32(at, o.receiptIds.length, true);
+  at += 4;
+  for (const id of o.receiptIds) {
+    partial.set(id, at);
+    at += 32;
+  }
+  view.setBigUint64(at, o.gasBurnt, true);
+  view.setBigUint64(at + 8, o.tokensBurnt & U64_MASK, true);
+  view.setBigUint64(at + 16, o.tokensBurnt >> 64n, true);
+  at += 24;
+  view.setUint32(at, executor.length, true);
+  partial.set(executor, at + 4);
+  at += 4 + executor.length;
+  if (s.kind === "Failure") partial[at] = 1;
+  else if (s.kind === "SuccessValue") {
+    partial[at] = 2;
+    view.setUint32(at + 1, s.value.length, true);
+    partial.set(s.value, at + 5);
+  } else {
+    partial[at] = 3;
+    partial.set(s.receiptId, at + 1);
+  }
+  const hashes = new Uint8Array(4 + 32 * (2 + o.logs.length));
+  new DataView(hashes.buffer).setUint32(0, 2 + o.logs.length, true);
+  hashes.set(o.id, 4);
+  hashes.set(sha256(partial), 36);
+  o.logs.forEach((log, i) => hashes.set(sha256(UTF8.encode(log)), 68 + 32 * i));
+  return sha256(hashes);
 }
+
+const UTF8 = new TextEncoder();
+const U64_MASK = (1n << 64n) - 1n;
