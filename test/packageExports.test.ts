@@ -7,6 +7,8 @@ describe("package exports", () => {
     const proof = await import("shardkit/proof");
     expect(typeof proof.verifyStateProof).toBe("function");
     expect(typeof proof.StateProofError).toBe("function");
+    expect(typeof proof.LightClient).toBe("function");
+    expect(typeof proof.verifyOutcomeProof).toBe("function");
   });
 
   it("exposes the typed client as shardkit/client", async () => {

@@ -1,5 +1,6 @@
 import { Block } from "./blocks/Block.js";
 import { BlockProducer } from "./blocks/BlockProducer.js";
+import { LightClientViews } from "./blocks/LightClientViews.js";
 import { finalityHeight, type Finality } from "./blocks/finality.js";
 import { defaultGenesisConfig, type GenesisConfig } from "./genesis/GenesisConfig.js";
 import type { BlockCommit } from "./blockCommit.js";
@@ -149,6 +150,8 @@ export class Chain {
   /** Set when a commit failed (disk full, I/O error): the chain stops producing rather than fork from its store. */
   private commitFailure: Error | undefined;
   private readonly producer: BlockProducer;
+  /** Light-client proofs and blocks (light_client_proof, next_light_client_block, block proofs). */
+  readonly lightClient: LightClientViews;
   private readonly now: () => number;
   private readonly blocks: Block[] = [];
   private readonly byHash = new Map<string, Block>();
@@ -215,6 +218,9 @@ export class Chain {
     this.pending = init.layout.shardIds.map(() => new ChangeSet());
     const producerKey = devKeyPair(init.author);
     this.blockProducer = { accountId: init.author, publicKey: producerKey.publicKeyString };
+    const genesisState = init.state.shards.map((s) => this.store.build(s.keys, s.values));
+    const producerAccount = readAccount(genesisState[init.layout.shardIndexOf(init.author)]!, init.author);
+    this.validatorStakes = new Map([[init.author, producerAccount?.locked ?? 0n]]);
     this.producer = new BlockProducer(
       {
         author: init.author,
@@ -226,13 +232,21 @@ export class Chain {
         gasLimit: init.config.gasLimit,
         protocolVersion: init.config.protocolVersion,
         totalSupply: init.state.totalSupply,
+        producerStake: producerAccount?.locked ?? 0n,
       },
       (height) => this.blockByHeight(height)!.hashBytes,
     );
-    const genesisState = init.state.shards.map((s) => this.store.build(s.keys, s.values));
     this.genesisBlock = this.record(this.producer.genesis(init.config.genesisTimeNs, genesisState));
-    const producerAccount = readAccount(this.stateOf(this.genesisBlock, init.author), init.author);
-    this.validatorStakes = new Map([[init.author, producerAccount?.locked ?? 0n]]);
+    this.lightClient = new LightClientViews({
+      genesisHeight: init.config.genesisHeight,
+      layout: init.layout,
+      producer: this.producer,
+      head: () => this.head(),
+      finalHeight: () => this.blockByFinality("final").height,
+      blockByHeight: (height) => this.blockByHeight(height),
+      blockByHash: (hash) => this.blockByHash(hash),
+      outcome: (id) => this.records.lookup(() => false).outcome(id),
+    });
     const stored = this.chainStore.genesis();
     if (stored === undefined) {
       this.chainStore.initGenesis({
@@ -767,7 +781,10 @@ export class Chain {
     return DelayedReceiptQueue.load(new StateUpdate(this.stateAt(block, shardId))).length;
   }
 
-  private readonly lookup: ExecutionLookup = this.records.lookup((height) => height <= this.blockByFinality("final").height);
+  private readonly lookup: ExecutionLookup = {
+    ...this.records.lookup((height) => height <= this.blockByFinality("final").height),
+    proof: (record) => this.lightClient.outcomePath(record),
+  };
 
   // ---- shards and state -----------------------------------------------------------------
 

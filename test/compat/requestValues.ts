@@ -43,13 +43,19 @@ function stringArbitrary(field: string, pools: ValuePools): fc.Arbitrary<string>
   switch (field) {
     case "account_id":
     case "sender_account_id":
+    case "sender_id":
+    case "receiver_id":
       return fc.constantFrom(...pools.accountIds);
     case "block_id":
     case "epoch_id":
+    case "block_hash":
+    case "last_block_hash":
+    case "light_client_head":
       return fc.constantFrom(...pools.blockHashes);
     case "chunk_id":
       return fc.constantFrom(...pools.chunkHashes);
     case "tx_hash":
+    case "transaction_hash":
       return fc.constantFrom(...pools.txHashes);
     case "receipt_id":
       return fc.constantFrom(...pools.receiptIds);

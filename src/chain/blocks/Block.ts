@@ -1,3 +1,4 @@
+import type { CryptoHash } from "../primitives/cryptoHash.js";
 import type { StateSnapshot } from "../store/stateStore.js";
 import type { BlockView } from "./blockView.js";
 
@@ -19,5 +20,15 @@ export class Block {
     readonly postState: readonly StateSnapshot[],
     /** Total supply after this block (genesis supply minus every token burnt so far). */
     readonly totalSupply: bigint,
+    /** sha256 of the header's borsh inner_rest (the half of the header light clients only see hashed). */
+    readonly innerRestHash: CryptoHash,
+    /**
+     * By shard index: the outcome leaves of the chunk this block applied (transactions then
+     * receipts, in execution order). Their root is the next block's chunk `outcome_root`, as
+     * nearcore's chunk headers carry the outcome root of the previous chunk.
+     */
+    readonly outcomeLeaves: readonly (readonly CryptoHash[])[],
+    /** By shard index: nearcore merkle root over `outcomeLeaves[i]` (already hashed leaves). */
+    readonly outcomeRoots: readonly CryptoHash[],
   ) {}
 }

@@ -5,10 +5,12 @@ import type { Ed25519KeyPair } from "../primitives/ed25519.js";
 import { sha256 } from "../primitives/sha256.js";
 import type { ShardLayout } from "../shards/ShardLayout.js";
 import type { StateSnapshot } from "../store/stateStore.js";
+import { parsePublicKey, publicKeyToBorsh } from "../primitives/publicKey.js";
 import { Block } from "./Block.js";
-import { BlockMerkleAccumulator } from "./BlockMerkleAccumulator.js";
+import { BlockMerkleTree } from "./BlockMerkleTree.js";
 import type { BlockHeaderView, ChunkHeaderView, ValidatorStakeView } from "./blockView.js";
-import { merkleRoot } from "./merkle.js";
+import { blockHashFromParts, innerLiteBytes, type InnerLite } from "./blockHeaderHash.js";
+import { merkleRoot, merkleRootOfHashes, type MerklePathStep } from "./merkle.js";
 
 export interface BlockProducerConfig {
   readonly author: string;
@@ -20,6 +22,8 @@ export interface BlockProducerConfig {
   readonly gasLimit: number;
   readonly protocolVersion: number;
   readonly totalSupply: bigint;
+  /** The producer's stake in every epoch's block producer list (next_bps, next_bp_hash). */
+  readonly producerStake: bigint;
 }
 
 /** What a chunk's execution contributes to its header (all empty for an empty chunk). */
@@ -53,25 +57,49 @@ const EMPTY_CHUNK: ChunkExecution = {
 /** nearcore's empty signature (genesis): "ed25519:" + base58 of 64 zero bytes. */
 export const EMPTY_SIGNATURE = `ed25519:${"1".repeat(64)}`;
 
+/** borsh Vec<ValidatorStake> (each V1: tag 0, account id, public key, u128 stake), the preimage of next_bp_hash. */
+export function validatorStakesBorsh(stakes: readonly ValidatorStakeView[]): Uint8Array {
+  const w = new BorshWriter().u32(stakes.length);
+  for (const v of stakes) w.u8(0).string(v.account_id).fixed(publicKeyToBorsh(parsePublicKey(v.public_key))).u128(BigInt(v.stake));
+  return w.toBytes();
+}
+
+/** The data a block approval signs: borsh ApprovalInner::Endorsement(prev hash) ‖ u64 LE target height (nearcore `Approval::get_data_for_sig`). */
+export function endorsementMessage(prevHash: CryptoHash, targetHeight: number): Uint8Array {
+  return new BorshWriter().u8(0).fixed(prevHash).u64(targetHeight).toBytes();
+}
+
 /**
  * Builds blocks and their chunk headers. Every block has one new chunk per shard (no
- * missing chunks). Hashes are sha256 of our own borsh-style header/chunk encodings (not
- * nearcore's inner_lite/inner_rest split); signatures are real ed25519 over those hashes
- * with the producer key. Epochs follow nearcore's id rule: the first epoch's id is the zero
- * hash, epoch e+1's id is the hash of the last block of epoch e-1 (the genesis for e = 0).
+ * missing chunks). The block hash is nearcore's: sha256(sha256(sha256(borsh inner_lite) ‖
+ * sha256(borsh inner_rest)) ‖ prev_hash), with inner_lite exactly nearcore's and inner_rest
+ * our own encoding of the remaining header fields (light clients only ever see its hash).
+ * Header roots are nearcore `merklize` roots; a chunk's `outcome_root` is the root of the
+ * previous chunk's outcomes of its shard, as in nearcore. Signatures are real ed25519 with the
+ * producer key: the block over its hash, the approval over nearcore's approval data.
+ * Epochs follow nearcore's id rule: the first epoch's id is the zero hash, epoch e+1's id is
+ * the hash of the last block of epoch e-1 (the genesis for e = 0).
  */
 export class BlockProducer {
-  private readonly merkle = new BlockMerkleAccumulator();
+  private readonly merkle = new BlockMerkleTree();
   private readonly bpHash: CryptoHash;
+  /** The single block producer as every epoch's `next_bps` lists it. */
+  readonly blockProducers: readonly ValidatorStakeView[];
 
   constructor(
     private readonly cfg: BlockProducerConfig,
     /** Hash of an already produced block by height. */
     private readonly hashAt: (height: number) => CryptoHash,
   ) {
-    this.bpHash = sha256(
-      new BorshWriter().u32(1).string(cfg.author).u8(0).fixed(cfg.key.publicKey.data).u128(0n).toBytes(),
-    );
+    this.blockProducers = [
+      { account_id: cfg.author, public_key: cfg.key.publicKeyString, stake: cfg.producerStake.toString(), validator_stake_struct_version: "V1" },
+    ];
+    this.bpHash = sha256(validatorStakesBorsh(this.blockProducers));
+  }
+
+  /** Path of the block with ordinal index `leaf` (height - genesis) to the block_merkle_root of the block with index `size`. */
+  blockProof(leaf: number, size: number): MerklePathStep[] {
+    return this.merkle.pathAt(leaf, size);
   }
 
   /** Index of the epoch a height belongs to (0 for the genesis and the first epoch). */
@@ -86,7 +114,8 @@ export class BlockProducer {
     return e === 0 ? this.cfg.genesisHeight : this.cfg.genesisHeight + 1 + e * this.cfg.epochLength;
   }
 
-  private lastBlockOfEpoch(e: number): number {
+  /** Height of the last block of epoch `e`. */
+  lastBlockOfEpoch(e: number): number {
     return this.cfg.genesisHeight + (e + 1) * this.cfg.epochLength;
   }
 
@@ -136,15 +165,18 @@ export class BlockProducer {
     const isGenesis = prev === undefined;
     const prevHash = isGenesis ? ZERO_HASH : prev.hashBytes;
     const prevHashText = formatCryptoHash(prevHash);
-    const sign = (msg: CryptoHash) => (isGenesis ? EMPTY_SIGNATURE : `ed25519:${base58Encode(cfg.key.sign(msg))}`);
+    const signBytes = (msg: Uint8Array) => cfg.key.sign(msg);
+    const sign = (msg: Uint8Array) => (isGenesis ? EMPTY_SIGNATURE : `ed25519:${base58Encode(signBytes(msg))}`);
 
     // Chunks: one per shard. The body lists the transaction hashes and outgoing receipt ids
     // (u32 count ‖ hashes, twice); an empty chunk's body is two zero counts.
     const chunks: ChunkHeaderView[] = [];
     const chunkHashes: CryptoHash[] = [];
     const txRoots: CryptoHash[] = [];
-    const outcomeRoots: CryptoHash[] = [];
+    const prevOutcomeRoots: CryptoHash[] = [];
     const receiptRoots: CryptoHash[] = [];
+    const outcomeLeaves: (readonly CryptoHash[])[] = [];
+    const outcomeRoots: CryptoHash[] = [];
     const totalSupply = execution?.totalSupply ?? (isGenesis ? cfg.totalSupply : prev.totalSupply);
     cfg.layout.shardIds.forEach((shardId, i) => {
       const exec = execution?.chunks[i] ?? EMPTY_CHUNK;
@@ -155,17 +187,20 @@ export class BlockProducer {
       const body = bodyWriter.toBytes();
       const encodedMerkleRoot = sha256(body);
       const txRoot = merkleRoot(exec.txHashes);
-      const outcomeRoot = merkleRoot(exec.outcomeHashes);
+      // The header carries the previous chunk's outcome root; this chunk's goes to the next block.
+      const prevOutcomeRoot = isGenesis ? ZERO_HASH : prev.outcomeRoots[i]!;
+      outcomeLeaves.push([...exec.outcomeHashes]);
+      outcomeRoots.push(merkleRootOfHashes(exec.outcomeHashes));
       const receiptsRoot = merkleRoot(exec.outgoingReceiptIds);
       txRoots.push(txRoot);
-      outcomeRoots.push(outcomeRoot);
+      prevOutcomeRoots.push(prevOutcomeRoot);
       receiptRoots.push(receiptsRoot);
       const prevStateRoot = prevStateRoots[i]!;
       const chunkHash = sha256(
         new BorshWriter()
           .fixed(prevHash)
           .fixed(prevStateRoot)
-          .fixed(outcomeRoot)
+          .fixed(prevOutcomeRoot)
           .fixed(encodedMerkleRoot)
           .u64(body.length)
           .u64(height)
@@ -181,7 +216,7 @@ export class BlockProducer {
       chunks.push({
         chunk_hash: formatCryptoHash(chunkHash),
         prev_block_hash: prevHashText,
-        outcome_root: formatCryptoHash(outcomeRoot),
+        outcome_root: formatCryptoHash(prevOutcomeRoot),
         prev_state_root: formatCryptoHash(prevStateRoot),
         encoded_merkle_root: formatCryptoHash(encodedMerkleRoot),
         encoded_length: body.length,
@@ -212,44 +247,56 @@ export class BlockProducer {
     const randomValue = isGenesis
       ? ZERO_HASH
       : sha256(new BorshWriter().fixed(prev.hashBytes).u64(height).toBytes());
-    const blockMerkleRoot = this.merkle.root(); // over all blocks before this one
+    const blockMerkleRoot = this.merkle.rootAt(this.merkle.size); // over all blocks before this one
     const blockOrdinal = height - g + 1;
     const prevStateRoot = merkleRoot(prevStateRoots);
     const chunkHeadersRoot = merkleRoot(chunkHashes);
     const chunkTxRoot = merkleRoot(txRoots);
-    const outcomeRoot = merkleRoot(outcomeRoots);
+    const outcomeRoot = merkleRoot(prevOutcomeRoots);
     const chunkReceiptsRoot = merkleRoot(receiptRoots);
     const blockBodyHash = sha256(new BorshWriter().u32(chunkHashes.length).fixed(chunkHeadersRoot).u32(0).toBytes());
     const chunkMask = chunks.map(() => true);
+    const chunkEndorsements = chunks.map(() => (isGenesis ? [0] : [1]));
+    const validatorProposals = chunks.flatMap((c) => c.validator_proposals);
+    // The producer endorses the previous block at this height (nearcore Approval, signed raw).
+    const approvals = isGenesis ? [] : [signBytes(endorsementMessage(prev.hashBytes, height))];
 
-    const hashInput = new BorshWriter()
-      .u64(height)
-      .u64(isGenesis ? 0 : prev.height)
-      .fixed(prevHash)
-      .fixed(epochId)
-      .fixed(nextEpochId)
-      .fixed(prevStateRoot)
+    const innerLite: InnerLite = {
+      height,
+      epochId,
+      nextEpochId,
+      prevStateRoot,
+      outcomeRoot,
+      timestampNs,
+      nextBpHash: this.bpHash,
+      blockMerkleRoot,
+    };
+    const rest = new BorshWriter()
       .fixed(blockBodyHash)
       .fixed(chunkReceiptsRoot)
       .fixed(chunkHeadersRoot)
       .fixed(chunkTxRoot)
-      .fixed(outcomeRoot)
-      .u64(timestampNs)
+      .fixed(ZERO_HASH) // challenges_root
       .fixed(randomValue)
+      .fixed(validatorStakesBorsh(validatorProposals))
+      .u32(chunkMask.length);
+    for (const m of chunkMask) rest.bool(m);
+    rest
       .u128(cfg.gasPrice)
-      .u64(blockOrdinal)
       .u128(totalSupply)
+      .u32(0) // challenges_result
       .fixed(lastFinal)
       .fixed(lastDsFinal)
-      .fixed(this.bpHash)
-      .fixed(blockMerkleRoot)
-      .u32(cfg.protocolVersion)
-      .u32(chunkMask.length);
-    for (const m of chunkMask) hashInput.bool(m);
-    const hashBytes = sha256(hashInput.toBytes());
+      .u64(blockOrdinal)
+      .u64(isGenesis ? 0 : prev.height)
+      .u8(0) // epoch_sync_data_hash: None
+      .u32(approvals.length);
+    for (const a of approvals) rest.u8(1).u8(0).fixed(a);
+    rest.u32(cfg.protocolVersion).u32(chunkEndorsements.length);
+    for (const e of chunkEndorsements) rest.bytes(Uint8Array.from(e));
+    const innerRestHash = sha256(rest.toBytes());
+    const hashBytes = blockHashFromParts(sha256(innerLiteBytes(innerLite)), innerRestHash, prevHash);
     const hash = formatCryptoHash(hashBytes);
-
-    const approval = isGenesis ? [] : [sign(sha256(new BorshWriter().u8(0).fixed(prev.hashBytes).u64(height).toBytes()))];
 
     const header: BlockHeaderView = {
       height,
@@ -269,7 +316,7 @@ export class BlockProducer {
       timestamp: Number(timestampNs),
       timestamp_nanosec: timestampNs.toString(),
       random_value: formatCryptoHash(randomValue),
-      validator_proposals: chunks.flatMap((c) => c.validator_proposals),
+      validator_proposals: validatorProposals,
       chunk_mask: chunkMask,
       gas_price: cfg.gasPrice.toString(),
       block_ordinal: blockOrdinal,
@@ -282,12 +329,23 @@ export class BlockProducer {
       next_bp_hash: formatCryptoHash(this.bpHash),
       block_merkle_root: formatCryptoHash(blockMerkleRoot),
       epoch_sync_data_hash: null,
-      approvals: approval,
+      approvals: approvals.map((a) => `ed25519:${base58Encode(a)}`),
       signature: sign(hashBytes),
       latest_protocol_version: cfg.protocolVersion,
-      chunk_endorsements: chunks.map(() => (isGenesis ? [0] : [1])),
+      chunk_endorsements: chunkEndorsements,
     };
     this.merkle.append(hashBytes);
-    return new Block(height, hash, hashBytes, timestampNs, { author: cfg.author, header, chunks }, postState, totalSupply);
+    return new Block(
+      height,
+      hash,
+      hashBytes,
+      timestampNs,
+      { author: cfg.author, header, chunks },
+      postState,
+      totalSupply,
+      innerRestHash,
+      outcomeLeaves,
+      outcomeRoots,
+    );
   }
 }

@@ -84,9 +84,49 @@ export function toExecutionOutcomeView(o: ExecutionOutcome): ExecutionOutcomeVie
 }
 
 /**
- * The leaf an outcome contributes to a chunk's outcome_root: sha256 of its id and its JSON
- * view (our own encoding; nearcore hashes borsh `PartialExecutionOutcome` plus each log).
+ * The leaf an outcome contributes to its chunk's outcome root, as nearcore hashes it:
+ * sha256(borsh(Vec<CryptoHash>)) of [id, sha256(borsh(PartialExecutionOutcome)), sha256(log)...].
+ * PartialExecutionOutcome is {receipt_ids, gas_burnt u64, tokens_burnt u128, executor_id,
+ * status} with the status tagged Unknown 0, Failure 1 (no error: light clients cannot parse
+ * it), SuccessValue 2 (Vec<u8>), SuccessReceiptId 3 (hash).
  */
 export function outcomeHash(o: ExecutionOutcome): Uint8Array {
-  return sha256(new TextEncoder().encode(`${base58Encode(o.id)}:${JSON.stringify(toExecutionOutcomeView(o))}`));
+  // One exact-size buffer per hash: this runs for every outcome of every block.
+  const executor = UTF8.encode(o.executorId);
+  const s = o.status;
+  const statusLen = s.kind === "Failure" ? 1 : s.kind === "SuccessValue" ? 5 + s.value.length : 33;
+  const partial = new Uint8Array(4 + 32 * o.receiptIds.length + 8 + 16 + 4 + executor.length + statusLen);
+  const view = new DataView(partial.buffer);
+  let at = 0;
+  view.setUint32(at, o.receiptIds.length, true);
+  at += 4;
+  for (const id of o.receiptIds) {
+    partial.set(id, at);
+    at += 32;
+  }
+  view.setBigUint64(at, o.gasBurnt, true);
+  view.setBigUint64(at + 8, o.tokensBurnt & U64_MASK, true);
+  view.setBigUint64(at + 16, o.tokensBurnt >> 64n, true);
+  at += 24;
+  view.setUint32(at, executor.length, true);
+  partial.set(executor, at + 4);
+  at += 4 + executor.length;
+  if (s.kind === "Failure") partial[at] = 1;
+  else if (s.kind === "SuccessValue") {
+    partial[at] = 2;
+    view.setUint32(at + 1, s.value.length, true);
+    partial.set(s.value, at + 5);
+  } else {
+    partial[at] = 3;
+    partial.set(s.receiptId, at + 1);
+  }
+  const hashes = new Uint8Array(4 + 32 * (2 + o.logs.length));
+  new DataView(hashes.buffer).setUint32(0, 2 + o.logs.length, true);
+  hashes.set(o.id, 4);
+  hashes.set(sha256(partial), 36);
+  o.logs.forEach((log, i) => hashes.set(sha256(UTF8.encode(log)), 68 + 32 * i));
+  return sha256(hashes);
 }
+
+const UTF8 = new TextEncoder();
+const U64_MASK = (1n << 64n) - 1n;

@@ -2,7 +2,7 @@ import { base58Encode } from "../primitives/base58.js";
 import { base64Encode } from "../primitives/base64.js";
 import { toSignedTransactionView, type DecodedSignedTransaction, type SignedTransactionView } from "../transaction/index.js";
 import type { TxExecutionErrorJson } from "./actionError.js";
-import { toExecutionOutcomeView, type ExecutionOutcome, type ExecutionOutcomeWithIdView } from "./executionOutcome.js";
+import { toExecutionOutcomeView, type ExecutionOutcome, type ExecutionOutcomeWithIdView, type MerklePathItem } from "./executionOutcome.js";
 import { toReceiptView, type Receipt, type ReceiptView } from "./receipt.js";
 
 /** nearcore `TxExecutionStatus` (the `final_execution_status` of tx-status results). */
@@ -46,10 +46,12 @@ export interface ExecutionLookup {
   receipt(id: string): Receipt | undefined;
   /** True when the block at this height is final (at or below head.last_final_block). */
   isFinal(height: number): boolean;
+  /** The outcome's merkle path to its chunk's outcome root (`proof`; [] when absent). */
+  proof?(record: OutcomeRecord): MerklePathItem[];
 }
 
-function withId(r: OutcomeRecord): ExecutionOutcomeWithIdView {
-  return { proof: [], block_hash: r.blockHash, id: base58Encode(r.outcome.id), outcome: toExecutionOutcomeView(r.outcome) };
+function withId(lookup: ExecutionLookup, r: OutcomeRecord): ExecutionOutcomeWithIdView {
+  return { proof: lookup.proof?.(r) ?? [], block_hash: r.blockHash, id: base58Encode(r.outcome.id), outcome: toExecutionOutcomeView(r.outcome) };
 }
 
 /** nearcore chain.rs `get_recursive_transaction_results`: executed receipts, depth first from the transaction. */
@@ -133,8 +135,8 @@ export function includedTransactionStatus(lookup: ExecutionLookup, stx: DecodedS
     outcome: {
       status: finalStatus(tx, receipts),
       transaction: toSignedTransactionView(stx),
-      transaction_outcome: withId(tx),
-      receipts_outcome: receipts.map(withId),
+      transaction_outcome: withId(lookup, tx),
+      receipts_outcome: receipts.map((r) => withId(lookup, r)),
     },
     receipts: views,
   };

@@ -18,6 +18,9 @@ import { experimentalTxStatus } from "./experimentalTxStatus.js";
 import { experimentalValidatorsOrdered } from "./experimentalValidatorsOrdered.js";
 import { gasPrice } from "./gasPrice.js";
 import { health } from "./health.js";
+import { lightClientBlockProof } from "./lightClientBlockProof.js";
+import { lightClientProof } from "./lightClientProof.js";
+import { nextLightClientBlock } from "./nextLightClientBlock.js";
 import { query } from "./query.js";
 import { rpcDiscover } from "./rpcDiscover.js";
 import { sendTx } from "./sendTx.js";
@@ -55,4 +58,8 @@ export const rpcHandlers: RpcHandlers<RpcContext> = {
   block_effects: changesInBlock,
   changes,
   EXPERIMENTAL_changes: changes,
+  light_client_proof: lightClientProof,
+  EXPERIMENTAL_light_client_proof: lightClientProof,
+  next_light_client_block: nextLightClientBlock,
+  EXPERIMENTAL_light_client_block_proof: lightClientBlockProof,
 };
