@@ -70,6 +70,11 @@ export interface ChainStore {
   heightOfTransaction(hash: string): number | undefined;
   /** Height of the block whose chunks created the receipt with this base58 id. */
   heightOfReceipt(id: string): number | undefined;
+  /**
+   * Atomically drops every block above `height` with its hash, transaction and receipt
+   * indexes (sandbox revert); the next commit is `height + 1`. `height` may be the genesis.
+   */
+  truncateAbove(height: number): void;
   /** Flushes and releases the store; further calls fail. */
   close(): Promise<void>;
 }

@@ -124,6 +124,25 @@ export class LmdbChainStore implements ChainStore {
     this.nextHeight = block.height + 1;
   }
 
+  truncateAbove(height: number): void {
+    const genesis = this.genesis();
+    if (genesis === undefined) throw new ChainStoreError("truncateAbove before initGenesis");
+    const dropped = [...this.blocksFrom(height + 1)];
+    if (dropped.length === 0) return;
+    this.write(() => {
+      for (const block of dropped) {
+        const { transactions, receipts } = blockIndexKeys(block);
+        this.db.removeSync(blockKey(block.height));
+        this.db.removeSync(hashKey(block.hash));
+        for (const t of transactions) this.db.removeSync(txKey(t));
+        for (const r of receipts) this.db.removeSync(receiptKey(r));
+      }
+      if (height > genesis.config.genesisHeight) this.db.putSync(HEAD_KEY, serialize(height));
+      else this.db.removeSync(HEAD_KEY);
+    });
+    this.nextHeight = Math.max(height, genesis.config.genesisHeight) + 1;
+  }
+
   headHeight(): number | undefined {
     return this.read<number>(HEAD_KEY);
   }

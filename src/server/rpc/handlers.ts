@@ -19,7 +19,11 @@ import { gasPrice } from "./gasPrice.js";
 import { health } from "./health.js";
 import { query } from "./query.js";
 import { rpcDiscover } from "./rpcDiscover.js";
+import { sandboxFastForward } from "./sandboxFastForward.js";
+import { sandboxPatchState } from "./sandboxPatchState.js";
 import { sendTx } from "./sendTx.js";
+import { shardkitRevert } from "./shardkitRevert.js";
+import { shardkitSnapshot } from "./shardkitSnapshot.js";
 import { status } from "./status.js";
 import { tx } from "./tx.js";
 import { validators } from "./validators.js";
@@ -52,4 +56,8 @@ export const rpcHandlers: RpcHandlers<RpcContext> = {
   chunk,
   EXPERIMENTAL_changes_in_block: changesInBlock,
   block_effects: changesInBlock,
+  sandbox_patch_state: sandboxPatchState,
+  sandbox_fast_forward: sandboxFastForward,
+  shardkit_snapshot: shardkitSnapshot,
+  shardkit_revert: shardkitRevert,
 };
