@@ -377,6 +377,11 @@ export class Chain {
 
   // ---- sandbox hooks (see src/chain/sandbox/) -----------------------------------------------
 
+  /** Runs `body` (synchronous block production) with one store flush at its end instead of one per block. */
+  withOneFlush<T>(body: () => T): T {
+    return this.chainStore.withOneFlush(body);
+  }
+
   /** Ms by which block timestamps run ahead of the wall clock (fast-forwarded time). */
   get clockLeadMs(): number {
     return this.clockLead;

@@ -75,10 +75,12 @@ export class DevChainControl {
       const target = this.chain.head().height + delta;
       const stepMs = this.chain.blockTimeMs > 0 ? this.chain.blockTimeMs : DEFAULT_FAST_FORWARD_STEP_MS;
       while (this.chain.head().height < target) {
-        for (let i = 0; i < FAST_FORWARD_BATCH && this.chain.head().height < target; i++) {
-          this.chain.setClockLeadMs(this.chain.clockLeadMs + stepMs);
-          this.chain.produceBlock();
-        }
+        this.chain.withOneFlush(() => {
+          for (let i = 0; i < FAST_FORWARD_BATCH && this.chain.head().height < target; i++) {
+            this.chain.setClockLeadMs(this.chain.clockLeadMs + stepMs);
+            this.chain.produceBlock();
+          }
+        });
         if (this.chain.head().height < target) await new Promise<void>((resolve) => setImmediate(resolve));
         if (generation !== this.generation) throw new FastForwardInterruptedError("a revert rewound the chain during the fast-forward");
       }
