@@ -10,6 +10,12 @@ import type { SuiteRunner } from "./SuiteRunner.js";
 /** Methods that submit transactions: only the transaction checks call them, and only with --signer. */
 export const WRITE_METHODS = new Set(["broadcast_tx_async", "broadcast_tx_commit", "send_tx"]);
 
+/**
+ * Dev-chain controls (near-sandbox's and shardkit's own): they rewrite the target's chain and a
+ * nearcore node without the sandbox feature does not serve them, so the suite never calls them.
+ */
+export const DEV_CHAIN_METHODS = new Set(["sandbox_patch_state", "sandbox_fast_forward", "shardkit_snapshot", "shardkit_revert"]);
+
 /** Methods shardkit serves beyond nearcore's: their checks are marked shardkit-only. */
 const SHARDKIT_ONLY_METHODS = new Set(["rpc.discover"]);
 
@@ -19,6 +25,10 @@ export async function rpcConformanceChecks(suite: SuiteRunner, rpcUrl: string, f
     const name = `rpc ${example.method} ${example.name}`;
     if (WRITE_METHODS.has(example.method)) {
       await suite.skip("conformance", name, "writes: covered by the transaction checks (--signer)");
+      continue;
+    }
+    if (DEV_CHAIN_METHODS.has(example.method)) {
+      await suite.skip("conformance", name, "dev-chain control: changes the target's chain");
       continue;
     }
     const adapted = adaptExample(example.name, example.params, facts);
