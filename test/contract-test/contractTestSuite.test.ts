@@ -64,9 +64,9 @@ describe("shardkit contract-test against a real `shardkit serve`", () => {
     }
   });
 
-  it("covers every spec'd method and route, skipping only the write examples, the dev-chain controls and the foreign signed transaction", () => {
+  it("covers every spec'd method and route, skipping only the write examples and the foreign signed transaction", () => {
     const skipped = report.results.filter((r) => r.outcome === "skip").map((r) => r.name);
-    expect(skipped.every((name) => /^rpc (send_tx|broadcast_tx_async|broadcast_tx_commit|tx tx_by_signed_transaction|sandbox_patch_state|sandbox_fast_forward|shardkit_snapshot|shardkit_revert)\b/.test(name))).toBe(true);
+    expect(skipped.every((name) => /^rpc (send_tx|broadcast_tx_async|broadcast_tx_commit|tx tx_by_signed_transaction)\b/.test(name))).toBe(true);
     expect(outcomeOf("rpc EXPERIMENTAL_receipt receipt_refund")).toBe("pass");
     expect(outcomeOf("rest GET /v1/account/{account_id}/full")).toBe("pass");
     expect(report.results.filter((r) => r.group === "negative").length).toBeGreaterThan(50);

@@ -7,7 +7,7 @@ import { repoRoot, startServe, stop, type CliProcess, type ServeUrls } from "../
 import { codeBlocks } from "./codeBlocks.js";
 
 // The README's near-api-js example of the sandbox methods, run as written against a real
-// `shardkit serve` (only the default port is replaced). Its curl block runs with the others in
+// `shardkit serve` (just the default port is replaced). Its curl block runs with the others in
 // readmeExamples.test.ts.
 const run = promisify(execFile);
 const block = codeBlocks(join(repoRoot, "README.md")).find((b) => b.lang === "ts" && b.code.includes('"sandbox_patch_state"'));

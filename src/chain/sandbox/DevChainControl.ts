@@ -32,7 +32,6 @@ export class UnknownSnapshotError extends Error {
 
 interface Snapshot {
   readonly id: string;
-  readonly counter: number;
   readonly height: number;
   readonly hash: string;
   readonly clockLeadMs: number;
@@ -42,7 +41,7 @@ interface Snapshot {
  * The dev-chain controls of one running chain: near-sandbox's state patch and fast-forward,
  * and Anvil-style snapshot/revert. Snapshots are the head's height, hash and clock lead;
  * reverting rewinds the chain (store included, see Chain.rewindTo) and tells `onRevert`
- * subscribers (the REST index rebuilds). Snapshots live in this object only.
+ * subscribers (the REST index rebuilds). Snapshots live in this object and nowhere else.
  */
 export class DevChainControl {
   private readonly snapshots: Snapshot[] = [];
@@ -95,7 +94,7 @@ export class DevChainControl {
     const head = this.chain.head();
     const counter = ++this.snapshotCounter;
     const id = `0x${counter.toString(16)}`;
-    this.snapshots.push({ id, counter, height: head.height, hash: head.hash, clockLeadMs: this.chain.clockLeadMs });
+    this.snapshots.push({ id, height: head.height, hash: head.hash, clockLeadMs: this.chain.clockLeadMs });
     return { id, block: head };
   }
 
@@ -105,7 +104,7 @@ export class DevChainControl {
     if (index < 0) throw new UnknownSnapshotError(id);
     const snapshot = this.snapshots[index]!;
     if (this.chain.blockByHeight(snapshot.height)?.hash !== snapshot.hash) {
-      // Only a rewind below it could change the block, and that consumes the snapshot: a bug if reached.
+      // Nothing but a rewind below it could change the block, and that consumes the snapshot: a bug if reached.
       throw new Error(`snapshot ${id}'s block ${snapshot.height} ${snapshot.hash} is no longer in the chain`);
     }
     this.snapshots.splice(index);

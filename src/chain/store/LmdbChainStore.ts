@@ -32,7 +32,7 @@ export class LmdbChainStore implements ChainStore {
   readonly durable = true;
   /** Height the next block must have (undefined before the genesis is known); saves reading the genesis record per commit. */
   private nextHeight: number | undefined;
-  /** Inside withOneFlush: commits skip their own flush. */
+  /** Inside withOneFlush: commits leave out their own flush. */
   private deferFlush = false;
   private constructor(
     private readonly db: Database<Buffer, Key>,

@@ -4,7 +4,7 @@ import { UnknownSnapshotRpcError } from "../errors.js";
 import type { RpcContext } from "./context.js";
 import { devChainOf } from "./devChain.js";
 
-/** `shardkit_revert` (ours, Anvil-style): the snapshot's block becomes the head again. Regular listener only. */
+/** `shardkit_revert` (ours, Anvil-style): the snapshot's block becomes the head again. Not on the archival listener. */
 export function shardkitRevert(params: ShardkitRevertParams, ctx: RpcContext): ShardkitRevertResult {
   const control = devChainOf(ctx, "shardkit_revert", { regularOnly: true });
   try {
