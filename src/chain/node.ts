@@ -109,6 +109,8 @@ export interface ChainOptions {
   readonly dataDir?: string;
   /** Clock in Unix ms (tests). */
   readonly now?: () => number;
+  /** Genesis time of the dev genesis in Unix ms (default: now); a fixed one makes the genesis hash reproducible. */
+  readonly genesisTimeMs?: number;
   /** Blocks a transaction's block hash stays valid for (nearcore `transaction_validity_period`, default 86,400). */
   readonly transactionValidityPeriod?: number;
   /** Epoch length in blocks; overrides the genesis value (unstaked tokens return at epoch boundaries). */
@@ -149,7 +151,7 @@ export class Chain {
   private readonly chainStore: ChainStore;
   /** Set when a commit failed (disk full, I/O error): the chain stops producing rather than fork from its store. */
   private commitFailure: Error | undefined;
-  private readonly producer: BlockProducer;
+  private producer: BlockProducer;
   /** Light-client proofs and blocks (light_client_proof, next_light_client_block, block proofs). */
   readonly lightClient: LightClientViews;
   private readonly now: () => number;
@@ -162,6 +164,10 @@ export class Chain {
   /** Block commits by height - genesis height - 1 (kept so subscribers can rebuild from the chain). */
   private readonly commits: BlockCommit[] = [];
   private timer: NodeJS.Timeout | undefined;
+  /** Ms block timestamps run ahead of the wall clock (sandbox fast-forward). */
+  private clockLead = 0;
+  /** Set while rewindTo replays kept blocks: their commits are kept but not re-sent. */
+  private rewinding = false;
 
   /** The runtime parameter table (nearcore's, see runtime/parameters.ts). */
   readonly runtimeParameters: RuntimeParameters = NEARCORE_RUNTIME_PARAMETERS;
@@ -175,10 +181,10 @@ export class Chain {
   private readonly memories: MemoryPool;
   /** Stakes of the validators contracts see (the block producer's genesis stake). */
   private readonly validatorStakes: ReadonlyMap<string, bigint>;
-  private readonly pool = new TransactionPool();
-  private readonly records = new ExecutionRecords();
+  private pool = new TransactionPool();
+  private records = new ExecutionRecords();
   /** Transactions and outgoing receipts of every produced chunk (the `chunk` method). */
-  readonly chunkBodies = new ChunkBodies();
+  chunkBodies = new ChunkBodies();
   /** Receipts to execute in the next block, by shard index. */
   private incoming: Receipt[][];
   /** Accounts whose last stake proposal is below their locked balance, by id: the stake they keep. */
@@ -216,31 +222,20 @@ export class Chain {
     this.now = init.now;
     this.totalSupply = init.state.totalSupply;
     this.pending = init.layout.shardIds.map(() => new ChangeSet());
-    const producerKey = devKeyPair(init.author);
-    this.blockProducer = { accountId: init.author, publicKey: producerKey.publicKeyString };
+    this.blockProducer = { accountId: init.author, publicKey: devKeyPair(init.author).publicKeyString };
     const genesisState = init.state.shards.map((s) => this.store.build(s.keys, s.values));
     const producerAccount = readAccount(genesisState[init.layout.shardIndexOf(init.author)]!, init.author);
     this.validatorStakes = new Map([[init.author, producerAccount?.locked ?? 0n]]);
-    this.producer = new BlockProducer(
-      {
-        author: init.author,
-        key: producerKey,
-        layout: init.layout,
-        genesisHeight: init.config.genesisHeight,
-        epochLength: init.config.epochLength,
-        gasPrice: init.config.gasPrice,
-        gasLimit: init.config.gasLimit,
-        protocolVersion: init.config.protocolVersion,
-        totalSupply: init.state.totalSupply,
-        producerStake: producerAccount?.locked ?? 0n,
-      },
-      (height) => this.blockByHeight(height)!.hashBytes,
-    );
+    this.producer = this.createProducer();
     this.genesisBlock = this.record(this.producer.genesis(init.config.genesisTimeNs, genesisState));
+    const chain = this;
     this.lightClient = new LightClientViews({
       genesisHeight: init.config.genesisHeight,
       layout: init.layout,
-      producer: this.producer,
+      // A rewind replaces the producer (it keeps the block merkle tree): always read the current one.
+      get producer() {
+        return chain.producer;
+      },
       head: () => this.head(),
       finalHeight: () => this.blockByFinality("final").height,
       blockByHeight: (height) => this.blockByHeight(height),
@@ -267,6 +262,8 @@ export class Chain {
     } else {
       for (const block of this.chainStore.blocksFrom(this.genesisBlock.height + 1)) this.replay(block);
     }
+    // A resumed chain that was fast-forwarded keeps its lead over the wall clock.
+    this.clockLead = Math.max(0, Number(this.head().timestampNs / 1_000_000n) - this.now());
   }
 
   /** Builds the genesis (from a file, streamed, or the dev genesis) and returns the chain. */
@@ -334,7 +331,7 @@ export class Chain {
     const { state, devAccounts } = buildDevGenesis(layout);
     return new Chain({
       ...runtime,
-      config: override(defaultGenesisConfig(now(), opts.chainId)),
+      config: override(defaultGenesisConfig(opts.genesisTimeMs ?? now(), opts.chainId)),
       layout,
       state,
       devAccounts,
@@ -395,6 +392,82 @@ export class Chain {
       author: stored.author,
       devGenesis: stored.devGenesis,
     });
+  }
+
+  // ---- sandbox hooks (see src/chain/sandbox/) -----------------------------------------------
+
+  /** Runs `body` (synchronous block production) with one store flush at its end instead of one per block. */
+  withOneFlush<T>(body: () => T): T {
+    return this.chainStore.withOneFlush(body);
+  }
+
+  /** Ms by which block timestamps run ahead of the wall clock (fast-forwarded time). */
+  get clockLeadMs(): number {
+    return this.clockLead;
+  }
+
+  /** Sets how far block timestamps run ahead of the wall clock (>= 0; timestamps never go back). */
+  setClockLeadMs(ms: number): void {
+    if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`clock lead must be >= 0 ms, got ${ms}`);
+    this.clockLead = ms;
+  }
+
+  /**
+   * Forgets every block above `height` (sandbox revert). The chain store drops them first
+   * (one atomic write, so a crash leaves either chain), then the in-memory chain is rebuilt
+   * by replaying the kept blocks from the store as on open, which also rebuilds transaction,
+   * receipt and chunk records, receipts in flight and stake proposals. Pooled transactions
+   * and staged writes are dropped. Commit subscribers are not called for the replayed
+   * blocks: they rebuild from `blockCommit`. Returns the new head.
+   */
+  rewindTo(height: number): Block {
+    if (this.commitFailure !== undefined) throw this.commitFailure;
+    const genesisHeight = this.genesisBlock.height;
+    if (!Number.isSafeInteger(height) || height < genesisHeight || height > this.head().height) {
+      throw new RangeError(`cannot rewind to height ${height}: the chain holds ${genesisHeight} to ${this.head().height}`);
+    }
+    this.chainStore.truncateAbove(height);
+    this.blocks.length = 0;
+    this.byHash.clear();
+    this.chunks.clear();
+    this.commits.length = 0;
+    this.records = new ExecutionRecords();
+    this.lookup = this.executionLookup();
+    this.chunkBodies = new ChunkBodies();
+    this.pool = new TransactionPool();
+    this.pending = this.shardLayout.shardIds.map(() => new ChangeSet());
+    this.incoming = this.shardLayout.shardIds.map(() => []);
+    this.stakeProposals.clear();
+    this.producer = this.createProducer();
+    const genesis = this.producer.genesis(this.config.genesisTimeNs, this.genesisBlock.postState);
+    if (genesis.hash !== this.genesisBlock.hash) throw new ChainStoreError(`genesis rebuilds as ${genesis.hash}, not ${this.genesisBlock.hash}`);
+    this.record(this.genesisBlock);
+    this.rewinding = true;
+    try {
+      for (const block of this.chainStore.blocksFrom(genesisHeight + 1)) this.replay(block);
+    } finally {
+      this.rewinding = false;
+    }
+    return this.head();
+  }
+
+  /** A block producer at the genesis (the producer keeps the block merkle tree, so a rewind needs a new one). */
+  private createProducer(): BlockProducer {
+    return new BlockProducer(
+      {
+        author: this.blockProducer.accountId,
+        key: devKeyPair(this.blockProducer.accountId),
+        layout: this.shardLayout,
+        genesisHeight: this.config.genesisHeight,
+        epochLength: this.config.epochLength,
+        gasPrice: this.config.gasPrice,
+        gasLimit: this.config.gasLimit,
+        protocolVersion: this.config.protocolVersion,
+        totalSupply: this.totalSupply,
+        producerStake: this.validatorStakes.get(this.blockProducer.accountId) ?? 0n,
+      },
+      (height) => this.blockByHeight(height)!.hashBytes,
+    );
   }
 
   /** Stops block production and closes the chain store (flushing an on-disk one). */
@@ -596,6 +669,7 @@ export class Chain {
   /** Keeps the block's commit and hands it to commit subscribers (who must not block: see onBlockCommit). */
   private emitCommit(commit: BlockCommit): void {
     this.commits.push(commit);
+    if (this.rewinding) return; // subscribers rebuild from blockCommit after a rewind
     for (const listener of this.commitListeners) {
       try {
         listener(commit);
@@ -654,7 +728,7 @@ export class Chain {
 
   /** Wall-clock ms in ns, strictly after the previous block (ms-aligned numbers print exactly). */
   private nextTimestamp(prev: Block): bigint {
-    const now = BigInt(Math.floor(this.now())) * 1_000_000n;
+    const now = BigInt(Math.floor(this.now() + this.clockLead)) * 1_000_000n;
     return now > prev.timestampNs ? now : (prev.timestampNs / 1_000_000n + 1n) * 1_000_000n;
   }
 
@@ -781,10 +855,15 @@ export class Chain {
     return DelayedReceiptQueue.load(new StateUpdate(this.stateAt(block, shardId))).length;
   }
 
-  private readonly lookup: ExecutionLookup = {
-    ...this.records.lookup((height) => height <= this.blockByFinality("final").height),
-    proof: (record) => this.lightClient.outcomePath(record),
-  };
+  private lookup: ExecutionLookup = this.executionLookup();
+
+  /** Transaction and receipt lookups over the current records, with outcome proofs. */
+  private executionLookup(): ExecutionLookup {
+    return {
+      ...this.records.lookup((height) => height <= this.blockByFinality("final").height),
+      proof: (record) => this.lightClient.outcomePath(record),
+    };
+  }
 
   // ---- shards and state -----------------------------------------------------------------
 

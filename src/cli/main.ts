@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-import { statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
+import { Chain, type ChainOptions } from "../chain/node.js";
 import { createLogger } from "../server/log/Logger.js";
 import { startService } from "../server/startService.js";
 import { UsageError, parseFlags } from "./flags.js";
@@ -8,6 +9,7 @@ import { generateCommand, generateUsage } from "./generateCommand.js";
 import { keysCommand, keysUsage } from "./keysCommand.js";
 import { stateCommand, stateUsage } from "./stateCommand.js";
 import { packageVersion } from "./packageRoot.js";
+import { devAccountsAtHead } from "./printAccounts.js";
 import { startProgress, type Progress } from "./progressLine.js";
 import { logLevelFrom, serveFlagSpecs, serveOptionsFrom, serveUsage } from "./serveOptions.js";
 
@@ -40,6 +42,7 @@ async function serve(args: string[]): Promise<void> {
   const { values, positionals } = parseFlags("serve", args, serveFlagSpecs);
   if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])} for serve`, "serve");
   const options = serveOptionsFrom(values);
+  if (values["print-accounts"] === true) return printAccounts(options.chain);
   // Log records go to stdout after the start-up lines: readable on a terminal, JSON lines otherwise.
   const format = process.stdout.isTTY ? "pretty" : "json";
   const logger = createLogger({
@@ -115,6 +118,20 @@ async function serve(args: string[]): Promise<void> {
   };
   process.on("SIGINT", () => shutdown("SIGINT"));
   process.on("SIGTERM", () => shutdown("SIGTERM"));
+}
+
+/**
+ * `serve --print-accounts`: the dev accounts of the chain these flags would serve, as JSON, without
+ * serving. A data dir that does not exist yet is not created (the chain is built in memory).
+ */
+async function printAccounts(options: ChainOptions): Promise<void> {
+  const { dataDir, ...inMemory } = options;
+  const chain = await Chain.open(dataDir !== undefined && existsSync(dataDir) ? options : inMemory);
+  try {
+    process.stdout.write(`${JSON.stringify(devAccountsAtHead(chain), null, 2)}\n`);
+  } finally {
+    await chain.close();
+  }
 }
 
 /** A file's size for the progress line ("160.2 MB"), or "?" when it cannot be read (the load reports why). */

@@ -1,6 +1,10 @@
 import type { ServiceOptions } from "../server/startService.js";
 import { isLogLevel, LOG_LEVELS, type LogLevel } from "../server/log/Logger.js";
+import { parseGenesisTime } from "../chain/genesis/GenesisConfig.js";
 import { UsageError, type FlagSpecs, type FlagValues } from "./flags.js";
+
+/** Genesis time of the dev genesis unless --genesis-time says otherwise: a fixed one makes the genesis hash reproducible, as Anvil's chain is. */
+export const DEV_GENESIS_TIME = "2025-01-01T00:00:00Z";
 
 interface ServeFlag {
   /** What the value is, for --help ("PORT", "MS", ...). */
@@ -18,6 +22,11 @@ export const serveFlags = {
   "block-time": { value: "MS", default: "1000", help: "milliseconds between blocks; 0 = produce blocks only on demand" },
   shards: { value: "N", default: undefined, help: "number of shards, 1 to 26 (default 4, or the genesis file's layout)" },
   genesis: { value: "FILE", default: undefined, help: "nearcore genesis JSON file to start from (default: the dev genesis)" },
+  "genesis-time": {
+    value: "ISO",
+    default: DEV_GENESIS_TIME,
+    help: "genesis time of a new dev genesis (RFC 3339); fixed, so the same flags give the same genesis hash",
+  },
   keys: { value: "FILE", default: undefined, help: "API keys file managed by `shardkit keys` (reloaded on change)" },
   "public-rate": { value: "PER_MINUTE", default: undefined, help: "requests per minute per client address without a key (default: no cap)" },
   "tx-timeout": { value: "MS", default: "10000", help: "milliseconds a transaction method waits for its wait_until before TIMEOUT_ERROR" },
@@ -33,6 +42,7 @@ export type ServeFlagName = keyof typeof serveFlags;
 export const serveFlagSpecs = {
   ...(Object.fromEntries(Object.keys(serveFlags).map((name) => [name, { type: "string" }])) as Record<ServeFlagName, { type: "string" }>),
   ephemeral: { type: "boolean" },
+  "print-accounts": { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const satisfies FlagSpecs;
 
@@ -52,6 +62,7 @@ ${Object.entries(serveFlags)
   })
   .join("\n")}
   --ephemeral                  keep the chain in memory only (lost on exit) instead of in --data-dir
+  --print-accounts             print the chain's dev accounts (keys, balances at the head) as JSON and exit
   -h, --help                   show this help
 `;
 
@@ -81,6 +92,17 @@ export function serveOptionsFrom(
     return text;
   };
   const genesisFile = nonEmpty("genesis");
+  if (genesisFile !== undefined && values["genesis-time"] !== undefined) {
+    throw new UsageError("--genesis-time sets the time of the dev genesis; a --genesis file has its own genesis_time", "serve");
+  }
+  const genesisTimeText = get("genesis-time") ?? DEV_GENESIS_TIME;
+  let genesisTimeMs: number;
+  try {
+    genesisTimeMs = Number(parseGenesisTime(genesisTimeText) / 1_000_000n);
+  } catch {
+    throw new UsageError(`--genesis-time must be an RFC 3339 time such as ${DEV_GENESIS_TIME}, got ${JSON.stringify(genesisTimeText)}`, "serve");
+  }
+  if (genesisTimeMs < 0) throw new UsageError(`--genesis-time must not be before 1970, got ${JSON.stringify(genesisTimeText)}`, "serve");
   const keysFile = nonEmpty("keys");
   const publicRate = get("public-rate");
   if (values.ephemeral === true && values["data-dir"] !== undefined) throw new UsageError("--ephemeral and --data-dir exclude each other", "serve");
@@ -98,7 +120,7 @@ export function serveOptionsFrom(
       blockTimeMs: integer("block-time", 0, 3_600_000),
       // Only when asked: otherwise a genesis file's own layout (or the dev default) applies.
       ...(values.shards !== undefined && { shards: integer("shards", 1, 26) }),
-      ...(genesisFile !== undefined && { genesisFile }),
+      ...(genesisFile !== undefined ? { genesisFile } : { genesisTimeMs }),
       ...(dataDir !== undefined && { dataDir }),
     },
     ...(keysFile !== undefined && { keysFile }),

@@ -10,12 +10,18 @@ import type { SuiteRunner } from "./SuiteRunner.js";
 /** Methods that submit transactions: only the transaction checks call them, and only with --signer. */
 export const WRITE_METHODS = new Set(["broadcast_tx_async", "broadcast_tx_commit", "send_tx"]);
 
+/**
+ * Dev-chain controls (near-sandbox's and shardkit's own): they rewrite the target's chain and a
+ * nearcore node without the sandbox feature does not serve them, so the suite leaves them out.
+ */
+export const DEV_CHAIN_METHODS = new Set(["sandbox_patch_state", "sandbox_fast_forward", "shardkit_snapshot", "shardkit_revert"]);
+
 /** Methods shardkit serves beyond nearcore's: their checks are marked shardkit-only. */
 const SHARDKIT_ONLY_METHODS = new Set(["rpc.discover"]);
 
 /** Calls every spec example (adapted to the target) and validates the reply against the spec. */
 export async function rpcConformanceChecks(suite: SuiteRunner, rpcUrl: string, facts: TargetFacts): Promise<void> {
-  for (const example of rpcExamples()) {
+  for (const example of rpcExamples().filter((e) => !DEV_CHAIN_METHODS.has(e.method))) {
     const name = `rpc ${example.method} ${example.name}`;
     if (WRITE_METHODS.has(example.method)) {
       await suite.skip("conformance", name, "writes: covered by the transaction checks (--signer)");

@@ -172,3 +172,10 @@ export class UnknownChunkError extends RpcError {
     super("UNKNOWN_CHUNK", { chunk_hash: chunkHash }, `Chunk Missing (unavailable on the node): ChunkHash(\`${chunkHash}\`) \n Cause: Unknown`);
   }
 }
+
+/** shardkit_revert with an id that is not (or no longer) a snapshot: shardkit's own cause. */
+export class UnknownSnapshotRpcError extends RpcError {
+  constructor(snapshotId: string, message: string) {
+    super("UNKNOWN_SNAPSHOT", { snapshot_id: snapshotId }, message);
+  }
+}

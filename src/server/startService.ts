@@ -1,6 +1,7 @@
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import { Chain, type ChainOptions } from "../chain/node.js";
+import { DevChainControl } from "../chain/sandbox/DevChainControl.js";
 import { BlockIndexer } from "../indexer/BlockIndexer.js";
 import { DEFAULT_VIEW_TIMEOUT_MS, ViewBudget } from "./rpc/query/ViewBudget.js";
 import { ftBalanceReaderFrom, type FtBalanceReader, type ViewCall } from "../indexer/FtBalanceReader.js";
@@ -57,8 +58,10 @@ export interface Service {
   archivalUrl: string;
   /** The REST listener, when `apiPort` was given. */
   apiUrl: string | undefined;
-  /** The REST index, following the chain. */
-  indexer: BlockIndexer;
+  /** The REST index, following the chain (a new one after each shardkit_revert). */
+  readonly indexer: BlockIndexer;
+  /** Snapshots, reverts, state patches and fast-forwards of the chain (the sandbox_* and shardkit_* methods). */
+  devChain: DevChainControl;
   close(): Promise<void>;
 }
 
@@ -78,11 +81,19 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     options.publicRatePerMinute === undefined ? {} : { publicRatePerMinute: options.publicRatePerMinute },
   );
   const ftBalances = options.ftBalances ?? defaultFtBalances(chain);
-  const indexer = new BlockIndexer(chain, new MemoryIndexStore(), {
-    ...(ftBalances && { ftBalances }),
+  const indexerOptions = ftBalances ? { ftBalances } : {};
+  let indexer = new BlockIndexer(chain, new MemoryIndexStore(), {
+    ...indexerOptions,
     ...(options.onIndexCatchUp && { onCatchUp: options.onIndexCatchUp }),
   });
   indexer.start();
+  const devChain = new DevChainControl(chain);
+  // A revert drops blocks the index has rows from: rebuild it from the kept blocks.
+  devChain.onRevert(() => {
+    indexer.stop();
+    indexer = new BlockIndexer(chain, new MemoryIndexStore(), indexerOptions);
+    indexer.start();
+  });
   const startedAtMs = Date.now();
   const views = new ViewBudget(options.viewTimeoutMs ?? DEFAULT_VIEW_TIMEOUT_MS);
   const servers: Server[] = [];
@@ -99,6 +110,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       startedAtMs,
       txTimeoutMs: options.txTimeoutMs ?? DEFAULT_TX_TIMEOUT_MS,
       views,
+      devChain,
     };
     const process = createRpcProcessor({
       handlers: rpcHandlers,
@@ -160,7 +172,9 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       const restServer = createRestListener({
         handlers: restHandlers,
         context: {
-          index: indexer.store,
+          get index() {
+            return indexer.store;
+          },
           headHeight: () => chain.head().height,
           now: Date.now,
           version: SERVICE_VERSION,
@@ -174,7 +188,17 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       apiUrl = await listenOn(restServer, options.apiPort);
     }
     chain.start();
-    return { chain, rpcUrl, archivalUrl, apiUrl, indexer, close: stopAll };
+    return {
+      chain,
+      rpcUrl,
+      archivalUrl,
+      apiUrl,
+      get indexer() {
+        return indexer;
+      },
+      devChain,
+      close: stopAll,
+    };
   } catch (error) {
     await stopAll();
     throw error;

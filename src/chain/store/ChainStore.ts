@@ -80,6 +80,17 @@ export interface ChainStore {
   heightOfTransaction(hash: string): number | undefined;
   /** Height of the block whose chunks created the receipt with this base58 id. */
   heightOfReceipt(id: string): number | undefined;
+  /**
+   * Atomically drops every block above `height` with its hash, transaction and receipt
+   * indexes (sandbox revert); the next commit is `height + 1`. `height` may be the genesis.
+   */
+  truncateAbove(height: number): void;
+  /**
+   * Runs `body`, whose commits are not flushed one by one: one flush at its end makes them
+   * all durable (a fast-forward's blocks: one fsync instead of one per block). `body` is
+   * synchronous, so no client sees its blocks before they are durable.
+   */
+  withOneFlush<T>(body: () => T): T;
   /** Flushes and releases the store; further calls fail. */
   close(): Promise<void>;
 }

@@ -13,6 +13,9 @@ const hashKey = (hash: string): Key => ["h", hash];
 const txKey = (hash: string): Key => ["t", hash];
 const receiptKey = (id: string): Key => ["r", id];
 
+/** lmdb's TransactionFlags ABORTABLE | SYNCHRONOUS_COMMIT | NO_SYNC_FLUSH: committed before returning, flushed later. */
+const COMMIT_WITHOUT_FLUSH = 0x1 | 0x2 | 0x10000;
+
 /** The format header written into a new data dir. */
 interface FormatHeader {
   readonly format: number;
@@ -29,6 +32,8 @@ export class LmdbChainStore implements ChainStore {
   readonly durable = true;
   /** Height the next block must have (undefined before the genesis is known); saves reading the genesis record per commit. */
   private nextHeight: number | undefined;
+  /** Inside withOneFlush: commits leave out their own flush. */
+  private deferFlush = false;
   private constructor(
     private readonly db: Database<Buffer, Key>,
     readonly path: string,
@@ -76,10 +81,11 @@ export class LmdbChainStore implements ChainStore {
     }
   }
 
-  /** One synchronous, flushed transaction; disk errors become ChainStoreError. */
+  /** One synchronous, flushed transaction (unflushed inside withOneFlush); disk errors become ChainStoreError. */
   private write(body: () => void): void {
     try {
-      this.db.transactionSync(body);
+      if (this.deferFlush) this.db.transactionSync(body, COMMIT_WITHOUT_FLUSH);
+      else this.db.transactionSync(body);
     } catch (e) {
       throw new ChainStoreError(`cannot write data dir ${this.path}: ${(e as Error).message}`);
     }
@@ -122,6 +128,38 @@ export class LmdbChainStore implements ChainStore {
       this.db.putSync(HEAD_KEY, height);
     });
     this.nextHeight = block.height + 1;
+  }
+
+  truncateAbove(height: number): void {
+    const genesis = this.genesis();
+    if (genesis === undefined) throw new ChainStoreError("truncateAbove before initGenesis");
+    const dropped = [...this.blocksFrom(height + 1)];
+    if (dropped.length === 0) return;
+    this.write(() => {
+      for (const block of dropped) {
+        const { transactions, receipts } = blockIndexKeys(block);
+        this.db.removeSync(blockKey(block.height));
+        this.db.removeSync(hashKey(block.hash));
+        for (const t of transactions) this.db.removeSync(txKey(t));
+        for (const r of receipts) this.db.removeSync(receiptKey(r));
+      }
+      if (height > genesis.config.genesisHeight) this.db.putSync(HEAD_KEY, serialize(height));
+      else this.db.removeSync(HEAD_KEY);
+    });
+    this.nextHeight = Math.max(height, genesis.config.genesisHeight) + 1;
+  }
+
+  withOneFlush<T>(body: () => T): T {
+    if (this.deferFlush) return body();
+    this.deferFlush = true;
+    try {
+      return body();
+    } finally {
+      this.deferFlush = false;
+      // A flushed commit syncs the whole environment, earlier unflushed commits included.
+      const head = this.headHeight();
+      if (head !== undefined) this.write(() => this.db.putSync(HEAD_KEY, serialize(head)));
+    }
   }
 
   headHeight(): number | undefined {

@@ -36,6 +36,21 @@ export class MemoryChainStore implements ChainStore {
     for (const r of receipts) this.byReceipt.set(r, block.height);
   }
 
+  truncateAbove(height: number): void {
+    this.checkOpen();
+    const keep = Math.max(0, height - this.firstHeight + 1);
+    for (const block of this.blocks.splice(keep)) {
+      const { transactions, receipts } = blockIndexKeys(block);
+      this.byHash.delete(block.hash);
+      for (const t of transactions) this.byTransaction.delete(t);
+      for (const r of receipts) this.byReceipt.delete(r);
+    }
+  }
+
+  withOneFlush<T>(body: () => T): T {
+    return body();
+  }
+
   headHeight(): number | undefined {
     return this.blocks.length === 0 ? undefined : this.firstHeight + this.blocks.length - 1;
   }

@@ -1,4 +1,5 @@
 import type { Chain } from "../../chain/node.js";
+import type { DevChainControl } from "../../chain/sandbox/DevChainControl.js";
 import type { ViewBudget } from "./query/ViewBudget.js";
 
 /** A block as the chain hands it out. */
@@ -18,4 +19,6 @@ export interface RpcContext {
   txTimeoutMs: number;
   /** Time limits of `query` call_function (shared by every listener: they share one thread). */
   views: ViewBudget;
+  /** sandbox_* / shardkit_* controls of the dev chain; without them those methods are METHOD_NOT_FOUND. */
+  devChain?: DevChainControl;
 }

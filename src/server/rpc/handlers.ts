@@ -23,7 +23,11 @@ import { lightClientProof } from "./lightClientProof.js";
 import { nextLightClientBlock } from "./nextLightClientBlock.js";
 import { query } from "./query.js";
 import { rpcDiscover } from "./rpcDiscover.js";
+import { sandboxFastForward } from "./sandboxFastForward.js";
+import { sandboxPatchState } from "./sandboxPatchState.js";
 import { sendTx } from "./sendTx.js";
+import { shardkitRevert } from "./shardkitRevert.js";
+import { shardkitSnapshot } from "./shardkitSnapshot.js";
 import { status } from "./status.js";
 import { tx } from "./tx.js";
 import { validators } from "./validators.js";
@@ -62,4 +66,8 @@ export const rpcHandlers: RpcHandlers<RpcContext> = {
   EXPERIMENTAL_light_client_proof: lightClientProof,
   next_light_client_block: nextLightClientBlock,
   EXPERIMENTAL_light_client_block_proof: lightClientBlockProof,
+  sandbox_patch_state: sandboxPatchState,
+  sandbox_fast_forward: sandboxFastForward,
+  shardkit_snapshot: shardkitSnapshot,
+  shardkit_revert: shardkitRevert,
 };

@@ -1,0 +1,123 @@
+import type { Block } from "../blocks/Block.js";
+import type { Chain } from "../node.js";
+import { patchState } from "./patchState.js";
+
+/** Blocks one sandbox_fast_forward call may ask for. */
+export const MAX_FAST_FORWARD_BLOCKS = 100_000;
+/** Blocks produced per event-loop turn while fast-forwarding (requests run in between). */
+const FAST_FORWARD_BATCH = 64;
+/** The time one fast-forwarded block adds with `--block-time 0`. */
+const DEFAULT_FAST_FORWARD_STEP_MS = 1000;
+
+/** A second fast-forward while one runs (nearcore's message). */
+export class FastForwardBusyError extends Error {
+  override readonly name = "FastForwardBusyError";
+  constructor() {
+    super("Consecutive fast_forward requests cannot be made while a current one is going on.");
+  }
+}
+
+/** A fast-forward stopped by a revert before it reached its height. */
+export class FastForwardInterruptedError extends Error {
+  override readonly name = "FastForwardInterruptedError";
+}
+
+/** An id that is not (or no longer) a snapshot. */
+export class UnknownSnapshotError extends Error {
+  override readonly name = "UnknownSnapshotError";
+  constructor(readonly snapshotId: string) {
+    super(`Snapshot ${snapshotId} is unknown (never taken, or consumed by a revert)`);
+  }
+}
+
+interface Snapshot {
+  readonly id: string;
+  readonly height: number;
+  readonly hash: string;
+  readonly clockLeadMs: number;
+}
+
+/**
+ * The dev-chain controls of one running chain: near-sandbox's state patch and fast-forward,
+ * and Anvil-style snapshot/revert. Snapshots are the head's height, hash and clock lead;
+ * reverting rewinds the chain (store included, see Chain.rewindTo) and tells `onRevert`
+ * subscribers (the REST index rebuilds). Snapshots live in this object and nowhere else.
+ */
+export class DevChainControl {
+  private readonly snapshots: Snapshot[] = [];
+  private snapshotCounter = 0;
+  private fastForwarding = false;
+  /** Bumped by every revert, so a fast-forward in progress notices and stops. */
+  private generation = 0;
+  private readonly revertListeners = new Set<(head: Block) => void>();
+
+  constructor(private readonly chain: Chain) {}
+
+  /** sandbox_patch_state: writes the records into the next block, produced now. */
+  patchState(records: readonly unknown[]): Block {
+    return patchState(this.chain, records);
+  }
+
+  /**
+   * sandbox_fast_forward: produces blocks until the head is `delta` higher (blocks the timer
+   * produces meanwhile count too), each one block time ahead of the previous on the chain
+   * clock. Yields to the event loop between batches.
+   */
+  async fastForward(delta: number): Promise<Block> {
+    if (!Number.isSafeInteger(delta) || delta < 0 || delta > MAX_FAST_FORWARD_BLOCKS) {
+      throw new RangeError(`delta_height must be an integer from 0 to ${MAX_FAST_FORWARD_BLOCKS}, got ${delta}`);
+    }
+    if (this.fastForwarding) throw new FastForwardBusyError();
+    this.fastForwarding = true;
+    try {
+      const generation = this.generation;
+      const target = this.chain.head().height + delta;
+      const stepMs = this.chain.blockTimeMs > 0 ? this.chain.blockTimeMs : DEFAULT_FAST_FORWARD_STEP_MS;
+      while (this.chain.head().height < target) {
+        this.chain.withOneFlush(() => {
+          for (let i = 0; i < FAST_FORWARD_BATCH && this.chain.head().height < target; i++) {
+            this.chain.setClockLeadMs(this.chain.clockLeadMs + stepMs);
+            this.chain.produceBlock();
+          }
+        });
+        if (this.chain.head().height < target) await new Promise<void>((resolve) => setImmediate(resolve));
+        if (generation !== this.generation) throw new FastForwardInterruptedError("a revert rewound the chain during the fast-forward");
+      }
+      return this.chain.head();
+    } finally {
+      this.fastForwarding = false;
+    }
+  }
+
+  /** shardkit_snapshot: remembers the head. */
+  snapshot(): { id: string; block: Block } {
+    const head = this.chain.head();
+    const counter = ++this.snapshotCounter;
+    const id = `0x${counter.toString(16)}`;
+    this.snapshots.push({ id, height: head.height, hash: head.hash, clockLeadMs: this.chain.clockLeadMs });
+    return { id, block: head };
+  }
+
+  /** shardkit_revert: the snapshot's block becomes the head; it and later snapshots are consumed. */
+  revert(id: string): Block {
+    const index = this.snapshots.findIndex((s) => s.id === id);
+    if (index < 0) throw new UnknownSnapshotError(id);
+    const snapshot = this.snapshots[index]!;
+    if (this.chain.blockByHeight(snapshot.height)?.hash !== snapshot.hash) {
+      // Nothing but a rewind below it could change the block, and that consumes the snapshot: a bug if reached.
+      throw new Error(`snapshot ${id}'s block ${snapshot.height} ${snapshot.hash} is no longer in the chain`);
+    }
+    this.snapshots.splice(index);
+    this.generation++;
+    const head = this.chain.rewindTo(snapshot.height);
+    this.chain.setClockLeadMs(snapshot.clockLeadMs);
+    for (const listener of this.revertListeners) listener(head);
+    return head;
+  }
+
+  /** Calls `listener` after each revert with the new head; returns an unsubscribe function. */
+  onRevert(listener: (head: Block) => void): () => void {
+    this.revertListeners.add(listener);
+    return () => this.revertListeners.delete(listener);
+  }
+}
