@@ -98,7 +98,7 @@ describe("shardkit serve on a port it cannot take", () => {
     await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
     const { port } = blocker.address() as AddressInfo;
     try {
-      const r = await cli("serve", "--rpc-port", "0", "--archival-port", "0", "--api-port", String(port), "--block-time", "0");
+      const r = await cli("serve", "--ephemeral", "--rpc-port", "0", "--archival-port", "0", "--api-port", String(port), "--block-time", "0");
       expect(r.code).toBe(1);
       expect(r.stderr).toContain(`shardkit: port ${port} (--api-port) on 127.0.0.1 is already in use; choose another, or 0 for any free port`);
       expect(r.stderr).not.toMatch(/\n\s+at /);
