@@ -188,6 +188,8 @@ export class Chain {
     store: StateStore;
     chainStore: ChainStore;
     devGenesis: boolean;
+    /** Stored genesis roots: read from the state store instead of building `state` when it holds them. */
+    genesisRoots?: readonly Uint8Array[] | undefined;
     blockTimeMs: number;
     now: () => number;
     validityPeriod: number;
@@ -227,7 +229,7 @@ export class Chain {
       },
       (height) => this.blockByHeight(height)!.hashBytes,
     );
-    const genesisState = init.state.shards.map((s) => this.store.build(s.keys, s.values));
+    const genesisState = this.genesisState(init.state, init.genesisRoots);
     this.genesisBlock = this.record(this.producer.genesis(init.config.genesisTimeNs, genesisState));
     const producerAccount = readAccount(this.stateOf(this.genesisBlock, init.author), init.author);
     this.validatorStakes = new Map([[init.author, producerAccount?.locked ?? 0n]]);
@@ -243,6 +245,7 @@ export class Chain {
         author: init.author,
         devGenesis: init.devGenesis,
         shards: init.state.shards,
+        stateRoots: genesisState.map((s) => s.rootHash),
         totalSupply: init.state.totalSupply,
         genesisHash: this.genesisBlock.hash,
       });
@@ -253,8 +256,29 @@ export class Chain {
     }
   }
 
+  /** Genesis roots the state store still holds (a reopened on-disk chain), else the tries built from the entries. */
+  private genesisState(state: GenesisState, roots: readonly Uint8Array[] | undefined): StateSnapshot[] {
+    const kept = roots?.map((r) => this.store.byRoot(r));
+    if (kept !== undefined && kept.every((s) => s !== undefined)) return kept as StateSnapshot[];
+    if (roots !== undefined && state.shards.every((s) => s.keys.length === 0)) {
+      throw new ChainStoreError("the stored genesis state roots are missing from the data dir");
+    }
+    return state.shards.map((s) => this.store.build(s.keys, s.values));
+  }
+
   /** Builds the genesis (from a file, streamed, or the dev genesis) and returns the chain. */
   static async open(opts: ChainOptions = {}): Promise<Chain> {
+    const chainStore = opts.chainStore ?? (opts.dataDir === undefined ? new MemoryChainStore() : LmdbChainStore.open(opts.dataDir));
+    try {
+      return await Chain.openOn(chainStore, opts);
+    } catch (e) {
+      // A store we opened is closed again (its writer lock released); a given one stays the caller's.
+      if (opts.chainStore === undefined) await chainStore.close();
+      throw e;
+    }
+  }
+
+  private static async openOn(chainStore: ChainStore, opts: ChainOptions): Promise<Chain> {
     const now = opts.now ?? Date.now;
     const blockTimeMs = opts.blockTimeMs ?? 1000;
     if (!Number.isFinite(blockTimeMs) || blockTimeMs < 0) throw new RangeError(`blockTimeMs must be >= 0, got ${blockTimeMs}`);
@@ -268,8 +292,7 @@ export class Chain {
       if (opts.shards !== undefined) return ShardLayout.withShards(opts.shards);
       return fileLayout ?? ShardLayout.withShards(4);
     };
-    const store = opts.store ?? new MemoryStateStore();
-    const chainStore = opts.chainStore ?? (opts.dataDir === undefined ? new MemoryChainStore() : LmdbChainStore.open(opts.dataDir));
+    const store = opts.store ?? chainStore.stateStore?.() ?? new MemoryStateStore();
     const validityPeriod = opts.transactionValidityPeriod ?? DEFAULT_TRANSACTION_VALIDITY_PERIOD;
     if (!Number.isSafeInteger(validityPeriod) || validityPeriod < 0) {
       throw new RangeError(`transactionValidityPeriod must be an integer >= 0, got ${validityPeriod}`);
@@ -293,7 +316,7 @@ export class Chain {
       try {
         return Chain.resume(resumed, opts, { ...runtime, store, chainStore, blockTimeMs, now });
       } catch (e) {
-        await chainStore.close();
+        if (opts.chainStore !== undefined) await chainStore.close();
         throw e;
       }
     }
@@ -378,6 +401,7 @@ export class Chain {
       devAccounts: stored.devGenesis ? buildDevGenesis(layout).devAccounts : [],
       author: stored.author,
       devGenesis: stored.devGenesis,
+      genesisRoots: stored.stateRoots,
     });
   }
 
@@ -498,7 +522,14 @@ export class Chain {
     const block = this.buildBlock(prev, timestampNs, postState, results);
     // Durable before anyone sees it: a crash before this line loses the block as a whole.
     try {
-      this.chainStore.commitBlock({ height: block.height, hash: block.hash, timestampNs, stateChanges, chunkResults: results });
+      this.chainStore.commitBlock({
+        height: block.height,
+        hash: block.hash,
+        timestampNs,
+        stateChanges,
+        chunkResults: results,
+        stateRoots: postState.map((s) => s.rootHash),
+      });
     } catch (e) {
       // The producer already counted this block: producing on would diverge from the store.
       this.stop();
@@ -521,10 +552,15 @@ export class Chain {
     const prev = this.head();
     if (stored.height !== prev.height + 1) throw new ChainStoreError(`stored block ${stored.height} follows ${prev.height}`);
     const newEpoch = this.producer.epochIndexOf(stored.height) !== this.producer.epochIndexOf(prev.height);
-    const postState = prev.postState.map((state, i) => {
-      const changes = stored.stateChanges[i]!;
-      return changes.keys.length === 0 ? state : this.store.commit(state, changes);
-    });
+    // Roots the state store keeps (on disk) are read as they are: no delta is re-applied.
+    const kept = stored.stateRoots?.map((r) => this.store.byRoot(r));
+    const postState =
+      kept !== undefined && kept.every((s) => s !== undefined)
+        ? (kept as StateSnapshot[])
+        : prev.postState.map((state, i) => {
+            const changes = stored.stateChanges[i]!;
+            return changes.keys.length === 0 ? state : this.store.commit(state, changes);
+          });
     const block = this.buildBlock(prev, stored.timestampNs, postState, stored.chunkResults);
     if (block.hash !== stored.hash) {
       throw new ChainStoreError(`stored block ${stored.height} rebuilds with hash ${block.hash}, stored as ${stored.hash}`);

@@ -1,9 +1,16 @@
 import type { GenesisConfig } from "../genesis/GenesisConfig.js";
 import type { ChunkResult } from "../runtime/applyChunk.js";
 import type { SortedChanges } from "./applyChanges.js";
+import type { StateStore } from "./stateStore.js";
 
-/** Version of the records a ChainStore writes; a data dir of another version is refused. */
-export const CHAIN_STORE_FORMAT = 1;
+/**
+ * Version of the records a ChainStore writes. Format 2 adds trie nodes on disk and state
+ * roots in the records; a format 1 dir (genesis entries, deltas only) is still read.
+ */
+export const CHAIN_STORE_FORMAT = 2;
+
+/** Formats this shardkit reads. */
+export const READABLE_CHAIN_STORE_FORMATS: readonly number[] = [1, 2];
 
 /** How a shard layout is rebuilt (see ShardLayout). */
 export interface StoredLayout {
@@ -20,8 +27,13 @@ export interface StoredGenesis {
   readonly author: string;
   /** True for the built-in dev genesis (its dev accounts are derived again on open). */
   readonly devGenesis: boolean;
-  /** Genesis trie entries by shard index (strictly increasing latin1 keys). */
+  /**
+   * Genesis trie entries by shard index (strictly increasing latin1 keys). Empty when the
+   * store keeps the genesis tries themselves (its state store holds `stateRoots`).
+   */
   readonly shards: readonly { readonly keys: readonly string[]; readonly values: readonly string[] }[];
+  /** Genesis state root of each shard (32 bytes); absent in format 1 records. */
+  readonly stateRoots?: readonly Uint8Array[];
   readonly totalSupply: bigint;
   /** base58 genesis block hash: a check that the rebuilt genesis is the stored one. */
   readonly genesisHash: string;
@@ -42,6 +54,11 @@ export interface StoredBlock {
   readonly stateChanges: readonly SortedChanges[];
   /** Per shard index: what the chunk did. */
   readonly chunkResults: readonly ChunkResult[];
+  /**
+   * Per shard index: the post-state root. With a state store that keeps nodes, reopening
+   * reads these roots instead of re-applying `stateChanges` (absent in format 1 records).
+   */
+  readonly stateRoots?: readonly Uint8Array[];
 }
 
 /**
@@ -70,6 +87,12 @@ export interface ChainStore {
   heightOfTransaction(hash: string): number | undefined;
   /** Height of the block whose chunks created the receipt with this base58 id. */
   heightOfReceipt(id: string): number | undefined;
+  /**
+   * The state store whose new nodes each `commitBlock` (and `initGenesis`) writes in the same
+   * transaction, when this store keeps state itself (on disk). Absent: the chain keeps state
+   * in memory and rebuilds it from the stored deltas.
+   */
+  stateStore?(): StateStore;
   /** Flushes and releases the store; further calls fail. */
   close(): Promise<void>;
 }
