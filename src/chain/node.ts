@@ -138,6 +138,8 @@ export class Chain {
   readonly devAccounts: readonly DevAccount[];
   /** Sum of all balances at genesis. */
   readonly totalSupply: bigint;
+  /** Head height when the chain was reopened from its store; undefined for a new chain. */
+  readonly resumedAtHeight: number | undefined;
   /** The single block producer (author of every block) and the key that signs blocks. */
   readonly blockProducer: { readonly accountId: string; readonly publicKey: string };
 
@@ -254,6 +256,7 @@ export class Chain {
     } else {
       for (const block of this.chainStore.blocksFrom(this.genesisBlock.height + 1)) this.replay(block);
     }
+    this.resumedAtHeight = stored === undefined ? undefined : this.head().height;
   }
 
   /** Genesis roots the state store still holds (a reopened on-disk chain), else the tries built from the entries. */

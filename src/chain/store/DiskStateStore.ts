@@ -64,14 +64,16 @@ export class DiskStateStore implements StateStore, NodeSource {
   private readonly emptySnapshot = new DiskSnapshot(this, null, EMPTY_ROOT);
   /** Loads from disk since open (cache misses that reached LMDB). */
   diskReads = 0;
+  private readonly buildBatch: number;
 
   constructor(
     private readonly nodes: Database<Buffer, Buffer>,
     /** Runs `body` as one synchronous, flushed write transaction (used by bulk builds between blocks). */
     private readonly writeTransaction: (body: () => void) => void,
-    options: { readonly cacheBytes?: number } = {},
+    options: { readonly cacheBytes?: number; readonly buildBatch?: number } = {},
   ) {
     this.cache = new NodeCache(options.cacheBytes ?? DEFAULT_NODE_CACHE_BYTES);
+    this.buildBatch = options.buildBatch ?? BUILD_BATCH;
   }
 
   // ---- NodeSource ------------------------------------------------------------------------
@@ -107,8 +109,8 @@ export class DiskStateStore implements StateStore, NodeSource {
       if (!(keys[i - 1]! < keys[i]!)) throw new RangeError(`keys not strictly increasing at index ${i}`);
     }
     let snapshot: StateSnapshot = this.emptySnapshot;
-    for (let lo = 0; lo < keys.length; lo += BUILD_BATCH) {
-      const hi = Math.min(keys.length, lo + BUILD_BATCH);
+    for (let lo = 0; lo < keys.length; lo += this.buildBatch) {
+      const hi = Math.min(keys.length, lo + this.buildBatch);
       snapshot = this.commit(snapshot, { keys: keys.slice(lo, hi), values: values.slice(lo, hi) });
       if (hi < keys.length) this.flush();
     }
