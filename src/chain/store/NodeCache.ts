@@ -1,10 +1,15 @@
 /**
- * Least-recently-used cache bounded by an estimate of the bytes its entries hold. A Map keeps
- * insertion order, so a hit re-inserts its key at the end and eviction takes from the front.
+ * A cache bounded by an estimate of the bytes its entries hold, evicting roughly least
+ * recently used entries: two generations, each up to half the budget. Hits in the old
+ * generation move to the young one; when the young one is full it becomes the old one and
+ * the old one is dropped whole. Unlike a Map re-inserted on every hit, a hit in the young
+ * generation costs one lookup, and eviction needs no per-entry bookkeeping.
  */
 export class NodeCache<V> {
-  private readonly entries = new Map<string, { value: V; size: number }>();
-  private used = 0;
+  private young = new Map<string, { value: V; size: number }>();
+  private old = new Map<string, { value: V; size: number }>();
+  private youngBytes = 0;
+  private oldBytes = 0;
   hits = 0;
   misses = 0;
 
@@ -13,43 +18,50 @@ export class NodeCache<V> {
   }
 
   get(key: string): V | undefined {
-    const entry = this.entries.get(key);
-    if (entry === undefined) {
+    const young = this.young.get(key);
+    if (young !== undefined) {
+      this.hits++;
+      return young.value;
+    }
+    const old = this.old.get(key);
+    if (old === undefined) {
       this.misses++;
       return undefined;
     }
     this.hits++;
-    this.entries.delete(key);
-    this.entries.set(key, entry);
-    return entry.value;
+    this.old.delete(key);
+    this.oldBytes -= old.size;
+    this.admit(key, old);
+    return old.value;
   }
 
   has(key: string): boolean {
-    return this.entries.has(key);
+    return this.young.has(key) || this.old.has(key);
   }
 
   set(key: string, value: V, size: number): void {
-    const old = this.entries.get(key);
-    if (old !== undefined) {
-      this.used -= old.size;
-      this.entries.delete(key);
-    }
-    if (size > this.budgetBytes) return;
-    this.entries.set(key, { value, size });
-    this.used += size;
-    for (const [k, e] of this.entries) {
-      if (this.used <= this.budgetBytes) break;
-      this.entries.delete(k);
-      this.used -= e.size;
-    }
+    if (this.young.has(key) || this.old.has(key)) return; // same hash, same node
+    if (size > this.budgetBytes / 2) return;
+    this.admit(key, { value, size });
   }
 
-  /** Estimated bytes held. */
+  private admit(key: string, entry: { value: V; size: number }): void {
+    if (this.youngBytes + entry.size > this.budgetBytes / 2) {
+      this.old = this.young;
+      this.oldBytes = this.youngBytes;
+      this.young = new Map();
+      this.youngBytes = 0;
+    }
+    this.young.set(key, entry);
+    this.youngBytes += entry.size;
+  }
+
+  /** Estimated bytes held (at most the budget). */
   get bytes(): number {
-    return this.used;
+    return this.youngBytes + this.oldBytes;
   }
 
   get size(): number {
-    return this.entries.size;
+    return this.young.size + this.old.size;
   }
 }

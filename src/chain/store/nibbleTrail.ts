@@ -1,35 +1,31 @@
 /**
- * The nibbles of the path a depth-first trie walk is on, overwritten level by level. A walk
- * that meets an on-disk reference turns the first `depth` nibbles into the latin1 path the
- * node store needs to give leaves their full keys.
+ * The nibbles of the path a depth-first trie walk is on, packed two per byte and overwritten
+ * level by level. A walk that meets an on-disk reference hands the first `depth` nibbles to
+ * the node store (which gives leaves their full keys) as one latin1 slice.
  */
 export class NibbleTrail {
-  private nibbles = new Uint8Array(256);
+  private bytes = Buffer.alloc(128);
 
   set(depth: number, nibble: number): void {
-    if (depth >= this.nibbles.length) this.grow(depth + 1);
-    this.nibbles[depth] = nibble;
+    const i = depth >> 1;
+    if (i >= this.bytes.length) this.grow(i + 1);
+    const b = this.bytes[i]!;
+    this.bytes[i] = (depth & 1) === 0 ? (nibble << 4) | (b & 15) : (b & 0xf0) | nibble;
   }
 
   /** Writes a nibble-path string (char codes 0..15) from `depth` on. */
   setPath(depth: number, path: string): void {
-    if (depth + path.length > this.nibbles.length) this.grow(depth + path.length);
-    for (let i = 0; i < path.length; i++) this.nibbles[depth + i] = path.charCodeAt(i);
+    for (let i = 0; i < path.length; i++) this.set(depth + i, path.charCodeAt(i));
   }
 
-  /** The first `depth` nibbles packed as latin1 bytes (an odd tail is the high half of the last byte). */
+  /** The first `depth` nibbles as latin1 bytes (an odd tail is the high half of the last byte; its low half is unspecified). */
   path(depth: number): string {
-    let out = "";
-    for (let i = 0; i < depth; i += 2) {
-      const lo = i + 1 < depth ? this.nibbles[i + 1]! : 0;
-      out += String.fromCharCode((this.nibbles[i]! << 4) | lo);
-    }
-    return out;
+    return this.bytes.toString("latin1", 0, (depth + 1) >> 1);
   }
 
   private grow(min: number): void {
-    const next = new Uint8Array(Math.max(min, this.nibbles.length * 2));
-    next.set(this.nibbles);
-    this.nibbles = next;
+    const next = Buffer.alloc(Math.max(min, this.bytes.length * 2));
+    this.bytes.copy(next);
+    this.bytes = next;
   }
 }

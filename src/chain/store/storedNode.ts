@@ -8,6 +8,8 @@ import { BranchNode, ExtensionNode, HashNode, LeafNode, type LoadedNode, type No
  * value below them), so the full key is joined on each load (see placeNode).
  */
 export class StoredLeaf {
+  /** The last placement: nearly every leaf is only ever reached at one position, so its key is joined once. */
+  placed: LeafNode | undefined = undefined;
   constructor(
     /** The leaf's nibbles, packed two per byte, high half first. */
     readonly rest: string,
@@ -66,8 +68,11 @@ export function decodeStoredNode(bytes: Uint8Array, hash: string, source: NodeSo
 /** The stored node as it sits `depth` nibbles down `path` (see NodeSource.load). */
 export function placeNode(stored: StoredNode, hash: string, path: string, depth: number): LoadedNode {
   if (stored instanceof StoredLeaf) {
+    const last = stored.placed;
+    if (last !== undefined && last.depth === depth && samePosition(last.key, path, depth)) return last;
     const leaf = new LeafNode(leafKey(path, depth, stored), stored.value, depth);
     leaf.hash = hash;
+    stored.placed = leaf;
     return leaf;
   }
   if (stored instanceof BranchNode && stored.value !== undefined) {
@@ -77,6 +82,13 @@ export function placeNode(stored: StoredNode, hash: string, path: string, depth:
     return branch;
   }
   return stored;
+}
+
+/** True when `key` starts with the first `depth` nibbles of `path`. */
+function samePosition(key: string, path: string, depth: number): boolean {
+  const whole = depth >> 1;
+  if (whole > 0 && !key.startsWith(whole === path.length ? path : path.slice(0, whole))) return false;
+  return (depth & 1) === 0 || (key.charCodeAt(whole) & 0xf0) === (path.charCodeAt(whole) & 0xf0);
 }
 
 /** First `depth` nibbles of `path` followed by the leaf's nibbles, as a latin1 key. */
