@@ -104,6 +104,26 @@ describe("a chain on disk resumes where it stopped", () => {
     await again.close();
   });
 
+  it("a format 1 data dir (genesis entries and deltas, no trie nodes) is still read: state is rebuilt from the deltas", async () => {
+    const { MemoryStateStore } = await import("../../../src/chain/store/MemoryStateStore.js");
+    const { serialize } = await import("node:v8");
+    const dir = dataDir();
+    // A state store that is not the data dir's: the dir gets entries and deltas only, as format 1 wrote them.
+    const chain = await openChain({ dataDir: dir, store: new MemoryStateStore() });
+    const hash = submit(chain, ALICE, BOB, [{ type: "Transfer", deposit: NEAR }]);
+    settle(chain, hash);
+    const before = snapshot(chain, [hash]);
+    await chain.close();
+    const db = open({ path: dir, encoding: "binary" });
+    await db.put(["format"], serialize({ format: 1, software: "shardkit" }));
+    await db.close();
+
+    const again = await openChain({ dataDir: dir });
+    expect(snapshot(again, [hash])).toEqual(before);
+    settle(again, submit(again, BOB, ALICE, [{ type: "Transfer", deposit: 1n }]));
+    await again.close();
+  });
+
   it("a second writer on the same data dir in this process is refused until the first closes", async () => {
     const dir = dataDir();
     const chain = await openChain({ dataDir: dir });
