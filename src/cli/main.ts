@@ -67,7 +67,7 @@ async function serve(args: string[]): Promise<void> {
   console.log(`shardkit: chain ${chain.chainId}, ${chain.shardLayout.numShards} shards, genesis ${chain.genesisBlock.hash}${loaded}`);
   const dataDir = options.chain.dataDir;
   const resumed = chain.resumedAtHeight === undefined ? "new chain" : `resumed at height ${chain.resumedAtHeight}`;
-  console.log(dataDir === undefined ? "  data dir      none (--ephemeral: in memory only)" : `  data dir      ${resolve(dataDir)}  (${resumed})`);
+  console.log(dataDir === undefined ? "  data dir      none (--ephemeral: kept in memory, lost on exit)" : `  data dir      ${resolve(dataDir)}  (${resumed})`);
   console.log(`  regular RPC   ${service.rpcUrl}  (last ${options.retention} blocks)`);
   console.log(`  archival RPC  ${service.archivalUrl}`);
   console.log(`  REST API      ${service.apiUrl}/v1  (account data, indexed from every block)`);

@@ -5,7 +5,7 @@ import type { StateStore } from "./stateStore.js";
 
 /**
  * Version of the records a ChainStore writes. Format 2 adds trie nodes on disk and state
- * roots in the records; a format 1 dir (genesis entries, deltas only) is still read.
+ * roots in the records; a format 1 dir (genesis entries and deltas, no nodes) is still read.
  */
 export const CHAIN_STORE_FORMAT = 2;
 

@@ -43,7 +43,7 @@ class DiskSnapshot implements StateSnapshot {
  * sha256 of the canonical encoding, which is also what is stored). Nodes are immutable and
  * shared by every root that reaches them, so a write never changes a stored node and no
  * reference counts are kept. GC policy: none; the chain is archival (every block's state
- * stays readable), and the only unreachable nodes are the superseded spines of genesis
+ * stays readable), and the sole unreachable nodes are the superseded spines of genesis
  * batches and the nodes of a block whose commit failed.
  *
  * Reads are synchronous: a walk that reaches a {@link HashNode} loads it through a cache of
@@ -68,7 +68,7 @@ export class DiskStateStore implements StateStore, NodeSource {
 
   constructor(
     private readonly nodes: Database<Buffer, Buffer>,
-    /** Runs `body` as one synchronous, flushed write transaction (used by bulk builds between blocks). */
+    /** Runs `body` as one synchronous, flushed write transaction (bulk builds; reads inside see its writes). */
     private readonly writeTransaction: (body: () => void) => void,
     options: { readonly cacheBytes?: number; readonly buildBatch?: number } = {},
   ) {
@@ -100,8 +100,11 @@ export class DiskStateStore implements StateStore, NodeSource {
 
   /**
    * Bulk-loads strictly increasing keys in batches of {@link BUILD_BATCH}: each batch is
-   * applied to the root so far and written in its own transaction, then dropped from memory.
-   * The last batch stays staged for the caller's commit (the genesis record).
+   * applied to the root so far, put into one write transaction that spans the whole build and
+   * dropped from memory (later batches read it back through that transaction). The last
+   * batch stays staged for the caller's commit (the genesis record). One transaction because
+   * node keys are hashes, so every batch touches pages all over the B-tree: a transaction per
+   * batch would copy most of the database each time.
    */
   build(keys: readonly string[], values: readonly string[]): StateSnapshot {
     if (keys.length !== values.length) throw new RangeError("keys and values differ in length");
@@ -109,21 +112,21 @@ export class DiskStateStore implements StateStore, NodeSource {
       if (!(keys[i - 1]! < keys[i]!)) throw new RangeError(`keys not strictly increasing at index ${i}`);
     }
     let snapshot: StateSnapshot = this.emptySnapshot;
-    for (let lo = 0; lo < keys.length; lo += this.buildBatch) {
+    const apply = (lo: number) => {
       const hi = Math.min(keys.length, lo + this.buildBatch);
       snapshot = this.commit(snapshot, { keys: keys.slice(lo, hi), values: values.slice(lo, hi) });
-      if (hi < keys.length) this.flush();
+    };
+    const last = keys.length === 0 ? 0 : Math.floor((keys.length - 1) / this.buildBatch) * this.buildBatch;
+    if (last > 0) {
+      this.writeTransaction(() => {
+        for (let lo = 0; lo < last; lo += this.buildBatch) {
+          apply(lo);
+          this.writeStaged();
+          this.committed({ cacheWritten: false });
+        }
+      });
     }
-    return snapshot;
-  }
-
-  /** Writes one sorted batch after another on top of `base` (a streamed genesis), each in its own transaction. */
-  buildStreaming(batches: Iterable<SortedChanges>): StateSnapshot {
-    let snapshot: StateSnapshot = this.emptySnapshot;
-    for (const batch of batches) {
-      snapshot = this.commit(snapshot, batch);
-      this.flush();
-    }
+    if (keys.length > 0) apply(last);
     return snapshot;
   }
 
@@ -183,12 +186,6 @@ export class DiskStateStore implements StateStore, NodeSource {
     }
     this.staged = new Map();
     this.pending = [];
-  }
-
-  /** Writes the staged nodes in a transaction of their own (bulk builds). */
-  private flush(): void {
-    this.writeTransaction(() => this.writeStaged());
-    this.committed({ cacheWritten: false });
   }
 
   /** Stages every fresh node under `node` (references and known nodes end the walk). */

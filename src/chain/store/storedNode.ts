@@ -3,12 +3,12 @@ import { BranchNode, ExtensionNode, HashNode, LeafNode, type LoadedNode, type No
 
 /**
  * A node as read from disk, before it learns where it sits. The stored bytes are the
- * canonical encoding (what the hash covers), which keeps only the part of a leaf's key below
+ * canonical encoding (what the hash covers), which keeps just the part of a leaf's key below
  * the leaf; the same node may sit under many paths (two accounts with the same key and
  * value below them), so the full key is joined on each load (see placeNode).
  */
 export class StoredLeaf {
-  /** The last placement: nearly every leaf is only ever reached at one position, so its key is joined once. */
+  /** The last placement: nearly every leaf is reached at a single position, so its key is joined once. */
   placed: LeafNode | undefined = undefined;
   constructor(
     /** The leaf's nibbles, packed two per byte, high half first. */

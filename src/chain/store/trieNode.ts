@@ -47,13 +47,13 @@ export interface NodeSource {
   /**
    * The node with this hash, sitting `depth` nibbles deep: `path` is any latin1 string whose
    * first `depth` nibbles are the node's position (leaves and branch values get their full
-   * keys from it, since the stored encoding keeps only the part below the node).
+   * keys from it, since the stored encoding keeps just the part below the node).
    */
   load(hash: string, path: string, depth: number): LeafNode | ExtensionNode | BranchNode;
 }
 
 /**
- * A node known by hash only, read from its source when a walk reaches it. The on-disk store
+ * A node known by its hash alone, read from its source when a walk reaches it. The on-disk store
  * hands out tries whose untouched parts are such references, so a trie never has to be in
  * memory as a whole. Callers resolve it with the path they walked (see {@link resolveNode}).
  */

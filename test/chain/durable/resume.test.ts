@@ -108,7 +108,7 @@ describe("a chain on disk resumes where it stopped", () => {
     const { MemoryStateStore } = await import("../../../src/chain/store/MemoryStateStore.js");
     const { serialize } = await import("node:v8");
     const dir = dataDir();
-    // A state store that is not the data dir's: the dir gets entries and deltas only, as format 1 wrote them.
+    // A state store that is not the data dir's: the dir gets entries and deltas, no nodes, as format 1 wrote them.
     const chain = await openChain({ dataDir: dir, store: new MemoryStateStore() });
     const hash = submit(chain, ALICE, BOB, [{ type: "Transfer", deposit: NEAR }]);
     settle(chain, hash);

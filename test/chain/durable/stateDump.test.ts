@@ -59,7 +59,8 @@ describe("state dump", () => {
     expect(settle(copy, next).finalExecutionStatus).toBe("FINAL");
   });
 
-  it("`shardkit state dump` writes a data dir's final block (or --block H) and refuses bad input", async () => {
+  // Eight CLI runs through tsx: slow on a loaded machine, so a longer limit than the suite's 30 s.
+  it("`shardkit state dump` writes a data dir's final block (or --block H) and refuses bad input", { timeout: 90_000 }, async () => {
     const dataDir = join(dir, "chain");
     const chain = await busyChain(dataDir);
     const final = chain.blockByFinality("final");
