@@ -7,7 +7,7 @@ import type { ScanVisitor } from "./scanTrie.js";
 import type { StateSnapshot, StateStore } from "./stateStore.js";
 import { decodeStoredNode, placeNode, storedNodeSize, type StoredNode } from "./storedNode.js";
 import { Trie } from "./Trie.js";
-import { BranchNode, ExtensionNode, HashNode, type LoadedNode, type NodeSource, type TrieNode } from "./trieNode.js";
+import { BranchNode, ExtensionNode, HashNode, type LoadedNode, type NodePath, type NodeSource, type TrieNode } from "./trieNode.js";
 
 const EMPTY_ROOT = new Uint8Array(32);
 
@@ -78,7 +78,7 @@ export class DiskStateStore implements StateStore, NodeSource {
 
   // ---- NodeSource ------------------------------------------------------------------------
 
-  load(hash: string, path: string, depth: number): LoadedNode {
+  load(hash: string, path: string | NodePath, depth: number): LoadedNode {
     let stored = this.cache.get(hash);
     if (stored === undefined) {
       const bytes = this.nodes.getBinaryFast(Buffer.from(hash, "latin1"));

@@ -1,9 +1,11 @@
+import type { NodePath } from "./trieNode.js";
+
 /**
  * The nibbles of the path a depth-first trie walk is on, packed two per byte and overwritten
  * level by level. A walk that meets an on-disk reference hands the first `depth` nibbles to
  * the node store (which gives leaves their full keys) as one latin1 slice.
  */
-export class NibbleTrail {
+export class NibbleTrail implements NodePath {
   private bytes = Buffer.alloc(128);
 
   set(depth: number, nibble: number): void {
@@ -21,6 +23,13 @@ export class NibbleTrail {
   /** The first `depth` nibbles as latin1 bytes (an odd tail is the high half of the last byte; its low half is unspecified). */
   path(depth: number): string {
     return this.bytes.toString("latin1", 0, (depth + 1) >> 1);
+  }
+
+  leads(key: string, depth: number): boolean {
+    const whole = depth >> 1;
+    if (key.length * 2 < depth) return false;
+    for (let i = 0; i < whole; i++) if (key.charCodeAt(i) !== this.bytes[i]) return false;
+    return (depth & 1) === 0 || (key.charCodeAt(whole) & 0xf0) === (this.bytes[whole]! & 0xf0);
   }
 
   private grow(min: number): void {

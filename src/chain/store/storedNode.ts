@@ -1,5 +1,5 @@
 import { TrieNodeTag } from "../../proof/trieNodeFormat.js";
-import { BranchNode, ExtensionNode, HashNode, LeafNode, type LoadedNode, type NodeSource } from "./trieNode.js";
+import { BranchNode, ExtensionNode, HashNode, LeafNode, type LoadedNode, type NodePath, type NodeSource } from "./trieNode.js";
 
 /**
  * A node as read from disk, before it learns where it sits. The stored bytes are the
@@ -66,10 +66,13 @@ export function decodeStoredNode(bytes: Uint8Array, hash: string, source: NodeSo
 }
 
 /** The stored node as it sits `depth` nibbles down `path` (see NodeSource.load). */
-export function placeNode(stored: StoredNode, hash: string, path: string, depth: number): LoadedNode {
+export function placeNode(stored: StoredNode, hash: string, at: string | NodePath, depth: number): LoadedNode {
   if (stored instanceof StoredLeaf) {
     const last = stored.placed;
-    if (last !== undefined && last.depth === depth && samePosition(last.key, path, depth)) return last;
+    if (last !== undefined && last.depth === depth && (typeof at === "string" ? samePosition(last.key, at, depth) : at.leads(last.key, depth))) {
+      return last;
+    }
+    const path = typeof at === "string" ? at : at.path(depth);
     const leaf = new LeafNode(leafKey(path, depth, stored), stored.value, depth);
     leaf.hash = hash;
     stored.placed = leaf;
@@ -77,7 +80,8 @@ export function placeNode(stored: StoredNode, hash: string, path: string, depth:
   }
   if (stored instanceof BranchNode && stored.value !== undefined) {
     // A key ending at a branch ends on a byte boundary: it is the path itself.
-    const branch = new BranchNode(stored.mask, stored.children, stored.value, path.slice(0, depth >> 1));
+    const key = typeof at === "string" ? at.slice(0, depth >> 1) : at.path(depth);
+    const branch = new BranchNode(stored.mask, stored.children, stored.value, key);
     branch.hash = hash;
     return branch;
   }

@@ -49,7 +49,18 @@ export interface NodeSource {
    * first `depth` nibbles are the node's position (leaves and branch values get their full
    * keys from it, since the stored encoding keeps just the part below the node).
    */
-  load(hash: string, path: string, depth: number): LeafNode | ExtensionNode | BranchNode;
+  load(hash: string, path: string | NodePath, depth: number): LeafNode | ExtensionNode | BranchNode;
+}
+
+/**
+ * A walk's position when it is cheaper to ask than to build: most loads (extensions, branches
+ * without a value, a leaf met again where it was before) never need the path as a string.
+ */
+export interface NodePath {
+  /** The first `depth` nibbles as latin1 bytes (as NodeSource.load's `path`). */
+  path(depth: number): string;
+  /** True when `key` starts with the first `depth` nibbles of this path. */
+  leads(key: string, depth: number): boolean;
 }
 
 /**
