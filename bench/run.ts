@@ -17,6 +17,7 @@ import { ed25519FromSeed, type Ed25519KeyPair } from "../src/chain/primitives/ed
 import { sha256 } from "../src/chain/primitives/sha256.js";
 import { encodeSignedTransaction, signTransaction, type Action } from "../src/chain/transaction/index.js";
 import { indexerCostPerBlock, restThroughput } from "./rest.js";
+import { bigStateBench } from "./bigState.js";
 import { storageComparison } from "./storage.js";
 import { vmCallCost } from "./vmCall.js";
 
@@ -27,7 +28,7 @@ const quick = process.argv.includes("--quick");
 const seconds = quick ? 2 : 5;
 const rounds = quick ? 1 : 3;
 const latencySamples = quick ? 300 : 2000;
-/** `--only=throughput`, `--only=paging`, `--only=transactions`, `--only=rest`, `--only=indexer` or `--only=vm` runs one part. */
+/** `--only=throughput`, `--only=paging`, `--only=transactions`, `--only=rest`, `--only=indexer`, `--only=storage`, `--only=bigstate` or `--only=vm` runs one part. */
 const only = process.argv.find((arg) => arg.startsWith("--only="))?.slice("--only=".length);
 
 const hasTaskset = (() => {
@@ -304,6 +305,9 @@ async function main(): Promise<void> {
   if (only === undefined || only === "rest") await restThroughput({ startProcess, cli, work, seconds, rounds, serverNodeArgs });
   if (only === undefined || only === "indexer") await indexerCostPerBlock({ quick });
   if (only === undefined || only === "storage") await storageComparison({ quick, work });
+  // `--bigstate-sizes=1000,10000000` for the long run quoted in the README.
+  const bigSizes = process.argv.find((a) => a.startsWith("--bigstate-sizes="))?.slice("--bigstate-sizes=".length).split(",").map(Number);
+  if (only === undefined || only === "bigstate") await bigStateBench({ sizes: bigSizes ?? (quick ? [1_000, 100_000] : [1_000, 1_000_000]), work });
   if (only === undefined || only === "vm") await vmCallCost({ quick });
 }
 

@@ -143,6 +143,8 @@ export class Chain {
   readonly devAccounts: readonly DevAccount[];
   /** Sum of all balances at genesis. */
   readonly totalSupply: bigint;
+  /** Head height when the chain was reopened from its store; undefined for a new chain. */
+  readonly resumedAtHeight: number | undefined;
   /** The single block producer (author of every block) and the key that signs blocks. */
   readonly blockProducer: { readonly accountId: string; readonly publicKey: string };
 
@@ -199,6 +201,8 @@ export class Chain {
     store: StateStore;
     chainStore: ChainStore;
     devGenesis: boolean;
+    /** Stored genesis roots: read from the state store instead of building `state` when it holds them. */
+    genesisRoots?: readonly Uint8Array[] | undefined;
     blockTimeMs: number;
     now: () => number;
     validityPeriod: number;
@@ -223,7 +227,7 @@ export class Chain {
     this.totalSupply = init.state.totalSupply;
     this.pending = init.layout.shardIds.map(() => new ChangeSet());
     this.blockProducer = { accountId: init.author, publicKey: devKeyPair(init.author).publicKeyString };
-    const genesisState = init.state.shards.map((s) => this.store.build(s.keys, s.values));
+    const genesisState = this.genesisState(init.state, init.genesisRoots);
     const producerAccount = readAccount(genesisState[init.layout.shardIndexOf(init.author)]!, init.author);
     this.validatorStakes = new Map([[init.author, producerAccount?.locked ?? 0n]]);
     this.producer = this.createProducer();
@@ -254,6 +258,7 @@ export class Chain {
         author: init.author,
         devGenesis: init.devGenesis,
         shards: init.state.shards,
+        stateRoots: genesisState.map((s) => s.rootHash),
         totalSupply: init.state.totalSupply,
         genesisHash: this.genesisBlock.hash,
       });
@@ -264,10 +269,32 @@ export class Chain {
     }
     // A resumed chain that was fast-forwarded keeps its lead over the wall clock.
     this.clockLead = Math.max(0, Number(this.head().timestampNs / 1_000_000n) - this.now());
+    this.resumedAtHeight = stored === undefined ? undefined : this.head().height;
+  }
+
+  /** Genesis roots the state store still holds (a reopened on-disk chain), else the tries built from the entries. */
+  private genesisState(state: GenesisState, roots: readonly Uint8Array[] | undefined): StateSnapshot[] {
+    const kept = roots?.map((r) => this.store.byRoot(r));
+    if (kept !== undefined && kept.every((s) => s !== undefined)) return kept as StateSnapshot[];
+    if (roots !== undefined && state.shards.every((s) => s.keys.length === 0)) {
+      throw new ChainStoreError("the stored genesis state roots are missing from the data dir");
+    }
+    return state.shards.map((s) => this.store.build(s.keys, s.values));
   }
 
   /** Builds the genesis (from a file, streamed, or the dev genesis) and returns the chain. */
   static async open(opts: ChainOptions = {}): Promise<Chain> {
+    const chainStore = opts.chainStore ?? (opts.dataDir === undefined ? new MemoryChainStore() : LmdbChainStore.open(opts.dataDir));
+    try {
+      return await Chain.openOn(chainStore, opts);
+    } catch (e) {
+      // A store we opened is closed again (its writer lock released); a given one stays the caller's.
+      if (opts.chainStore === undefined) await chainStore.close();
+      throw e;
+    }
+  }
+
+  private static async openOn(chainStore: ChainStore, opts: ChainOptions): Promise<Chain> {
     const now = opts.now ?? Date.now;
     const blockTimeMs = opts.blockTimeMs ?? 1000;
     if (!Number.isFinite(blockTimeMs) || blockTimeMs < 0) throw new RangeError(`blockTimeMs must be >= 0, got ${blockTimeMs}`);
@@ -281,8 +308,7 @@ export class Chain {
       if (opts.shards !== undefined) return ShardLayout.withShards(opts.shards);
       return fileLayout ?? ShardLayout.withShards(4);
     };
-    const store = opts.store ?? new MemoryStateStore();
-    const chainStore = opts.chainStore ?? (opts.dataDir === undefined ? new MemoryChainStore() : LmdbChainStore.open(opts.dataDir));
+    const store = opts.store ?? chainStore.stateStore?.() ?? new MemoryStateStore();
     const validityPeriod = opts.transactionValidityPeriod ?? DEFAULT_TRANSACTION_VALIDITY_PERIOD;
     if (!Number.isSafeInteger(validityPeriod) || validityPeriod < 0) {
       throw new RangeError(`transactionValidityPeriod must be an integer >= 0, got ${validityPeriod}`);
@@ -306,7 +332,7 @@ export class Chain {
       try {
         return Chain.resume(resumed, opts, { ...runtime, store, chainStore, blockTimeMs, now });
       } catch (e) {
-        await chainStore.close();
+        if (opts.chainStore !== undefined) await chainStore.close();
         throw e;
       }
     }
@@ -391,6 +417,7 @@ export class Chain {
       devAccounts: stored.devGenesis ? buildDevGenesis(layout).devAccounts : [],
       author: stored.author,
       devGenesis: stored.devGenesis,
+      genesisRoots: stored.stateRoots,
     });
   }
 
@@ -590,7 +617,15 @@ export class Chain {
     const block = this.buildBlock(prev, timestampNs, postState, results);
     // Durable before anyone sees it: a crash before this line loses the block as a whole.
     try {
-      this.chainStore.commitBlock({ height: block.height, hash: block.hash, timestampNs, stateChanges, causedChanges, chunkResults: results });
+      this.chainStore.commitBlock({
+        height: block.height,
+        hash: block.hash,
+        timestampNs,
+        stateChanges,
+        causedChanges,
+        chunkResults: results,
+        stateRoots: postState.map((s) => s.rootHash),
+      });
     } catch (e) {
       // The producer already counted this block: producing on would diverge from the store.
       this.stop();
@@ -613,10 +648,15 @@ export class Chain {
     const prev = this.head();
     if (stored.height !== prev.height + 1) throw new ChainStoreError(`stored block ${stored.height} follows ${prev.height}`);
     const newEpoch = this.producer.epochIndexOf(stored.height) !== this.producer.epochIndexOf(prev.height);
-    const postState = prev.postState.map((state, i) => {
-      const changes = stored.stateChanges[i]!;
-      return changes.keys.length === 0 ? state : this.store.commit(state, changes);
-    });
+    // Roots the state store keeps (on disk) are read as they are: no delta is re-applied.
+    const kept = stored.stateRoots?.map((r) => this.store.byRoot(r));
+    const postState =
+      kept !== undefined && kept.every((s) => s !== undefined)
+        ? (kept as StateSnapshot[])
+        : prev.postState.map((state, i) => {
+            const changes = stored.stateChanges[i]!;
+            return changes.keys.length === 0 ? state : this.store.commit(state, changes);
+          });
     const block = this.buildBlock(prev, stored.timestampNs, postState, stored.chunkResults);
     if (block.hash !== stored.hash) {
       throw new ChainStoreError(`stored block ${stored.height} rebuilds with hash ${block.hash}, stored as ${stored.hash}`);

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { existsSync, statSync } from "node:fs";
+import { resolve } from "node:path";
 import { Chain, type ChainOptions } from "../chain/node.js";
 import { createLogger } from "../server/log/Logger.js";
 import { startService } from "../server/startService.js";
@@ -79,6 +80,9 @@ async function serve(args: string[]): Promise<void> {
   const { chain } = service;
   const loaded = loadSeconds === undefined ? "" : ` (loaded from ${genesisFile} in ${loadSeconds.toFixed(1)} s)`;
   console.log(`shardkit: chain ${chain.chainId}, ${chain.shardLayout.numShards} shards, genesis ${chain.genesisBlock.hash}${loaded}`);
+  const dataDir = options.chain.dataDir;
+  const resumed = chain.resumedAtHeight === undefined ? "new chain" : `resumed at height ${chain.resumedAtHeight}`;
+  console.log(dataDir === undefined ? "  data dir      none (--ephemeral: kept in memory, lost on exit)" : `  data dir      ${resolve(dataDir)}  (${resumed})`);
   console.log(`  regular RPC   ${service.rpcUrl}  (last ${options.retention} blocks)`);
   console.log(`  archival RPC  ${service.archivalUrl}`);
   const caughtUp = indexed === undefined ? "" : `; ${indexed.blocks} blocks indexed in ${indexed.seconds.toFixed(1)} s`;

@@ -27,7 +27,8 @@ export async function stateCommand(args: string[], log: (line: string) => void =
   if (out === undefined || out === "") throw new Error("state dump needs --out FILE");
   if (values.block !== undefined && !/^\d+$/.test(values.block)) throw new Error(`--block must be a block height, got ${JSON.stringify(values.block)}`);
   const dataDir = values["data-dir"] ?? "./.shardkit";
-  const store = LmdbChainStore.open(dataDir);
+  // A reader: no writer lock, so a dump may run beside the serve that keeps writing the dir.
+  const store = LmdbChainStore.open(dataDir, { lock: false });
   if (store.genesis() === undefined) {
     await store.close();
     throw new Error(`data dir ${dataDir} holds no chain`);

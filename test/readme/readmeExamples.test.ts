@@ -70,6 +70,7 @@ describe("README examples", () => {
           ? "(?:.*\\n)*?"
           : `${escape(line)
               .replace(escape("<hash>"), "\\w+")
+              .replace(escape("<data dir>  (new chain)"), ".+")
               .replaceAll(escape("ed25519:..."), "ed25519:\\w+")
               .replace(/\d{4,}(?= NEAR)/, "\\d+")}\\n`,
       )

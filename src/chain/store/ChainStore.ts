@@ -2,12 +2,18 @@ import type { GenesisConfig } from "../genesis/GenesisConfig.js";
 import type { ChunkResult } from "../runtime/applyChunk.js";
 import type { KeyStateChanges } from "../runtime/StateChangeCause.js";
 import type { SortedChanges } from "./applyChanges.js";
+import type { StateStore } from "./stateStore.js";
 
 /**
+/**
  * Version of the records a ChainStore writes; a data dir of another version is refused.
- * 2: blocks carry their state changes with causes (`causedChanges`).
+ * 2: trie nodes on disk, state roots and state changes with causes (`causedChanges`) in the
+ * block records, and nearcore's block hashing (format 1 dirs hash blocks differently).
  */
 export const CHAIN_STORE_FORMAT = 2;
+
+/** Formats this shardkit reads. */
+export const READABLE_CHAIN_STORE_FORMATS: readonly number[] = [2];
 
 /** How a shard layout is rebuilt (see ShardLayout). */
 export interface StoredLayout {
@@ -24,8 +30,13 @@ export interface StoredGenesis {
   readonly author: string;
   /** True for the built-in dev genesis (its dev accounts are derived again on open). */
   readonly devGenesis: boolean;
-  /** Genesis trie entries by shard index (strictly increasing latin1 keys). */
+  /**
+   * Genesis trie entries by shard index (strictly increasing latin1 keys). Empty when the
+   * store keeps the genesis tries themselves (its state store holds `stateRoots`).
+   */
   readonly shards: readonly { readonly keys: readonly string[]; readonly values: readonly string[] }[];
+  /** Genesis state root of each shard (32 bytes); absent in format 1 records. */
+  readonly stateRoots?: readonly Uint8Array[];
   readonly totalSupply: bigint;
   /** base58 genesis block hash: a check that the rebuilt genesis is the stored one. */
   readonly genesisHash: string;
@@ -52,6 +63,11 @@ export interface StoredBlock {
   readonly causedChanges: readonly (readonly KeyStateChanges[])[];
   /** Per shard index: what the chunk did. */
   readonly chunkResults: readonly ChunkResult[];
+  /**
+   * Per shard index: the post-state root. With a state store that keeps nodes, reopening
+   * reads these roots instead of re-applying `stateChanges` (absent in format 1 records).
+   */
+  readonly stateRoots?: readonly Uint8Array[];
 }
 
 /**
@@ -91,6 +107,12 @@ export interface ChainStore {
    * synchronous, so no client sees its blocks before they are durable.
    */
   withOneFlush<T>(body: () => T): T;
+  /**
+   * The state store whose new nodes each `commitBlock` (and `initGenesis`) writes in the same
+   * transaction, when this store keeps state itself (on disk). Absent: the chain keeps state
+   * in memory and rebuilds it from the stored deltas.
+   */
+  stateStore?(): StateStore;
   /** Flushes and releases the store; further calls fail. */
   close(): Promise<void>;
 }

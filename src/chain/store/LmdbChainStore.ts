@@ -1,8 +1,17 @@
 import { mkdirSync } from "node:fs";
 import { deserialize, serialize } from "node:v8";
-import { open, type Database, type Key } from "lmdb";
+import { open, type Database, type Key, type RootDatabase } from "lmdb";
 import { blockIndexKeys } from "./blockIndexKeys.js";
-import { CHAIN_STORE_FORMAT, ChainStoreError, type ChainStore, type StoredBlock, type StoredGenesis } from "./ChainStore.js";
+import {
+  CHAIN_STORE_FORMAT,
+  ChainStoreError,
+  READABLE_CHAIN_STORE_FORMATS,
+  type ChainStore,
+  type StoredBlock,
+  type StoredGenesis,
+} from "./ChainStore.js";
+import { lockDataDir } from "./dataDirLock.js";
+import { DiskStateStore } from "./DiskStateStore.js";
 
 // Keys are ordered-binary tuples; heights are numbers, so blocks sort (and are appended) by height.
 const FORMAT_KEY: Key = ["format"];
@@ -15,6 +24,16 @@ const receiptKey = (id: string): Key => ["r", id];
 
 /** lmdb's TransactionFlags ABORTABLE | SYNCHRONOUS_COMMIT | NO_SYNC_FLUSH: committed before returning, flushed later. */
 const COMMIT_WITHOUT_FLUSH = 0x1 | 0x2 | 0x10000;
+/** Options of {@link LmdbChainStore.open}. */
+export interface LmdbChainStoreOptions {
+  /**
+   * Take the data dir's writer lock (default true): a second writer is refused with a clear
+   * error. Readers that never commit (`state dump`) pass false and may run beside a writer.
+   */
+  readonly lock?: boolean;
+  /** Budget of the trie node cache in estimated heap bytes (DiskStateStore default otherwise). */
+  readonly nodeCacheBytes?: number;
+}
 
 /** The format header written into a new data dir. */
 interface FormatHeader {
@@ -26,7 +45,9 @@ interface FormatHeader {
  * {@link ChainStore} in an LMDB environment on disk (lmdb from npm). LMDB is copy-on-write:
  * a commit is one transaction, readers never see half of one, and there is no log to
  * recover after a crash. Values are V8-serialized records (bigints and byte arrays survive
- * as they are). Each commit is flushed to disk before `commitBlock` returns.
+ * as they are). Each commit is flushed to disk before `commitBlock` returns, together with
+ * the trie nodes the block created (see DiskStateStore). A writer holds the data dir's
+ * lock file (dataDirLock.ts) until `close`.
  */
 export class LmdbChainStore implements ChainStore {
   readonly durable = true;
@@ -34,49 +55,73 @@ export class LmdbChainStore implements ChainStore {
   private nextHeight: number | undefined;
   /** Inside withOneFlush: commits leave out their own flush. */
   private deferFlush = false;
+  /** Trie nodes by hash (a named database of the same environment: one transaction covers both). */
+  private readonly state: DiskStateStore;
   private constructor(
-    private readonly db: Database<Buffer, Key>,
+    private readonly db: RootDatabase<Buffer, Key>,
     readonly path: string,
-  ) {}
+    private readonly unlock: () => void,
+    nodeCacheBytes: number | undefined,
+  ) {
+    const nodes = db.openDB<Buffer, Buffer>({ name: "nodes", encoding: "binary", keyEncoding: "binary", compression: false });
+    this.state = new DiskStateStore(nodes, (body) => this.write(body), nodeCacheBytes === undefined ? {} : { cacheBytes: nodeCacheBytes });
+  }
 
   /** Opens (or creates) the store in `dir`; throws ChainStoreError with a clear message on failure. */
-  static open(dir: string): LmdbChainStore {
-    let db: Database<Buffer, Key>;
+  static open(dir: string, options: LmdbChainStoreOptions = {}): LmdbChainStore {
+    let db: RootDatabase<Buffer, Key>;
     try {
       mkdirSync(dir, { recursive: true });
-      db = open<Buffer, Key>({ path: dir, encoding: "binary", overlappingSync: false, compression: false });
     } catch (e) {
       throw new ChainStoreError(`cannot open data dir ${dir}: ${(e as Error).message}`);
     }
-    const store = new LmdbChainStore(db, dir);
+    const unlock = options.lock === false ? () => undefined : lockDataDir(dir);
     try {
-      store.checkFormat();
+      db = open<Buffer, Key>({ path: dir, encoding: "binary", overlappingSync: false, compression: false, maxDbs: 4 });
+    } catch (e) {
+      unlock();
+      throw new ChainStoreError(`cannot open data dir ${dir}: ${(e as Error).message}`);
+    }
+    let store: LmdbChainStore;
+    try {
+      // The format check comes first: opening the node database writes its name into a new dir.
+      LmdbChainStore.checkFormat(db, dir);
+      store = new LmdbChainStore(db, dir, unlock, options.nodeCacheBytes);
     } catch (e) {
       void db.close();
+      unlock();
       throw e;
     }
     return store;
   }
 
-  private checkFormat(): void {
-    const raw = this.db.getBinary(FORMAT_KEY);
+  stateStore(): DiskStateStore {
+    return this.state;
+  }
+
+  private static checkFormat(db: Database<Buffer, Key>, path: string): void {
+    const raw = db.getBinary(FORMAT_KEY);
     if (raw === undefined) {
-      for (const _ of this.db.getKeys({ limit: 1 })) {
-        throw new ChainStoreError(`data dir ${this.path} holds a database that is not a shardkit chain`);
+      for (const _ of db.getKeys({ limit: 1 })) {
+        throw new ChainStoreError(`data dir ${path} holds a database that is not a shardkit chain`);
       }
       const header: FormatHeader = { format: CHAIN_STORE_FORMAT, software: "shardkit" };
-      this.write(() => this.db.putSync(FORMAT_KEY, serialize(header)));
+      try {
+        db.transactionSync(() => db.putSync(FORMAT_KEY, serialize(header)));
+      } catch (e) {
+        throw new ChainStoreError(`cannot write data dir ${path}: ${(e as Error).message}`);
+      }
       return;
     }
     let header: FormatHeader;
     try {
       header = deserialize(raw) as FormatHeader;
     } catch {
-      throw new ChainStoreError(`data dir ${this.path} has an unreadable format header`);
+      throw new ChainStoreError(`data dir ${path} has an unreadable format header`);
     }
-    if (header.software !== "shardkit" || header.format !== CHAIN_STORE_FORMAT) {
+    if (header.software !== "shardkit" || !READABLE_CHAIN_STORE_FORMATS.includes(header.format)) {
       throw new ChainStoreError(
-        `data dir ${this.path} has store format ${String(header.format)}; this shardkit reads format ${CHAIN_STORE_FORMAT} (use another --data-dir or --ephemeral)`,
+        `data dir ${path} has store format ${String(header.format)}; this shardkit reads formats ${READABLE_CHAIN_STORE_FORMATS.join(", ")} (use another --data-dir or --ephemeral)`,
       );
     }
   }
@@ -102,11 +147,16 @@ export class LmdbChainStore implements ChainStore {
 
   initGenesis(genesis: StoredGenesis): void {
     if (this.db.getBinary(GENESIS_KEY) !== undefined) throw new ChainStoreError(`data dir ${this.path} already holds a chain`);
-    const bytes = serialize(genesis);
+    // Tries built in our state store are written with the record, which then needs no entries.
+    const roots = genesis.stateRoots;
+    const own = roots !== undefined && roots.every((r) => this.state.byRoot(r) !== undefined);
+    const bytes = serialize(own ? { ...genesis, shards: [] } : genesis);
     this.write(() => {
+      this.state.writeStaged();
       this.db.putSync(GENESIS_KEY, bytes);
       this.db.putSync(hashKey(genesis.genesisHash), serialize(genesis.config.genesisHeight));
     });
+    this.state.committed();
   }
 
   commitBlock(block: StoredBlock): void {
@@ -121,12 +171,14 @@ export class LmdbChainStore implements ChainStore {
     const height = serialize(block.height);
     const { transactions, receipts } = blockIndexKeys(block);
     this.write(() => {
+      this.state.writeStaged();
       this.db.putSync(blockKey(block.height), bytes);
       this.db.putSync(hashKey(block.hash), height);
       for (const t of transactions) this.db.putSync(txKey(t), height);
       for (const r of receipts) this.db.putSync(receiptKey(r), height);
       this.db.putSync(HEAD_KEY, height);
     });
+    this.state.committed();
     this.nextHeight = block.height + 1;
   }
 
@@ -189,6 +241,10 @@ export class LmdbChainStore implements ChainStore {
   }
 
   async close(): Promise<void> {
-    await this.db.close();
+    try {
+      await this.db.close();
+    } finally {
+      this.unlock();
+    }
   }
 }

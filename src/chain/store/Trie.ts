@@ -5,7 +5,7 @@ import { nodeHash } from "./nodeEncoding.js";
 import { childSlot, matchPath, nibbleAt } from "./nibbles.js";
 import { proveTrie } from "./proveTrie.js";
 import { scanTrie, type ScanVisitor } from "./scanTrie.js";
-import { ExtensionNode, LeafNode, type TrieNode } from "./trieNode.js";
+import { ExtensionNode, HashNode, LeafNode, type TrieNode } from "./trieNode.js";
 
 const EMPTY_ROOT_LATIN1 = "\0".repeat(32);
 
@@ -18,6 +18,11 @@ export class Trie {
   static readonly EMPTY = new Trie(null);
 
   private constructor(readonly root: TrieNode | null) {}
+
+  /** The trie under `root` (an on-disk store's reference or freshly built nodes). */
+  static of(root: TrieNode | null): Trie {
+    return root === null ? Trie.EMPTY : new Trie(root);
+  }
 
   /** Builds a trie from strictly increasing keys in one pass (used for genesis). */
   static fromSorted(keys: readonly string[], values: readonly string[]): Trie {
@@ -53,6 +58,7 @@ export class Trie {
     let node = this.root;
     let depth = 0;
     while (node !== null) {
+      if (node instanceof HashNode) node = node.source.load(node.hash, key, depth);
       if (node instanceof LeafNode) return node.key === key ? node.value : undefined;
       if (node instanceof ExtensionNode) {
         if (matchPath(key, depth, node.path) !== node.path.length) return undefined;

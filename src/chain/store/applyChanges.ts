@@ -1,6 +1,6 @@
 import { buildSubtrie } from "./buildSubtrie.js";
 import { matchPath, nibbleAt } from "./nibbles.js";
-import { BranchNode, ExtensionNode, LeafNode, type TrieNode } from "./trieNode.js";
+import { BranchNode, ExtensionNode, LeafNode, childPath, resolveNode, type TrieNode } from "./trieNode.js";
 
 /** A batch of writes: strictly increasing keys; a `null` value deletes the key. */
 export interface SortedChanges {
@@ -28,6 +28,8 @@ function applyRange(
 ): TrieNode | null {
   if (lo >= hi) return node;
   if (node === null) return buildFromWrites(keys, values, lo, hi, depth, undefined);
+  // Every key routed here runs through this node's position, so any of them is its path.
+  node = resolveNode(node, keys[lo]!, depth);
   if (node instanceof LeafNode) {
     if (hi - lo === 1 && keys[lo] === node.key) {
       const v = values[lo]!;
@@ -103,7 +105,7 @@ function applyBranch(
       children.push(c);
     }
   }
-  return normalise(mask, children, value, valueKey, depth);
+  return normalise(mask, children, value, valueKey, depth, keys[lo]!);
 }
 
 /** Restores canonical form after a branch lost children or its value. */
@@ -113,13 +115,16 @@ function normalise(
   value: string | undefined,
   valueKey: string | undefined,
   depth: number,
+  path: string,
 ): TrieNode | null {
   if (children.length === 0) {
     return value === undefined ? null : new LeafNode(valueKey!, value, depth);
   }
   if (children.length === 1 && value === undefined) {
     const n = 31 - Math.clz32(mask);
-    return prependPath(String.fromCharCode(n), children[0]!, depth);
+    // The lone child may be an untouched reference: its kind decides the merge.
+    const child = resolveNode(children[0]!, childPath(path, depth, n), depth + 1);
+    return prependPath(String.fromCharCode(n), child, depth);
   }
   return new BranchNode(mask, children, value, valueKey);
 }

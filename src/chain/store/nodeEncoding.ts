@@ -1,7 +1,7 @@
 import { hash } from "node:crypto";
 import { TrieNodeTag } from "../../proof/trieNodeFormat.js";
 import { nibbleAt } from "./nibbles.js";
-import { BranchNode, ExtensionNode, LeafNode, type TrieNode } from "./trieNode.js";
+import { BranchNode, ExtensionNode, HashNode, LeafNode, type LoadedNode, type TrieNode } from "./trieNode.js";
 
 /*
  * Encoder and hasher for the node format defined in src/proof/trieNodeFormat.ts.
@@ -84,7 +84,7 @@ function writeHash(h: string, off: number): number {
 }
 
 /** Encodes `node` into the scratch buffer (children must already be hashed); returns length. */
-function encodeIntoScratch(node: TrieNode): number {
+function encodeIntoScratch(node: LoadedNode): number {
   if (node instanceof LeafNode) {
     const nibbles = node.key.length * 2 - node.depth;
     ensure(10 + (nibbles >> 1) + node.value.length);
@@ -118,7 +118,7 @@ function hashChildren(node: TrieNode): void {
 
 /** sha256 of the node's encoding as a 32-char latin1 string, memoised on the node. */
 export function nodeHash(node: TrieNode): string {
-  if (node.hash !== undefined) return node.hash;
+  if (node.hash !== undefined || node instanceof HashNode) return node.hash!;
   hashChildren(node);
   const len = encodeIntoScratch(node);
   const h = hash("sha256", view(len), "binary");
@@ -127,7 +127,7 @@ export function nodeHash(node: TrieNode): string {
 }
 
 /** The canonical encoding of `node` (a fresh copy), as it appears in proofs. */
-export function encodeNode(node: TrieNode): Uint8Array {
+export function encodeNode(node: LoadedNode): Uint8Array {
   hashChildren(node);
   const len = encodeIntoScratch(node);
   return new Uint8Array(scratch.subarray(0, len));

@@ -1,5 +1,6 @@
 import { childSlot, nibbleAt } from "./nibbles.js";
-import { BranchNode, ExtensionNode, LeafNode, type TrieNode } from "./trieNode.js";
+import { BranchNode, ExtensionNode, HashNode, LeafNode, type TrieNode } from "./trieNode.js";
+import { NibbleTrail } from "./nibbleTrail.js";
 
 /** Receives entries in key order; return `false` to stop the scan. */
 export type ScanVisitor = (key: string, value: string) => boolean | void;
@@ -22,6 +23,8 @@ export function scanTrie(
 class Scan {
   private readonly prefixNibbles: number;
   private readonly afterNibbles: number;
+  /** Nibbles walked so far: the position handed to on-disk references when they load. */
+  private readonly trail = new NibbleTrail();
 
   constructor(
     private readonly prefix: string,
@@ -37,6 +40,7 @@ class Scan {
    * may hold keys at or below the cursor. Returns false once the visitor stopped.
    */
   walk(node: TrieNode, depth: number, bounded: boolean): boolean {
+    if (node instanceof HashNode) node = node.source.load(node.hash, this.trail, depth);
     if (node instanceof LeafNode) {
       const k = node.key;
       if (!k.startsWith(this.prefix)) return true;
@@ -68,6 +72,7 @@ class Scan {
         }
       }
     }
+    this.trail.setPath(depth, path);
     return this.walk(node.child, depth + path.length, bounded);
   }
 
@@ -81,6 +86,7 @@ class Scan {
         if (n < a) return true;
         childBounded = n === a;
       }
+      this.trail.set(depth, n);
       return this.walk(node.children[childSlot(node.mask, n)]!, depth + 1, childBounded);
     }
     // The branch's own key is the smallest in its subtree; under a cursor it is <= cursor.
@@ -92,6 +98,7 @@ class Scan {
       if (((node.mask >> n) & 1) === 0) continue;
       const child = node.children[k++]!;
       if (n < cursorNibble) continue;
+      this.trail.set(depth, n);
       if (!this.walk(child, depth + 1, n === cursorNibble)) return false;
     }
     return true;

@@ -23,8 +23,8 @@ export class ExtensionNode {
   constructor(
     /** Nibble path (char codes 0..15), never empty. */
     readonly path: string,
-    /** Always a branch: two extensions or an extension and a leaf would have merged. */
-    readonly child: BranchNode,
+    /** Always a branch (or a reference to one): two extensions or an extension and a leaf would have merged. */
+    readonly child: BranchNode | HashNode,
   ) {}
 }
 
@@ -42,4 +42,51 @@ export class BranchNode {
   ) {}
 }
 
-export type TrieNode = LeafNode | ExtensionNode | BranchNode;
+/** Where the nodes behind {@link HashNode} references are read from (an on-disk node store). */
+export interface NodeSource {
+  /**
+   * The node with this hash, sitting `depth` nibbles deep: `path` is any latin1 string whose
+   * first `depth` nibbles are the node's position (leaves and branch values get their full
+   * keys from it, since the stored encoding keeps just the part below the node).
+   */
+  load(hash: string, path: string | NodePath, depth: number): LeafNode | ExtensionNode | BranchNode;
+}
+
+/**
+ * A walk's position when it is cheaper to ask than to build: most loads (extensions, branches
+ * without a value, a leaf met again where it was before) never need the path as a string.
+ */
+export interface NodePath {
+  /** The first `depth` nibbles as latin1 bytes (as NodeSource.load's `path`). */
+  path(depth: number): string;
+  /** True when `key` starts with the first `depth` nibbles of this path. */
+  leads(key: string, depth: number): boolean;
+}
+
+/**
+ * A node known by its hash alone, read from its source when a walk reaches it. The on-disk store
+ * hands out tries whose untouched parts are such references, so a trie never has to be in
+ * memory as a whole. Callers resolve it with the path they walked (see {@link resolveNode}).
+ */
+export class HashNode {
+  constructor(
+    readonly hash: string,
+    readonly source: NodeSource,
+  ) {}
+}
+
+export type TrieNode = LeafNode | ExtensionNode | BranchNode | HashNode;
+export type LoadedNode = LeafNode | ExtensionNode | BranchNode;
+
+/** The node itself, or for a reference the node it names (`path`/`depth` as in NodeSource.load). */
+export function resolveNode(node: TrieNode, path: string, depth: number): LoadedNode {
+  return node instanceof HashNode ? node.source.load(node.hash, path, depth) : node;
+}
+
+/** A latin1 path string for the node under nibble `n` of a node at `depth` on `path`. */
+export function childPath(path: string, depth: number, n: number): string {
+  const byte = depth >> 1;
+  const head = path.slice(0, byte);
+  const c = (depth & 1) === 0 ? n << 4 : (path.charCodeAt(byte) & 0xf0) | n;
+  return head + String.fromCharCode(c);
+}

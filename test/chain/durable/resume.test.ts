@@ -84,6 +84,47 @@ describe("a chain on disk resumes where it stopped", () => {
     await third.close();
   });
 
+  it("reopens by reading the stored state roots: no delta is re-applied and the genesis record holds no entries", async () => {
+    const { LmdbChainStore } = await import("../../../src/chain/store/LmdbChainStore.js");
+    const dir = dataDir();
+    const chain = await openChain({ dataDir: dir });
+    const hashes = [submit(chain, ALICE, BOB, [{ type: "Transfer", deposit: 2n * NEAR }]), submit(chain, CAROL, ROOT, [{ type: "Transfer", deposit: NEAR }])];
+    for (const h of hashes) settle(chain, h);
+    const before = snapshot(chain, hashes);
+    await chain.close();
+
+    const store = LmdbChainStore.open(dir);
+    expect(store.genesis()!.shards).toEqual([]);
+    expect(store.genesis()!.stateRoots).toHaveLength(chain.shardLayout.numShards);
+    const again = await openChain({ chainStore: store });
+    // Re-applying a delta would have staged new nodes (the node cache starts empty).
+    expect(store.stateStore().stagedNodes).toBe(0);
+    expect(snapshot(again, hashes)).toEqual(before);
+    expect(again.resumedAtHeight).toBe(chain.head().height);
+    await again.close();
+  });
+
+  it("a format 1 data dir (older block hashing, no trie nodes or state-change causes) is refused with a clear error", async () => {
+    const { serialize } = await import("node:v8");
+    const dir = dataDir();
+    const chain = await openChain({ dataDir: dir });
+    await chain.close();
+    const db = open({ path: dir, encoding: "binary" });
+    await db.put(["format"], serialize({ format: 1, software: "shardkit" }));
+    await db.close();
+    await expect(openChain({ dataDir: dir })).rejects.toThrow(`data dir ${dir} has store format 1; this shardkit reads formats 2 (use another --data-dir or --ephemeral)`);
+  });
+
+  it("a second writer on the same data dir in this process is refused until the first closes", async () => {
+    const dir = dataDir();
+    const chain = await openChain({ dataDir: dir });
+    await expect(openChain({ dataDir: dir })).rejects.toThrow(new RegExp(`data dir ${dir} is in use by process ${process.pid}`));
+    await chain.close();
+    const again = await openChain({ dataDir: dir });
+    expect(again.head().hash).toBe(chain.head().hash);
+    await again.close();
+  });
+
   it("the in-memory store keeps the same behaviour and is not durable", async () => {
     const chain = await openChain();
     expect(chain.durable).toBe(false);

@@ -55,6 +55,7 @@ function checkCanonical(node: TrieNode | null, depth: number): void {
     checkCanonical(node.child, depth + node.path.length);
     return;
   }
+  if (!(node instanceof BranchNode)) throw new Error("an in-memory trie holds no references");
   const entries = node.children.length + (node.value === undefined ? 0 : 1);
   expect(entries).toBeGreaterThanOrEqual(2);
   for (const c of node.children) checkCanonical(c, depth + 1);
@@ -177,7 +178,7 @@ describe("Trie", () => {
           n = n.child;
           continue;
         }
-        if (key.length * 2 === depth) break;
+        if (key.length * 2 === depth || !(n instanceof BranchNode)) break;
         const c = key.charCodeAt(depth >> 1);
         const nib = depth % 2 === 0 ? c >> 4 : c & 15;
         n = (n.mask >> nib) & 1 ? n.children[popcount(n.mask & ((1 << nib) - 1))]! : null;

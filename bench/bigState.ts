@@ -1,0 +1,135 @@
+/**
+ * Large state on disk (`npm run bench -- --only=bigstate`, or
+ * `node --expose-gc --import tsx bench/bigState.ts [--sizes=1000,1000000]`).
+ *
+ * For each size a child process writes a synthetic genesis file (one contract holding N
+ * entries: 32-byte sha256-derived keys, 32-byte values, records unsorted), then:
+ * - loads it into a fresh data dir (streamed records, trie written to LMDB in batches);
+ * - closes and reopens the data dir (what `serve` does on restart: no state is rebuilt);
+ * - measures 100-entry view_state pages from cursors spread over the contract at the
+ *   head, with the node cache at its default budget;
+ * - reports JS heap and RSS after a GC while the chain is open (serving).
+ * Page latency is a ratio against the smallest size of the same run (noisy machines).
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { writeSyntheticGenesis } from "../src/chain/genesis/writeSyntheticGenesis.js";
+import { Chain } from "../src/chain/node.js";
+
+interface Result {
+  keys: number;
+  fileMB: number;
+  writeS: number;
+  loadS: number;
+  reopenMs: number;
+  dataDirMB: number;
+  heapMB: number;
+  rssMB: number;
+  peakRssMB: number;
+  pageUs: number;
+}
+
+const ACCOUNT = "bench.test.near";
+const gc = () => (globalThis as { gc?: () => void }).gc?.();
+
+function dirSizeMB(dir: string): number {
+  return statSync(join(dir, "data.mdb")).size / 1e6;
+}
+
+async function child(keys: number, work: string): Promise<Result> {
+  const dir = mkdtempSync(join(work, "bigstate-"));
+  const file = join(dir, "genesis.json");
+  const dataDir = join(dir, "data");
+  try {
+    let t = performance.now();
+    await writeSyntheticGenesis(file, { keys, accountId: ACCOUNT });
+    const writeS = (performance.now() - t) / 1000;
+    const fileMB = statSync(file).size / 1e6;
+    gc();
+    t = performance.now();
+    const loaded = await Chain.open({ genesisFile: file, dataDir, blockTimeMs: 0 });
+    const loadS = (performance.now() - t) / 1000;
+    loaded.produceBlock();
+    await loaded.close();
+    rmSync(file);
+    gc();
+
+    t = performance.now();
+    const chain = await Chain.open({ dataDir, blockTimeMs: 0 });
+    const reopenMs = performance.now() - t;
+    const block = chain.head();
+    // Cursors spread over the contract: the last key of every 50th of a first pass.
+    const cursors: Uint8Array[] = [];
+    let after: Uint8Array | undefined;
+    const step = Math.max(1, Math.floor(keys / 64));
+    for (let i = 0; i < 64; i++) {
+      const page = chain.viewState(block, ACCOUNT, { prefix: new Uint8Array(), limit: step, ...(after && { afterKey: after }) });
+      if (page.lastKey === undefined) break;
+      after = page.lastKey;
+      cursors.push(after);
+    }
+    const page = (i: number) => chain.viewState(block, ACCOUNT, { prefix: new Uint8Array(), limit: 100, afterKey: cursors[i % cursors.length]! });
+    for (let i = 0; i < 2_000; i++) page(i);
+    const rounds = 10_000;
+    t = performance.now();
+    for (let i = 0; i < rounds; i++) page(i);
+    const pageUs = ((performance.now() - t) * 1000) / rounds;
+    gc();
+    const mem = process.memoryUsage();
+    const peak = /VmHWM:\s+(\d+) kB/.exec((await import("node:fs")).readFileSync("/proc/self/status", "utf8"));
+    const result: Result = {
+      keys,
+      fileMB,
+      writeS,
+      loadS,
+      reopenMs,
+      dataDirMB: dirSizeMB(dataDir),
+      heapMB: mem.heapUsed / 2 ** 20,
+      rssMB: mem.rss / 2 ** 20,
+      peakRssMB: peak ? Number(peak[1]) / 1024 : NaN,
+      pageUs,
+    };
+    await chain.close();
+    return result;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export async function bigStateBench(options: { sizes: readonly number[]; work: string }): Promise<void> {
+  const self = fileURLToPath(import.meta.url);
+  console.log(`\nbigstate: genesis contract of N entries into a data dir, reopen, 100-entry view_state pages (sizes ${options.sizes.join(", ")})`);
+  const results: Result[] = [];
+  for (const keys of options.sizes) {
+    const out = execFileSync(process.execPath, ["--expose-gc", "--import", "tsx", self, "--child", String(keys), options.work], {
+      encoding: "utf8",
+      maxBuffer: 1 << 20,
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    results.push(JSON.parse(out) as Result);
+  }
+  const base = results[0]!;
+  console.log("       keys  file MB  write s  load s  reopen ms  data MB  heap MiB  RSS MiB  peak RSS MiB  page µs  page vs smallest");
+  for (const r of results) {
+    console.log(
+      `${String(r.keys).padStart(11)}  ${r.fileMB.toFixed(0).padStart(7)}  ${r.writeS.toFixed(1).padStart(7)}  ${r.loadS.toFixed(1).padStart(6)}  ` +
+        `${r.reopenMs.toFixed(0).padStart(9)}  ${r.dataDirMB.toFixed(0).padStart(7)}  ${r.heapMB.toFixed(0).padStart(8)}  ${r.rssMB.toFixed(0).padStart(7)}  ` +
+        `${r.peakRssMB.toFixed(0).padStart(12)}  ${r.pageUs.toFixed(1).padStart(7)}  ${(r.pageUs / base.pageUs).toFixed(2).padStart(15)}x`,
+    );
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const args = process.argv.slice(2);
+  if (args[0] === "--child") {
+    process.stdout.write(JSON.stringify(await child(Number(args[1]), args[2]!)));
+  } else {
+    const sizes = args.find((a) => a.startsWith("--sizes="))?.slice("--sizes=".length).split(",").map(Number) ?? [1_000, 1_000_000];
+    const work = join(import.meta.dirname, "..", ".bench");
+    (await import("node:fs")).mkdirSync(work, { recursive: true });
+    await bigStateBench({ sizes, work });
+  }
+}

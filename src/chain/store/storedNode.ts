@@ -1,0 +1,118 @@
+import { TrieNodeTag } from "../../proof/trieNodeFormat.js";
+import { BranchNode, ExtensionNode, HashNode, LeafNode, type LoadedNode, type NodePath, type NodeSource } from "./trieNode.js";
+
+/**
+ * A node as read from disk, before it learns where it sits. The stored bytes are the
+ * canonical encoding (what the hash covers), which keeps just the part of a leaf's key below
+ * the leaf; the same node may sit under many paths (two accounts with the same key and
+ * value below them), so the full key is joined on each load (see placeNode).
+ */
+export class StoredLeaf {
+  /** The last placement: nearly every leaf is reached at a single position, so its key is joined once. */
+  placed: LeafNode | undefined = undefined;
+  constructor(
+    /** The leaf's nibbles, packed two per byte, high half first. */
+    readonly rest: string,
+    readonly nibbles: number,
+    readonly value: string,
+  ) {}
+}
+
+/** Leaves wait for their path; extensions and value-less branches are used as they are. */
+export type StoredNode = StoredLeaf | ExtensionNode | BranchNode;
+
+/** Decodes the canonical encoding of a node stored under `hash`; children become references into `source`. */
+export function decodeStoredNode(bytes: Uint8Array, hash: string, source: NodeSource): StoredNode {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const tag = buf[0];
+  if (tag === TrieNodeTag.LEAF) {
+    const nibbles = buf.readUInt32LE(1);
+    const end = 5 + ((nibbles + 1) >> 1);
+    const length = buf.readUInt32LE(end);
+    return new StoredLeaf(buf.toString("latin1", 5, end), nibbles, buf.toString("latin1", end + 4, end + 4 + length));
+  }
+  if (tag === TrieNodeTag.EXTENSION) {
+    const count = buf.readUInt32LE(1);
+    let path = "";
+    for (let i = 0; i < count; i++) {
+      const b = buf[5 + (i >> 1)]!;
+      path += String.fromCharCode((i & 1) === 0 ? b >> 4 : b & 15);
+    }
+    const off = 5 + ((count + 1) >> 1);
+    const node = new ExtensionNode(path, new HashNode(buf.toString("latin1", off, off + 32), source));
+    node.hash = hash;
+    return node;
+  }
+  if (tag === TrieNodeTag.BRANCH) {
+    const mask = buf.readUInt16LE(1);
+    const children: HashNode[] = [];
+    let off = 3;
+    for (let n = 0; n < 16; n++) {
+      if (((mask >> n) & 1) === 0) continue;
+      children.push(new HashNode(buf.toString("latin1", off, off + 32), source));
+      off += 32;
+    }
+    let value: string | undefined;
+    if (buf[off] === 1) {
+      const length = buf.readUInt32LE(off + 1);
+      value = buf.toString("latin1", off + 5, off + 5 + length);
+    }
+    // valueKey depends on the path: placeNode fills it in.
+    const node = new BranchNode(mask, children, value, undefined);
+    node.hash = hash;
+    return node;
+  }
+  throw new Error(`stored trie node ${Buffer.from(hash, "latin1").toString("hex")} has unknown tag ${String(tag)}`);
+}
+
+/** The stored node as it sits `depth` nibbles down `path` (see NodeSource.load). */
+export function placeNode(stored: StoredNode, hash: string, at: string | NodePath, depth: number): LoadedNode {
+  if (stored instanceof StoredLeaf) {
+    const last = stored.placed;
+    if (last !== undefined && last.depth === depth && (typeof at === "string" ? samePosition(last.key, at, depth) : at.leads(last.key, depth))) {
+      return last;
+    }
+    const path = typeof at === "string" ? at : at.path(depth);
+    const leaf = new LeafNode(leafKey(path, depth, stored), stored.value, depth);
+    leaf.hash = hash;
+    stored.placed = leaf;
+    return leaf;
+  }
+  if (stored instanceof BranchNode && stored.value !== undefined) {
+    // A key ending at a branch ends on a byte boundary: it is the path itself.
+    const key = typeof at === "string" ? at.slice(0, depth >> 1) : at.path(depth);
+    const branch = new BranchNode(stored.mask, stored.children, stored.value, key);
+    branch.hash = hash;
+    return branch;
+  }
+  return stored;
+}
+
+/** True when `key` starts with the first `depth` nibbles of `path`. */
+function samePosition(key: string, path: string, depth: number): boolean {
+  const whole = depth >> 1;
+  if (whole > 0 && !key.startsWith(whole === path.length ? path : path.slice(0, whole))) return false;
+  return (depth & 1) === 0 || (key.charCodeAt(whole) & 0xf0) === (path.charCodeAt(whole) & 0xf0);
+}
+
+/** First `depth` nibbles of `path` followed by the leaf's nibbles, as a latin1 key. */
+function leafKey(path: string, depth: number, leaf: StoredLeaf): string {
+  const head = path.slice(0, depth >> 1);
+  if ((depth & 1) === 0) return head + leaf.rest;
+  // Odd depth: every byte straddles the path and the leaf by one nibble.
+  let out = head;
+  let high = path.charCodeAt(depth >> 1) & 0xf0;
+  for (let i = 0; i < leaf.nibbles; i++) {
+    const b = leaf.rest.charCodeAt(i >> 1);
+    const nibble = (i & 1) === 0 ? b >> 4 : b & 15;
+    if ((i & 1) === 0) out += String.fromCharCode(high | nibble);
+    else high = nibble << 4;
+  }
+  return out;
+}
+
+/** Rough heap bytes a decoded node takes (for the cache budget). */
+export function storedNodeSize(stored: StoredNode, encodedLength: number): number {
+  const children = stored instanceof BranchNode ? stored.children.length : stored instanceof ExtensionNode ? 1 : 0;
+  return 96 + 2 * encodedLength + 88 * children;
+}
