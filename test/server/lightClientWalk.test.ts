@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEV_VALIDATOR_STAKE } from "../../src/chain/genesis/devGenesis.js";
 import { devKeyPair } from "../../src/chain/genesis/devKey.js";
 import { LightClient, LightClientProofError, blockHashOfLite, base58EncodeForTest, type LightClientBlockView } from "./lightClientTestExports.js";
 import type { Service } from "../../src/server/startService.js";
@@ -9,8 +10,9 @@ import { signedTx } from "../chain/runtime/helpers.js";
 import { rpcError, rpcResult, startTestService } from "./harness.js";
 
 // A light client walking a chain from genesis to its final head over HTTP. The chain starts
-// from a genesis file whose validator (test.near) has stake: the dev genesis stakes nothing,
-// and a light client needs more than 2/3 of the stake to approve.
+// from a genesis file whose validator (test.near) has stake (and a short epoch), and the default
+// dev chain is walked too (its producer has DEV_VALIDATOR_STAKE locked); a light client needs
+// more than 2/3 of the stake to approve.
 
 const NEAR = 10n ** 24n;
 const STAKE = 100n * NEAR;
@@ -126,5 +128,26 @@ describe("light client walk with next_light_client_block", () => {
     const { error } = await rpcError(service.rpcUrl, "next_light_client_block", { last_block_hash: "4o7xrjNBbXnMmC4FvMjkU9CKUmW46BNYmzgpoDvV8GrZ" });
     expect(error.cause).toEqual({ name: "UNKNOWN_BLOCK", info: {} });
     expect(error.data).toEqual({ name: "UNKNOWN_BLOCK", info: {} });
+  });
+});
+
+describe("light client on the default dev chain", () => {
+  it("walks from the dev genesis to the final head: the producer's stake (DEV_VALIDATOR_STAKE) approves every block", async () => {
+    const dev = await startTestService({ chain: { blockTimeMs: 0 } });
+    try {
+      for (let i = 0; i < 5; i++) dev.chain.produceBlock();
+      const genesis = dev.chain.genesisBlock;
+      const { block_header_lite } = await rpcResult(dev.rpcUrl, "EXPERIMENTAL_light_client_block_proof", { block_hash: genesis.hash, light_client_head: genesis.hash });
+      const bps = await rpcResult(dev.rpcUrl, "EXPERIMENTAL_validators_ordered", { block_id: genesis.height });
+      expect(bps).toEqual([{ account_id: "test.near", public_key: devKeyPair("test.near").publicKeyString, stake: DEV_VALIDATOR_STAKE.toString(), validator_stake_struct_version: "V1" }]);
+      const lc = new LightClient({ head: block_header_lite, blockProducers: new Map([[block_header_lite.inner_lite.epoch_id, bps]]) });
+      await lc.sync(async (last) => {
+        const res = await rpcResult(dev.rpcUrl, "next_light_client_block", { last_block_hash: last });
+        return Object.keys(res).length === 0 ? undefined : res;
+      });
+      expect(lc.headHash).toBe(dev.chain.blockByFinality("final").hash);
+    } finally {
+      await dev.close();
+    }
   });
 });

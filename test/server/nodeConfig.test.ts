@@ -1,5 +1,6 @@
 import { NearRpcClient, clientConfig, enableValidation, experimentalCongestionLevel, experimentalGenesisConfig, experimentalSplitStorageInfo, genesisConfig, maintenanceWindows, networkInfo } from "@near-js/jsonrpc-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEV_VALIDATOR_STAKE } from "../../src/chain/genesis/devGenesis.js";
 import { devKeyPair } from "../../src/chain/genesis/devKey.js";
 import type { Service } from "../../src/server/startService.js";
 import { rpc, rpcResult, startTestService } from "./harness.js";
@@ -28,7 +29,7 @@ describe("genesis_config and EXPERIMENTAL_genesis_config", () => {
       epoch_length: 10,
       gas_limit: 1_000_000_000_000_000,
       min_gas_price: "100000000",
-      validators: [{ account_id: "test.near", public_key: producerKey, amount: "0" }],
+      validators: [{ account_id: "test.near", public_key: producerKey, amount: DEV_VALIDATOR_STAKE.toString() }],
       transaction_validity_period: 86_400,
       total_supply: service.chain.totalSupply.toString(),
       shard_layout: { V2: { boundary_accounts: ["b", "c"], shard_ids: [0, 1, 2] } },

@@ -1,5 +1,6 @@
 import { NearRpcClient, enableValidation, experimentalValidatorsOrdered, validators } from "@near-js/jsonrpc-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEV_VALIDATOR_STAKE } from "../../src/chain/genesis/devGenesis.js";
 import { devKeyPair } from "../../src/chain/genesis/devKey.js";
 import { formatPublicKey } from "../../src/chain/primitives/publicKey.js";
 import type { Service } from "../../src/server/startService.js";
@@ -31,7 +32,7 @@ function producerInfo(blocks: number) {
     account_id: "test.near",
     public_key: producer,
     is_slashed: false,
-    stake: "0",
+    stake: DEV_VALIDATOR_STAKE.toString(),
     shards: [0, 1],
     num_produced_blocks: blocks,
     num_expected_blocks: blocks,
@@ -46,7 +47,7 @@ function producerInfo(blocks: number) {
     shards_endorsed: [0, 1],
   };
 }
-const nextProducer = { account_id: "test.near", public_key: producer, stake: "0", shards: [0, 1] };
+const nextProducer = { account_id: "test.near", public_key: producer, stake: DEV_VALIDATOR_STAKE.toString(), shards: [0, 1] };
 
 describe("validators", () => {
   it("answers the head's epoch counted up to the head, for [null], null, {} and \"latest\"", async () => {
@@ -108,7 +109,7 @@ describe("validators", () => {
 
 describe("EXPERIMENTAL_validators_ordered", () => {
   it("answers the producer of the head's epoch or of a block's epoch", async () => {
-    const expected = [{ validator_stake_struct_version: "V1", account_id: "test.near", public_key: producer, stake: "0" }];
+    const expected = [{ validator_stake_struct_version: "V1", account_id: "test.near", public_key: producer, stake: DEV_VALIDATOR_STAKE.toString() }];
     for (const params of [{}, { block_id: null }, [null], { block_id: 3 }, { block_id: (await header(8)).hash }, null]) {
       expect(await rpcResult(service.rpcUrl, "EXPERIMENTAL_validators_ordered", params)).toEqual(expected);
     }

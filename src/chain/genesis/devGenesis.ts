@@ -26,6 +26,13 @@ export const NFT_ACCOUNT = "nft.test.near";
 export const POOL_ACCOUNT = "pool.test.near";
 export const RELAY_ACCOUNT = "relay.test.near";
 
+/**
+ * What the block producer (test.near) has locked as its validator stake, as nearcore's localnet
+ * genesis gives its validator one: light clients accept a block only when validators holding more
+ * than 2/3 of the stake approved it, so a zero stake would make the dev chain unverifiable.
+ */
+export const DEV_VALIDATOR_STAKE = 50_000n * NEAR;
+
 /** The dev chain's accounts: the root, three users and the fixture contracts (contracts/). */
 export const DEV_ACCOUNT_BALANCES: readonly (readonly [string, bigint])[] = [
   ["test.near", 1_000_000_000n * NEAR],
@@ -113,7 +120,8 @@ export function devGenesisRecords(): { records: StateRecord[]; devAccounts: DevA
   const devAccounts: DevAccount[] = [];
   for (const [accountId, amount] of DEV_ACCOUNT_BALANCES) {
     const key = devKeyPair(accountId);
-    records.push({ kind: "Account", accountId, amount, locked: 0n, codeHash: ZERO_HASH });
+    const locked = accountId === "test.near" ? DEV_VALIDATOR_STAKE : 0n;
+    records.push({ kind: "Account", accountId, amount, locked, codeHash: ZERO_HASH });
     records.push({ kind: "AccessKey", accountId, publicKey: key.publicKey, accessKey: { nonce: 0n, permission: "FullAccess" } });
     devAccounts.push({ accountId, amount, publicKey: key.publicKeyString, secretKey: key.secretKeyString });
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEV_ACCOUNT_BALANCES, KV_ACCOUNT, kvFixtureEntries } from "../../../src/chain/genesis/devGenesis.js";
+import { DEV_ACCOUNT_BALANCES, DEV_VALIDATOR_STAKE, KV_ACCOUNT, kvFixtureEntries } from "../../../src/chain/genesis/devGenesis.js";
 import { fixtureContractCode } from "../../../src/chain/genesis/fixtureContractCode.js";
 import { devKeyPair } from "../../../src/chain/genesis/devKey.js";
 import { Chain } from "../../../src/chain/node.js";
@@ -26,13 +26,13 @@ describe("dev genesis", async () => {
     for (const id of ["test.near", "alice.test.near", "bob.test.near", "carol.test.near"]) {
       expect(chain.viewAccount(g, id)).toEqual({
         amount: DEV_ACCOUNT_BALANCES.find(([a]) => a === id)![1],
-        locked: 0n,
+        locked: id === "test.near" ? DEV_VALIDATOR_STAKE : 0n,
         codeHash: "11111111111111111111111111111111",
         storageUsage: 182,
       });
     }
     expect(chain.viewAccount(g, KV_ACCOUNT)?.storageUsage).toBe(100 + 82 + fixtureContractCode("kv").length + 57_824 + 2_101 * 40);
-    expect(g.view.header.total_supply).toBe("1000030500000000000000000000000000");
+    expect(g.view.header.total_supply).toBe("1000080500000000000000000000000000"); // balances + the validator stake
   });
 
   it("gives kv.test.near over 2,000 entries and 50 KB under several prefixes, with high bytes in keys", () => {
