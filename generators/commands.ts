@@ -35,10 +35,12 @@ export async function generateCommand(argv: string[], output: Output = console):
   });
   const specRoot = path.resolve(values.spec);
   const files = await generate(specRoot);
-  const targets: [GeneratedFiles, string][] = [[files, path.resolve(values.out ?? DEFAULT_OUT_DIR)]];
+  const outDir = path.resolve(values.out ?? DEFAULT_OUT_DIR);
+  const targets: [GeneratedFiles, string][] = [[files, outDir]];
   const clientOut = values["client-out"] ?? (values.out === undefined ? DEFAULT_CLIENT_OUT_DIR : undefined);
   if (clientOut !== undefined) {
-    targets.push([await generateClientPackage(await assembleOpenRpc(specRoot), files), path.resolve(clientOut)]);
+    const clientOutDir = path.resolve(clientOut);
+    targets.push([await generateClientPackage(await assembleOpenRpc(specRoot), files, outDir, clientOutDir), clientOutDir]);
   }
   let code = 0;
   for (const [outFiles, outDir] of targets) {
