@@ -1,5 +1,6 @@
 import { Block } from "./blocks/Block.js";
 import { BlockProducer } from "./blocks/BlockProducer.js";
+import { BlockScheduler } from "./blocks/BlockScheduler.js";
 import { LightClientViews } from "./blocks/LightClientViews.js";
 import { finalityHeight, type Finality } from "./blocks/finality.js";
 import { defaultGenesisConfig, type GenesisConfig } from "./genesis/GenesisConfig.js";
@@ -165,7 +166,10 @@ export class Chain {
   private readonly commitListeners = new Set<(commit: BlockCommit) => void>();
   /** Block commits by height - genesis height - 1 (kept so subscribers can rebuild from the chain). */
   private readonly commits: BlockCommit[] = [];
-  private timer: NodeJS.Timeout | undefined;
+  /** Decides when blocks are produced (timed, or on demand at block time 0). */
+  private readonly scheduler: BlockScheduler;
+  /** Where a failed scheduled production goes (default: thrown, so the process stops). */
+  private productionFailureListener: ((error: Error) => void) | undefined;
   /** Ms block timestamps run ahead of the wall clock (sandbox fast-forward). */
   private clockLead = 0;
   /** Set while rewindTo replays kept blocks: their commits are kept but not re-sent. */
@@ -223,6 +227,11 @@ export class Chain {
     this.store = init.store;
     this.chainStore = init.chainStore;
     this.blockTimeMs = init.blockTimeMs;
+    this.scheduler = new BlockScheduler(this, (error) => {
+      const failure = error instanceof Error ? error : new Error(String(error));
+      if (this.productionFailureListener === undefined) throw failure;
+      this.productionFailureListener(failure);
+    });
     this.now = init.now;
     this.totalSupply = init.state.totalSupply;
     this.pending = init.layout.shardIds.map(() => new ChangeSet());
@@ -772,27 +781,47 @@ export class Chain {
     return now > prev.timestampNs ? now : (prev.timestampNs / 1_000_000n + 1n) * 1_000_000n;
   }
 
-  /** Starts timed production every blockTimeMs (no-op when 0 or already running). */
+  /**
+   * Starts block production (no-op when running): every blockTimeMs, or at block time 0 on
+   * demand (see BlockScheduler: blocks follow a submitted transaction until its work is done).
+   */
   start(): void {
-    if (this.timer !== undefined || this.blockTimeMs <= 0) return;
-    const tick = (): void => {
-      this.produceBlock();
-      if (this.timer === undefined) return; // stop() was called by a listener
-      this.timer = setTimeout(tick, this.blockTimeMs);
-      this.timer.unref(); // an idle chain alone must not keep the process alive
-    };
-    this.timer = setTimeout(tick, this.blockTimeMs);
-    this.timer.unref();
+    this.scheduler.start();
   }
 
-  /** Stops timed production; safe to call repeatedly. */
+  /** Stops block production; safe to call repeatedly. */
   stop(): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timer = undefined;
+    this.scheduler.stop();
   }
 
   get running(): boolean {
-    return this.timer !== undefined;
+    return this.scheduler.running;
+  }
+
+  /**
+   * Asks the scheduler of an on-demand chain for blocks until `satisfied()` holds (a waiting
+   * client: `broadcast_tx_commit`, `wait_until`); a timed chain produces anyway. At most
+   * MAX_BLOCKS_PER_DEMAND blocks. Returns a release function for a waiter that gives up.
+   */
+  requestBlocks(satisfied: () => boolean): () => void {
+    return this.scheduler.demand(satisfied);
+  }
+
+  /**
+   * Receives a scheduled production that failed (a commit the store refused: disk full,
+   * read-only); production has stopped. Without a listener the error is thrown out of the
+   * timer, which ends the process.
+   */
+  onProductionFailure(listener: (error: Error) => void): void {
+    this.productionFailureListener = listener;
+  }
+
+  /** True while another block would execute something: pooled transactions, receipts routed or delayed. */
+  hasPendingWork(): boolean {
+    if (this.pool.size > 0) return true;
+    if (this.incoming.some((receipts) => receipts.length > 0)) return true;
+    const head = this.head();
+    return head.postState.some((state) => DelayedReceiptQueue.load(new StateUpdate(state)).length > 0);
   }
 
   /** Calls `listener` after each produced block; returns an unsubscribe function. */
@@ -830,6 +859,7 @@ export class Chain {
     const shard = this.validateAtHead(stx);
     this.pool.add(stx, hash, shard);
     this.records.accept(hash, stx);
+    this.scheduler.transactionArrived();
     return { hash, known: false };
   }
 
