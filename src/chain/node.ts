@@ -5,6 +5,7 @@ import { LightClientViews } from "./blocks/LightClientViews.js";
 import { finalityHeight, type Finality } from "./blocks/finality.js";
 import { defaultGenesisConfig, type GenesisConfig } from "./genesis/GenesisConfig.js";
 import type { BlockCommit } from "./blockCommit.js";
+import type { ChainReader } from "./ChainReader.js";
 import type { GenesisState } from "./genesis/GenesisStateBuilder.js";
 import { buildDevGenesis, type DevAccount } from "./genesis/devGenesis.js";
 import { devKeyPair } from "./genesis/devKey.js";
@@ -71,6 +72,7 @@ export type { AccessKey, AccessKeyPermission } from "./primitives/accessKey.js";
 export type { AccountView } from "./state/accountViews.js";
 export type { StateChange } from "./state/stateChange.js";
 export type { BlockCommit } from "./blockCommit.js";
+export type { ChainReader } from "./ChainReader.js";
 export type { ViewStateOptions, ViewStateResult } from "./state/viewStateIn.js";
 export { InvalidTransactionError } from "./runtime/InvalidTransactionError.js";
 export { TransactionDecodeError } from "./transaction/index.js";
@@ -134,7 +136,7 @@ const DEV_AUTHOR = "test.near";
  * doomslug-like finality, and every block kept (archival; serving layers apply retention).
  * Reads take a block and see its post-state.
  */
-export class Chain {
+export class Chain implements ChainReader {
   readonly chainId: string;
   readonly shardLayout: ShardLayout;
   readonly config: GenesisConfig;
