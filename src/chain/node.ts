@@ -1,6 +1,7 @@
 import { Block } from "./blocks/Block.js";
 import { BlockProducer } from "./blocks/BlockProducer.js";
 import { BlockScheduler } from "./blocks/BlockScheduler.js";
+import { CommitSubscribers, type CommitListener, type SubscriberFailureReport } from "./blocks/CommitSubscribers.js";
 import { LightClientViews } from "./blocks/LightClientViews.js";
 import { finalityHeight, type Finality } from "./blocks/finality.js";
 import { defaultGenesisConfig, type GenesisConfig } from "./genesis/GenesisConfig.js";
@@ -165,7 +166,9 @@ export class Chain implements ChainReader {
   private readonly chunks = new Map<string, { block: Block; shardIndex: number }>();
   private pending: ChangeSet[];
   private readonly listeners = new Set<(block: Block) => void>();
-  private readonly commitListeners = new Set<(commit: BlockCommit) => void>();
+  /** Block-commit subscribers, each fed on later turns so none can hold up production. */
+  private readonly subscribers = new CommitSubscribers((name, height, error) => this.subscriberFailure(name, height, error));
+  private subscriberFailureReport: SubscriberFailureReport | undefined;
   /** Block commits by height - genesis height - 1 (kept so subscribers can rebuild from the chain). */
   private readonly commits: BlockCommit[] = [];
   /** Decides when blocks are produced (timed, or on demand at block time 0). */
@@ -465,6 +468,7 @@ export class Chain implements ChainReader {
       throw new RangeError(`cannot rewind to height ${height}: the chain holds ${genesisHeight} to ${this.head().height}`);
     }
     this.chainStore.truncateAbove(height);
+    this.subscribers.dropAbove(height);
     this.blocks.length = 0;
     this.byHash.clear();
     this.chunks.clear();
@@ -717,27 +721,39 @@ export class Chain implements ChainReader {
     return this.producer.next(prev, timestampNs, postState, { chunks, totalSupply: prev.totalSupply - burnt });
   }
 
-  /** Keeps the block's commit and hands it to commit subscribers (who must not block: see onBlockCommit). */
+  /** Keeps the block's commit and queues it for the commit subscribers (delivered on later turns). */
   private emitCommit(commit: BlockCommit): void {
     this.commits.push(commit);
     if (this.rewinding) return; // subscribers rebuild from blockCommit after a rewind
-    for (const listener of this.commitListeners) {
-      try {
-        listener(commit);
-      } catch (e) {
-        process.emitWarning(`block commit listener failed: ${String(e)}`);
-      }
-    }
+    this.subscribers.publish(commit);
   }
 
   /**
-   * Calls `listener` with each produced block's commit (outcomes and written keys), right after
-   * the block is recorded. The listener runs inside block production: it should queue the
-   * commit and do its work later. Returns an unsubscribe function.
+   * Calls `listener` with each produced block's commit (outcomes, written keys, state changes),
+   * in block order, on a later turn of the event loop than the block's production: block
+   * production never runs or waits for a subscriber. A listener returning a promise gets its
+   * next commit after the promise settles (it falls behind alone). A listener that throws or
+   * rejects is reported under `name` (see onSubscriberFailure) and keeps receiving commits.
+   * Returns an unsubscribe function.
    */
-  onBlockCommit(listener: (commit: BlockCommit) => void): () => void {
-    this.commitListeners.add(listener);
-    return () => this.commitListeners.delete(listener);
+  onBlockCommit(listener: CommitListener, name: string = listener.name || "anonymous"): () => void {
+    return this.subscribers.add(listener, name);
+  }
+
+  /** Where failing commit subscribers are reported (default: one line on stderr naming the subscriber). */
+  onSubscriberFailure(report: SubscriberFailureReport): void {
+    this.subscriberFailureReport = report;
+  }
+
+  /** Commits produced but not yet handed to the subscriber(s) called `name`. */
+  commitBacklog(name: string): number {
+    return this.subscribers.backlog(name);
+  }
+
+  private subscriberFailure(name: string, height: number, error: unknown): void {
+    if (this.subscriberFailureReport !== undefined) return this.subscriberFailureReport(name, height, error);
+    const message = error instanceof Error ? error.message : String(error);
+    console.error(`shardkit: block commit subscriber ${name} failed at block ${height}: ${message}`);
   }
 
   /** The commit of a produced block (undefined for genesis, which has none, and unknown heights). */

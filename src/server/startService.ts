@@ -48,7 +48,7 @@ export interface ServiceOptions {
   onInternalError?: (method: string, error: unknown) => void;
   /** The REST index catching up with a resumed chain (see BlockIndexerOptions.onCatchUp). */
   onIndexCatchUp?: (indexedHeight: number, targetHeight: number) => void;
-  /** Request lines (debug) and receipt outcomes (info); default: nothing is logged. */
+  /** Request lines (debug), receipt outcomes (info), failing commit subscribers (error); default: only the last, on stderr. */
   logger?: Logger;
 }
 
@@ -98,6 +98,12 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   const views = new ViewBudget(options.viewTimeoutMs ?? DEFAULT_VIEW_TIMEOUT_MS);
   const servers: Server[] = [];
   const logger = options.logger ?? silentLogger;
+  // A failing block-commit subscriber (the REST indexer, the outcome log) is an error line naming it.
+  if (options.logger !== undefined) {
+    chain.onSubscriberFailure((subscriber, height, error) =>
+      logger.error("block commit subscriber failed", { subscriber, height, error: error instanceof Error ? error.message : String(error) }),
+    );
+  }
   const stopOutcomeLog = logOutcomes(chain, logger);
 
   const listen = async (port: number, archival: boolean): Promise<string> => {
