@@ -1,9 +1,12 @@
 import { Block } from "./blocks/Block.js";
 import { BlockProducer } from "./blocks/BlockProducer.js";
+import { BlockScheduler } from "./blocks/BlockScheduler.js";
+import { CommitSubscribers, type CommitListener, type SubscriberFailureReport } from "./blocks/CommitSubscribers.js";
 import { LightClientViews } from "./blocks/LightClientViews.js";
 import { finalityHeight, type Finality } from "./blocks/finality.js";
 import { defaultGenesisConfig, type GenesisConfig } from "./genesis/GenesisConfig.js";
 import type { BlockCommit } from "./blockCommit.js";
+import type { ChainReader } from "./ChainReader.js";
 import type { GenesisState } from "./genesis/GenesisStateBuilder.js";
 import { buildDevGenesis, type DevAccount } from "./genesis/devGenesis.js";
 import { devKeyPair } from "./genesis/devKey.js";
@@ -70,6 +73,7 @@ export type { AccessKey, AccessKeyPermission } from "./primitives/accessKey.js";
 export type { AccountView } from "./state/accountViews.js";
 export type { StateChange } from "./state/stateChange.js";
 export type { BlockCommit } from "./blockCommit.js";
+export type { ChainReader } from "./ChainReader.js";
 export type { ViewStateOptions, ViewStateResult } from "./state/viewStateIn.js";
 export { InvalidTransactionError } from "./runtime/InvalidTransactionError.js";
 export { TransactionDecodeError } from "./transaction/index.js";
@@ -133,7 +137,7 @@ const DEV_AUTHOR = "test.near";
  * doomslug-like finality, and every block kept (archival; serving layers apply retention).
  * Reads take a block and see its post-state.
  */
-export class Chain {
+export class Chain implements ChainReader {
   readonly chainId: string;
   readonly shardLayout: ShardLayout;
   readonly config: GenesisConfig;
@@ -162,10 +166,15 @@ export class Chain {
   private readonly chunks = new Map<string, { block: Block; shardIndex: number }>();
   private pending: ChangeSet[];
   private readonly listeners = new Set<(block: Block) => void>();
-  private readonly commitListeners = new Set<(commit: BlockCommit) => void>();
+  /** Block-commit subscribers, each fed on later turns so none can hold up production. */
+  private readonly subscribers = new CommitSubscribers((name, height, error) => this.subscriberFailure(name, height, error));
+  private subscriberFailureReport: SubscriberFailureReport | undefined;
   /** Block commits by height - genesis height - 1 (kept so subscribers can rebuild from the chain). */
   private readonly commits: BlockCommit[] = [];
-  private timer: NodeJS.Timeout | undefined;
+  /** Decides when blocks are produced (timed, or on demand at block time 0). */
+  private readonly scheduler: BlockScheduler;
+  /** Where a failed scheduled production goes (default: thrown, so the process stops). */
+  private productionFailureListener: ((error: Error) => void) | undefined;
   /** Ms block timestamps run ahead of the wall clock (sandbox fast-forward). */
   private clockLead = 0;
   /** Set while rewindTo replays kept blocks: their commits are kept but not re-sent. */
@@ -223,6 +232,11 @@ export class Chain {
     this.store = init.store;
     this.chainStore = init.chainStore;
     this.blockTimeMs = init.blockTimeMs;
+    this.scheduler = new BlockScheduler(this, (error) => {
+      const failure = error instanceof Error ? error : new Error(String(error));
+      if (this.productionFailureListener === undefined) throw failure;
+      this.productionFailureListener(failure);
+    });
     this.now = init.now;
     this.totalSupply = init.state.totalSupply;
     this.pending = init.layout.shardIds.map(() => new ChangeSet());
@@ -454,6 +468,7 @@ export class Chain {
       throw new RangeError(`cannot rewind to height ${height}: the chain holds ${genesisHeight} to ${this.head().height}`);
     }
     this.chainStore.truncateAbove(height);
+    this.subscribers.dropAbove(height);
     this.blocks.length = 0;
     this.byHash.clear();
     this.chunks.clear();
@@ -706,27 +721,39 @@ export class Chain {
     return this.producer.next(prev, timestampNs, postState, { chunks, totalSupply: prev.totalSupply - burnt });
   }
 
-  /** Keeps the block's commit and hands it to commit subscribers (who must not block: see onBlockCommit). */
+  /** Keeps the block's commit and queues it for the commit subscribers (delivered on later turns). */
   private emitCommit(commit: BlockCommit): void {
     this.commits.push(commit);
     if (this.rewinding) return; // subscribers rebuild from blockCommit after a rewind
-    for (const listener of this.commitListeners) {
-      try {
-        listener(commit);
-      } catch (e) {
-        process.emitWarning(`block commit listener failed: ${String(e)}`);
-      }
-    }
+    this.subscribers.publish(commit);
   }
 
   /**
-   * Calls `listener` with each produced block's commit (outcomes and written keys), right after
-   * the block is recorded. The listener runs inside block production: it should queue the
-   * commit and do its work later. Returns an unsubscribe function.
+   * Calls `listener` with each produced block's commit (outcomes, written keys, state changes),
+   * in block order, on a later turn of the event loop than the block's production: block
+   * production never runs or waits for a subscriber. A listener returning a promise gets its
+   * next commit after the promise settles (it falls behind alone). A listener that throws or
+   * rejects is reported under `name` (see onSubscriberFailure) and keeps receiving commits.
+   * Returns an unsubscribe function.
    */
-  onBlockCommit(listener: (commit: BlockCommit) => void): () => void {
-    this.commitListeners.add(listener);
-    return () => this.commitListeners.delete(listener);
+  onBlockCommit(listener: CommitListener, name: string = listener.name || "anonymous"): () => void {
+    return this.subscribers.add(listener, name);
+  }
+
+  /** Where failing commit subscribers are reported (default: one line on stderr naming the subscriber). */
+  onSubscriberFailure(report: SubscriberFailureReport): void {
+    this.subscriberFailureReport = report;
+  }
+
+  /** Commits produced but not yet handed to the subscriber(s) called `name`. */
+  commitBacklog(name: string): number {
+    return this.subscribers.backlog(name);
+  }
+
+  private subscriberFailure(name: string, height: number, error: unknown): void {
+    if (this.subscriberFailureReport !== undefined) return this.subscriberFailureReport(name, height, error);
+    const message = error instanceof Error ? error.message : String(error);
+    console.error(`shardkit: block commit subscriber ${name} failed at block ${height}: ${message}`);
   }
 
   /** The commit of a produced block (undefined for genesis, which has none, and unknown heights). */
@@ -772,27 +799,47 @@ export class Chain {
     return now > prev.timestampNs ? now : (prev.timestampNs / 1_000_000n + 1n) * 1_000_000n;
   }
 
-  /** Starts timed production every blockTimeMs (no-op when 0 or already running). */
+  /**
+   * Starts block production (no-op when running): every blockTimeMs, or at block time 0 on
+   * demand (see BlockScheduler: blocks follow a submitted transaction until its work is done).
+   */
   start(): void {
-    if (this.timer !== undefined || this.blockTimeMs <= 0) return;
-    const tick = (): void => {
-      this.produceBlock();
-      if (this.timer === undefined) return; // stop() was called by a listener
-      this.timer = setTimeout(tick, this.blockTimeMs);
-      this.timer.unref(); // an idle chain alone must not keep the process alive
-    };
-    this.timer = setTimeout(tick, this.blockTimeMs);
-    this.timer.unref();
+    this.scheduler.start();
   }
 
-  /** Stops timed production; safe to call repeatedly. */
+  /** Stops block production; safe to call repeatedly. */
   stop(): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timer = undefined;
+    this.scheduler.stop();
   }
 
   get running(): boolean {
-    return this.timer !== undefined;
+    return this.scheduler.running;
+  }
+
+  /**
+   * Asks the scheduler of an on-demand chain for blocks until `satisfied()` holds (a waiting
+   * client: `broadcast_tx_commit`, `wait_until`); a timed chain produces anyway. At most
+   * MAX_BLOCKS_PER_DEMAND blocks. Returns a release function for a waiter that gives up.
+   */
+  requestBlocks(satisfied: () => boolean): () => void {
+    return this.scheduler.demand(satisfied);
+  }
+
+  /**
+   * Receives a scheduled production that failed (a commit the store refused: disk full,
+   * read-only); production has stopped. Without a listener the error is thrown out of the
+   * timer, which ends the process.
+   */
+  onProductionFailure(listener: (error: Error) => void): void {
+    this.productionFailureListener = listener;
+  }
+
+  /** True while another block would execute something: pooled transactions, receipts routed or delayed. */
+  hasPendingWork(): boolean {
+    if (this.pool.size > 0) return true;
+    if (this.incoming.some((receipts) => receipts.length > 0)) return true;
+    const head = this.head();
+    return head.postState.some((state) => DelayedReceiptQueue.load(new StateUpdate(state)).length > 0);
   }
 
   /** Calls `listener` after each produced block; returns an unsubscribe function. */
@@ -830,6 +877,7 @@ export class Chain {
     const shard = this.validateAtHead(stx);
     this.pool.add(stx, hash, shard);
     this.records.accept(hash, stx);
+    this.scheduler.transactionArrived();
     return { hash, known: false };
   }
 

@@ -69,6 +69,11 @@ async function serve(args: string[]): Promise<void> {
       } else if (height < target) indexing.update(label);
       else indexed = { blocks: indexed?.blocks ?? 0, seconds: indexing.done() };
     },
+    // The data dir refused a block (disk full, read-only): nothing half-written; say why and stop.
+    onProductionFailure: (error) => {
+      console.error(`shardkit: block production stopped: ${error.message}`);
+      process.exit(1);
+    },
     onInternalError: (method, error) =>
       logger.error("internal error", { method, error: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
     onKeysReport: (message) => (/ reloaded: /.test(message) ? logger.info("keys file", { message }) : logger.warn("keys file", { message })),

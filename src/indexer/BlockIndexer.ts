@@ -66,7 +66,7 @@ export class BlockIndexer<S extends IndexStore = IndexStore> {
     this.unsubscribe = this.chain.onBlockCommit((commit) => {
       this.queue.push(commit);
       this.schedule();
-    });
+    }, "rest-indexer");
     this.catchUp(this.chain.head().height, true);
   }
 

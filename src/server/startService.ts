@@ -44,11 +44,17 @@ export interface ServiceOptions {
   txTimeoutMs?: number;
   /** Wall-clock budget of one `query` call_function (default 1000; nearcore's VM has none, ours 3 s). */
   viewTimeoutMs?: number;
+  /**
+   * A block the chain store refused to commit (disk full, read-only data dir): production has
+   * stopped and reads still serve the committed chain. Without it the error is thrown out of
+   * the block timer, which ends the process.
+   */
+  onProductionFailure?: (error: Error) => void;
   /** Receives unexpected handler failures (a bug, never bad input). */
   onInternalError?: (method: string, error: unknown) => void;
   /** The REST index catching up with a resumed chain (see BlockIndexerOptions.onCatchUp). */
   onIndexCatchUp?: (indexedHeight: number, targetHeight: number) => void;
-  /** Request lines (debug) and receipt outcomes (info); default: nothing is logged. */
+  /** Request lines (debug), receipt outcomes (info), failing commit subscribers (error); default: only the last, on stderr. */
   logger?: Logger;
 }
 
@@ -80,6 +86,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     keysWatcher === undefined ? () => KeyRing.EMPTY : () => keysWatcher.current(),
     options.publicRatePerMinute === undefined ? {} : { publicRatePerMinute: options.publicRatePerMinute },
   );
+  if (options.onProductionFailure !== undefined) chain.onProductionFailure(options.onProductionFailure);
   const ftBalances = options.ftBalances ?? defaultFtBalances(chain);
   const indexerOptions = ftBalances ? { ftBalances } : {};
   let indexer = new BlockIndexer(chain, new MemoryIndexStore(), {
@@ -98,6 +105,12 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   const views = new ViewBudget(options.viewTimeoutMs ?? DEFAULT_VIEW_TIMEOUT_MS);
   const servers: Server[] = [];
   const logger = options.logger ?? silentLogger;
+  // A failing block-commit subscriber (the REST indexer, the outcome log) is an error line naming it.
+  if (options.logger !== undefined) {
+    chain.onSubscriberFailure((subscriber, height, error) =>
+      logger.error("block commit subscriber failed", { subscriber, height, error: error instanceof Error ? error.message : String(error) }),
+    );
+  }
   const stopOutcomeLog = logOutcomes(chain, logger);
 
   const listen = async (port: number, archival: boolean): Promise<string> => {

@@ -213,9 +213,13 @@ describe("Chain timed production", () => {
     expect(seen).toHaveLength(height);
   });
 
-  it("does nothing on start() when blockTimeMs is 0", async () => {
+  it("produces nothing while idle after start() when blockTimeMs is 0 (on demand)", async () => {
     const chain = await open();
     chain.start();
+    expect(chain.running).toBe(true);
+    await new Promise((r) => setTimeout(r, 30));
+    expect(chain.head().height).toBe(0);
+    chain.stop();
     expect(chain.running).toBe(false);
   });
 

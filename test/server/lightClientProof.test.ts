@@ -23,6 +23,8 @@ let headMerkleRoot: string;
 beforeAll(async () => {
   service = await startTestService({ chain: { blockTimeMs: 0 } });
   const chain = service.chain;
+  // The test places transactions in blocks itself: no on-demand blocks after a submission.
+  chain.stop();
   chain.produceBlock();
   // Three transfers from alice in one chunk (alice → bob and alice → carol cross shards,
   // alice → alice stays local), and one from bob.

@@ -64,6 +64,8 @@ async function trustedGenesis() {
 beforeAll(async () => {
   service = await startTestService({ chain: { blockTimeMs: 0, genesisFile: genesisFile() } });
   const chain = service.chain;
+  // The test places transactions in blocks itself: no on-demand blocks after a submission.
+  chain.stop();
   chain.produceBlock();
   const bytes = signedTx(chain, "alice.near", "bob.near", [{ type: "Transfer", deposit: NEAR }]);
   txHash = await rpcResult(service.rpcUrl, "broadcast_tx_async", [Buffer.from(bytes).toString("base64")]);

@@ -20,6 +20,11 @@ export class TransactionPool {
   private readonly groups = new Map<string, { shard: number; txs: DecodedSignedTransaction[] }>();
   private readonly hashes = new Set<string>();
 
+  /** Transactions waiting. */
+  get size(): number {
+    return this.hashes.size;
+  }
+
   has(hash: string): boolean {
     return this.hashes.has(hash);
   }

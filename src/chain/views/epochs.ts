@@ -1,4 +1,5 @@
-import type { Block, Chain } from "../node.js";
+import type { ChainReader } from "../ChainReader.js";
+import type { Block } from "../node.js";
 import { ZERO_HASH_BASE58 } from "../primitives/cryptoHash.js";
 
 /**
@@ -16,13 +17,13 @@ export interface EpochRef {
   readonly id: string;
 }
 
-export function epochIndexOfHeight(chain: Chain, height: number): number {
+export function epochIndexOfHeight(chain: ChainReader, height: number): number {
   const g = chain.genesisBlock.height;
   return height <= g ? 0 : Math.floor((height - g - 1) / chain.config.epochLength);
 }
 
 /** The epoch with index `index`; its id needs the block that names it, so only epochs up to the head's next one resolve. */
-export function epochByIndex(chain: Chain, index: number): EpochRef | undefined {
+export function epochByIndex(chain: ChainReader, index: number): EpochRef | undefined {
   const g = chain.genesisBlock.height;
   const length = chain.config.epochLength;
   const id = index === 0 ? ZERO_HASH_BASE58 : index === 1 ? chain.genesisBlock.hash : chain.blockByHeight(g + (index - 1) * length)?.hash;
@@ -30,12 +31,12 @@ export function epochByIndex(chain: Chain, index: number): EpochRef | undefined 
   return { index, startHeight: index === 0 ? g : g + 1 + index * length, lastHeight: g + (index + 1) * length, id };
 }
 
-export function epochOfBlock(chain: Chain, block: Block): EpochRef {
+export function epochOfBlock(chain: ChainReader, block: Block): EpochRef {
   return epochByIndex(chain, epochIndexOfHeight(chain, block.height))!;
 }
 
 /** The epoch an id names, if it is the id of an epoch the chain has started (or the next one its head announces). */
-export function epochById(chain: Chain, epochId: string): EpochRef | undefined {
+export function epochById(chain: ChainReader, epochId: string): EpochRef | undefined {
   if (epochId === ZERO_HASH_BASE58) return epochByIndex(chain, 0);
   if (epochId === chain.genesisBlock.hash) return epochByIndex(chain, 1);
   const block = chain.blockByHash(epochId);

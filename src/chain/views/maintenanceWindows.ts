@@ -1,4 +1,4 @@
-import type { Chain } from "../node.js";
+import type { ChainReader } from "../ChainReader.js";
 import { epochByIndex, epochOfBlock } from "./epochs.js";
 
 export interface HeightRange {
@@ -12,7 +12,7 @@ export interface HeightRange {
  * in which `accountId` is neither the block producer nor a chunk producer. On this chain
  * the single block producer also produces every chunk.
  */
-export function maintenanceWindows(chain: Chain, accountId: string): HeightRange[] {
+export function maintenanceWindows(chain: ChainReader, accountId: string): HeightRange[] {
   const head = chain.head();
   const epoch = epochOfBlock(chain, head);
   const nextEpochStart = epochByIndex(chain, epoch.index + 1)?.startHeight ?? epoch.lastHeight + 1;

@@ -1,4 +1,5 @@
-import type { Block, Chain } from "../node.js";
+import type { ChainReader } from "../ChainReader.js";
+import type { Block } from "../node.js";
 import { epochIndexOfHeight, type EpochRef } from "./epochs.js";
 
 /** A validator stake as nearcore views it (`ValidatorStakeView` V1). */
@@ -42,13 +43,13 @@ export interface EpochValidatorInfo {
  * The block producer's stake in an epoch: its locked balance when the epoch began (after
  * the previous epoch's last block; the genesis state for the first epoch).
  */
-function producerStake(chain: Chain, epoch: EpochRef): bigint {
+function producerStake(chain: ChainReader, epoch: EpochRef): bigint {
   const before = chain.blockByHeight(Math.max(chain.genesisBlock.height, epoch.startHeight - 1))!;
   return chain.viewAccount(before, chain.blockProducer.accountId)?.locked ?? 0n;
 }
 
 /** The epoch's block producers in order: the chain's single producer. */
-export function epochBlockProducers(chain: Chain, epoch: EpochRef): ValidatorStake[] {
+export function epochBlockProducers(chain: ChainReader, epoch: EpochRef): ValidatorStake[] {
   const { accountId, publicKey } = chain.blockProducer;
   return [{ validator_stake_struct_version: "V1", account_id: accountId, public_key: publicKey, stake: producerStake(chain, epoch).toString() }];
 }
@@ -61,7 +62,7 @@ export function epochBlockProducers(chain: Chain, epoch: EpochRef): ValidatorSta
  * the epoch's chunk headers, the latest per account, sorted by account id as nearcore's
  * BTreeMap orders them.
  */
-export function epochValidatorInfo(chain: Chain, epoch: EpochRef, upTo: Block): EpochValidatorInfo {
+export function epochValidatorInfo(chain: ChainReader, epoch: EpochRef, upTo: Block): EpochValidatorInfo {
   const first = Math.max(epoch.startHeight, chain.genesisBlock.height + 1);
   const last = Math.min(upTo.height, epoch.lastHeight);
   const blocks = Math.max(0, last - first + 1);
@@ -111,7 +112,7 @@ export function epochValidatorInfo(chain: Chain, epoch: EpochRef, upTo: Block): 
 }
 
 /** Whether `block` is the last block of its epoch: its successor exists and starts a new epoch. */
-export function endsEpoch(chain: Chain, block: Block): boolean | undefined {
+export function endsEpoch(chain: ChainReader, block: Block): boolean | undefined {
   const next = chain.blockByHeight(block.height + 1);
   if (next === undefined) return undefined;
   return epochIndexOfHeight(chain, next.height) !== epochIndexOfHeight(chain, block.height);

@@ -8,15 +8,14 @@ import type { Logger } from "./Logger.js";
 /**
  * Logs what each block executed, from the chain's block-commit event: one info line per
  * transaction included (its conversion into a receipt), one per receipt outcome (refunds from
- * `system` at debug), one debug line per block. The work runs on
- * a later turn of the event loop, so block production never waits for the log.
+ * `system` at debug), one debug line per block. The chain delivers commits on a later turn
+ * of the event loop, so block production never waits for the log.
  * Returns an unsubscribe function.
  */
 export function logOutcomes(chain: Chain, logger: Logger): () => void {
   if (!logger.enabled("info")) return () => {};
-  return chain.onBlockCommit((commit) => {
-    setImmediate(() => logCommit(chain, logger, commit));
-  });
+  // Commits reach subscribers after the block's production, so logging never delays it.
+  return chain.onBlockCommit((commit) => logCommit(chain, logger, commit), "outcome-log");
 }
 
 function logCommit(chain: Chain, logger: Logger, commit: BlockCommit): void {

@@ -1,13 +1,13 @@
-import type { Chain } from "../../chain/node.js";
+import type { ChainReader } from "../../chain/ChainReader.js";
 import type { DevChainControl } from "../../chain/sandbox/DevChainControl.js";
 import type { ViewBudget } from "./query/ViewBudget.js";
 
 /** A block as the chain hands it out. */
-export type Block = ReturnType<Chain["head"]>;
+export type Block = ReturnType<ChainReader["head"]>;
 
-/** What every handler sees: the chain and the serving policy of the listener it runs on. */
+/** What every handler sees: the chain (read interface only) and the serving policy of the listener it runs on. */
 export interface RpcContext {
-  chain: Chain;
+  chain: ChainReader;
   /** Archival listeners serve every block; regular ones only the last `retention` blocks. */
   archival: boolean;
   retention: number;

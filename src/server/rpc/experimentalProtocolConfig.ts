@@ -1,3 +1,4 @@
+import type { ChainReader } from "../../chain/ChainReader.js";
 import type {
   ExperimentalProtocolConfigParams,
   ExperimentalProtocolConfigResult,
@@ -7,7 +8,6 @@ import type {
   RuntimeConfigView,
   VMConfigView,
 } from "../../../generated/rpc/types.js";
-import type { Chain } from "../../chain/node.js";
 import type { Fee as RuntimeFee, RuntimeParameters, WasmConfig } from "../../chain/runtime/parameters.js";
 import { resolveBlockHeader } from "./blockReference.js";
 import type { RpcContext } from "./context.js";
@@ -38,7 +38,7 @@ export function experimentalProtocolConfig(
  * protocol version; the genesis part is taken from `genesis_config`'s view so both methods
  * always agree, minus the fields only the genesis has.
  */
-function protocolConfigView(chain: Chain): ExperimentalProtocolConfigResult {
+function protocolConfigView(chain: ChainReader): ExperimentalProtocolConfigResult {
   const { validators: _v, total_supply: _s, use_production_config: _u, ...genesis } = genesisConfigView(chain);
   return {
     ...genesis,

@@ -1,5 +1,5 @@
+import type { ChainReader } from "../../chain/ChainReader.js";
 import type { GenesisConfigParams, GenesisConfigResult } from "../../../generated/rpc/types.js";
-import type { Chain } from "../../chain/node.js";
 import { chronoRfc3339 } from "./chronoRfc3339.js";
 import type { RpcContext } from "./context.js";
 import { shardLayoutView } from "./shardLayoutView.js";
@@ -14,7 +14,7 @@ export function genesisConfig(_params: GenesisConfigParams, ctx: RpcContext): Ge
   return genesisConfigView(ctx.chain);
 }
 
-export function genesisConfigView(chain: Chain): GenesisConfigResult {
+export function genesisConfigView(chain: ChainReader): GenesisConfigResult {
   const { config } = chain;
   const producer = chain.blockProducer;
   const shards = chain.shardLayout.shardIds;

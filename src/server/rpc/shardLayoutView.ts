@@ -1,8 +1,8 @@
+import type { ChainReader } from "../../chain/ChainReader.js";
 import type { ShardLayout as ShardLayoutView } from "../../../generated/rpc/types.js";
-import type { Chain } from "../../chain/node.js";
 
 /** The chain's shard layout as nearcore's `ShardLayout` JSON (V0 for hash routing, V2 for boundary accounts). */
-export function shardLayoutView(chain: Chain): ShardLayoutView {
+export function shardLayoutView(chain: ChainReader): ShardLayoutView {
   const layout = chain.shardLayout;
   if (layout.routing === "hash") return { V0: { num_shards: layout.numShards, version: 0 } };
   const ids = layout.shardIds;

@@ -1,7 +1,7 @@
+import type { ChainReader } from "../../../chain/ChainReader.js";
 import type { AccessKeyView } from "../../../../generated/rpc/types.js";
-import type { Chain } from "../../../chain/node.js";
 
-type AccessKeyRecord = NonNullable<ReturnType<Chain["viewAccessKey"]>>;
+type AccessKeyRecord = NonNullable<ReturnType<ChainReader["viewAccessKey"]>>;
 
 /** The wire form of an access key: u64 nonce as a number, u128 allowance as a decimal string. */
 export function accessKeyView(key: AccessKeyRecord): AccessKeyView {

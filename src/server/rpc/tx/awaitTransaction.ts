@@ -3,14 +3,11 @@ import { TimeoutError } from "../../errors.js";
 import type { RpcContext } from "../context.js";
 import { meetsWaitUntil, type TxExecutionStatus } from "./waitUntil.js";
 
-/** Blocks an on-demand chain may produce for one waiting request before it gives up early. */
-const MAX_ON_DEMAND_BLOCKS = 64;
-
 /**
  * Resolves with the transaction's status once it meets `requested`, re-checking after every
  * block; rejects with TIMEOUT_ERROR after the listener's timeout, as nearcore's polling does.
- * On a chain without timed blocks (`--block-time 0`) a waiting known transaction pushes blocks
- * itself, one per macrotask so other requests still interleave: the dev chain's convenience.
+ * On a chain without timed blocks (`--block-time 0`) the wait asks the chain's scheduler for
+ * blocks (one per macrotask, so other requests interleave) until the status is reached.
  */
 export function awaitTransaction(ctx: RpcContext, hash: string, requested: TxExecutionStatus): Promise<TransactionStatus> {
   const { chain } = ctx;
@@ -28,6 +25,7 @@ export function awaitTransaction(ctx: RpcContext, hash: string, requested: TxExe
       settled = true;
       clearTimeout(timer);
       unsubscribe();
+      release();
       outcome();
     };
     const check = () => {
@@ -37,15 +35,7 @@ export function awaitTransaction(ctx: RpcContext, hash: string, requested: TxExe
     const unsubscribe = chain.onBlock(check);
     const timer = setTimeout(() => finish(() => reject(new TimeoutError())), ctx.txTimeoutMs);
 
-    if (chain.blockTimeMs === 0 && chain.transactionStatus(hash) !== undefined) {
-      let produced = 0;
-      const step = () => {
-        // A transaction the pool dropped will never land: stop pushing blocks for it.
-        if (settled || produced++ >= MAX_ON_DEMAND_BLOCKS || chain.transactionStatus(hash) === undefined) return;
-        chain.produceBlock(); // the onBlock listener re-checks
-        setImmediate(step);
-      };
-      setImmediate(step);
-    }
+    // An on-demand chain (`--block-time 0`) produces while someone waits; a dropped transaction never lands.
+    const release = chain.requestBlocks(() => settled || chain.transactionStatus(hash) === undefined || satisfied() !== undefined);
   });
 }

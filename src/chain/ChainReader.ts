@@ -1,0 +1,76 @@
+import type { Block } from "./blocks/Block.js";
+import type { Finality } from "./blocks/finality.js";
+import type { LightClientViews } from "./blocks/LightClientViews.js";
+import type { GenesisConfig } from "./genesis/GenesisConfig.js";
+import type { AccessKey } from "./primitives/accessKey.js";
+import type { RuntimeParameters } from "./runtime/parameters.js";
+import type { ReceiptView } from "./runtime/receipt.js";
+import type { TransactionStatus } from "./runtime/transactionStatus.js";
+import type { ShardLayout } from "./shards/ShardLayout.js";
+import type { AccountView } from "./state/accountViews.js";
+import type { ViewStateOptions, ViewStateResult } from "./state/viewStateIn.js";
+import type { BlockStateChanges } from "./views/BlockStateChanges.js";
+import type { ChunkBodies } from "./views/ChunkBodies.js";
+import type { CallFunctionOutcome } from "./vm/CallFunctionOutcome.js";
+import type { ViewLimits } from "./vm/ViewLimits.js";
+
+/**
+ * What the JSON-RPC handlers need from the chain: its fixed facts, blocks by height, hash and
+ * finality, transaction and receipt lookups, state views at a block, and transaction
+ * submission. `Chain` implements it; the handlers see nothing else (no production, no
+ * rewinds, no store), so a reader over another source (a read replica, a test double) can
+ * serve them. Every method is synchronous: reads are in memory or memory-mapped (see
+ * store/README.md, "Synchronous on purpose").
+ */
+export interface ChainReader {
+  // ---- fixed facts of the chain -------------------------------------------------------------
+  readonly chainId: string;
+  readonly config: GenesisConfig;
+  readonly protocolVersion: number;
+  readonly shardLayout: ShardLayout;
+  readonly genesisBlock: Block;
+  readonly blockProducer: { readonly accountId: string; readonly publicKey: string };
+  readonly totalSupply: bigint;
+  readonly runtimeParameters: RuntimeParameters;
+  readonly transactionValidityPeriod: number;
+  /** Block interval; 0 = blocks on demand. */
+  readonly blockTimeMs: number;
+
+  // ---- blocks ---------------------------------------------------------------------------------
+  head(): Block;
+  blockByHeight(height: number): Block | undefined;
+  /** By base58 hash. */
+  blockByHash(hash: string): Block | undefined;
+  /** optimistic = head, near-final = head - 1, final = head - 2 (clamped to genesis). */
+  blockByFinality(finality: Finality): Block;
+  epochStartHeight(block: Block): number;
+  chunkByHash(chunkHash: string): { block: Block; shardIndex: number } | undefined;
+  /** Transactions and outgoing receipts of every produced chunk. */
+  readonly chunkBodies: ChunkBodies;
+  /** Light-client blocks and proofs. */
+  readonly lightClient: LightClientViews;
+  /** A block's state changes with their causes (`block` must be one of this chain's blocks). */
+  stateChangesInBlock(block: Block): BlockStateChanges;
+  /** Calls `listener` after each produced block; returns an unsubscribe function. */
+  onBlock(listener: (block: Block) => void): () => void;
+
+  // ---- transactions and receipts ----------------------------------------------------------------
+  transactionStatus(hash: string): TransactionStatus | undefined;
+  receipt(receiptId: string): ReceiptView | undefined;
+  /** Validates and pools a borsh SignedTransaction (the chain's scheduler takes it from there). */
+  submitTransaction(signedTxBytes: Uint8Array): { hash: string; known: boolean };
+  /** Validates without pooling; returns the hash. */
+  checkTransaction(signedTxBytes: Uint8Array): string;
+  /** A waiter's need for blocks on an on-demand chain; returns a release function. */
+  requestBlocks(satisfied: () => boolean): () => void;
+
+  // ---- state at a block ---------------------------------------------------------------------
+  viewAccount(block: Block, accountId: string): AccountView | undefined;
+  accountStorageUsage(block: Block, accountId: string): number | undefined;
+  viewAccessKey(block: Block, accountId: string, publicKey: string): AccessKey | undefined;
+  viewAccessKeys(block: Block, accountId: string): { publicKey: string; accessKey: AccessKey }[];
+  viewCode(block: Block, accountId: string): Uint8Array | undefined;
+  viewCodeLength(block: Block, accountId: string): number;
+  viewState(block: Block, accountId: string, options: ViewStateOptions): ViewStateResult;
+  callFunction(block: Block, accountId: string, methodName: string, args: Uint8Array, limits?: ViewLimits): CallFunctionOutcome;
+}

@@ -1,0 +1,132 @@
+/** What the scheduler drives: a chain that produces a block when asked. */
+export interface SchedulableChain {
+  /** Interval of timed production; 0 = blocks on demand. */
+  readonly blockTimeMs: number;
+  produceBlock(): unknown;
+  /** True while another block would execute something (pooled transactions, receipts in flight). */
+  hasPendingWork(): boolean;
+}
+
+/** Blocks an on-demand chain produces after one arrival while work keeps coming (a receipt loop must not spin forever). */
+export const MAX_BLOCKS_PER_ARRIVAL = 64;
+/** Blocks one waiter may ask for before the scheduler stops producing for it. */
+export const MAX_BLOCKS_PER_DEMAND = 64;
+
+interface Demand {
+  readonly satisfied: () => boolean;
+  remaining: number;
+}
+
+/**
+ * Decides when the chain produces blocks, so nothing outside the chain does.
+ *
+ * - Timed (`blockTimeMs > 0`): one block every interval while started.
+ * - On demand (`blockTimeMs = 0`, `--block-time 0`): after a transaction arrives, blocks
+ *   follow one per macrotask (so requests interleave) until the work it started is done:
+ *   the pool is empty and no receipt is in flight. A waiter that needs more than that (a
+ *   status of FINAL needs two blocks on top) registers a demand; blocks continue until it is
+ *   satisfied or its budget is spent. Idle, nothing is produced.
+ *
+ * Before `start()` and after `stop()` nothing is produced (a library user calls
+ * `produceBlock()` itself). A failing production stops the scheduler and goes to `onError`.
+ */
+export class BlockScheduler {
+  private started = false;
+  private timer: NodeJS.Timeout | undefined;
+  private stepQueued = false;
+  private burst = 0;
+  private readonly demands = new Set<Demand>();
+
+  constructor(
+    private readonly chain: SchedulableChain,
+    private readonly onError: (error: unknown) => void,
+  ) {}
+
+  get running(): boolean {
+    return this.started;
+  }
+
+  get onDemand(): boolean {
+    return this.chain.blockTimeMs <= 0;
+  }
+
+  /** Starts production (no-op when already running). */
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    if (this.onDemand) {
+      // Work left from before the start (a resumed pool is empty, but receipts may be in flight).
+      this.burst = 0;
+      this.queueStep();
+    } else {
+      this.armTimer();
+    }
+  }
+
+  /** Stops production; safe to call repeatedly. Waiting demands stay registered but get no blocks. */
+  stop(): void {
+    this.started = false;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  /** The chain pooled a transaction: on demand, a block follows promptly. */
+  transactionArrived(): void {
+    if (!this.onDemand) return;
+    this.burst = 0;
+    this.queueStep();
+  }
+
+  /**
+   * Asks for blocks until `satisfied()` is true (checked before each block), at most
+   * `maxBlocks` of them. Only on demand: a timed chain produces anyway. Returns a release
+   * function (call it when the waiter gives up).
+   */
+  demand(satisfied: () => boolean, maxBlocks = MAX_BLOCKS_PER_DEMAND): () => void {
+    if (!this.onDemand) return () => {};
+    const entry: Demand = { satisfied, remaining: maxBlocks };
+    this.demands.add(entry);
+    this.queueStep();
+    return () => this.demands.delete(entry);
+  }
+
+  private armTimer(): void {
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      if (!this.started) return;
+      if (this.produce()) this.armTimer();
+    }, this.chain.blockTimeMs);
+    this.timer.unref(); // an idle chain alone must not keep the process alive
+  }
+
+  private queueStep(): void {
+    if (this.stepQueued || !this.started) return;
+    this.stepQueued = true;
+    setImmediate(() => {
+      this.stepQueued = false;
+      this.step();
+    });
+  }
+
+  /** One on-demand decision: produce a block if anything asks for one, then look again on the next turn. */
+  private step(): void {
+    if (!this.started) return;
+    for (const d of this.demands) if (d.remaining <= 0 || d.satisfied()) this.demands.delete(d);
+    const work = this.burst < MAX_BLOCKS_PER_ARRIVAL && this.chain.hasPendingWork();
+    if (!work && this.demands.size === 0) return;
+    if (work) this.burst++;
+    for (const d of this.demands) d.remaining--;
+    if (this.produce()) this.queueStep();
+  }
+
+  private produce(): boolean {
+    try {
+      this.chain.produceBlock();
+      return this.started; // a block listener may have stopped us
+    } catch (error) {
+      this.stop();
+      this.onError(error);
+      return false;
+    }
+  }
+}
