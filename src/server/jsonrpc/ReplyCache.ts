@@ -47,6 +47,10 @@ class BoundedMap<V> {
     return this.map.get(key);
   }
 
+  get size(): number {
+    return this.map.size;
+  }
+
   set(key: string, value: V): void {
     if (this.map.has(key)) return;
     const size = key.length + this.sizeOf(value);
@@ -103,9 +107,12 @@ export class ReplyCache {
     this.byParams.clear();
   }
 
-  /** The key of a request body, or undefined when the body is too long to be cached. */
+  /**
+   * The key of a request body, or undefined when the body is too long to be cached. Computed
+   * only while something is cached: a node that only takes transactions never pays for it.
+   */
   bodyKey(body: Buffer): string | undefined {
-    return body.length <= MAX_BODY_KEY_BYTES ? body.toString("latin1") : undefined;
+    return body.length <= MAX_BODY_KEY_BYTES && this.byParams.size > 0 ? body.toString("latin1") : undefined;
   }
 
   replyFor(bodyKey: string): RpcReply | undefined {
