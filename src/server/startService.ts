@@ -129,6 +129,8 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       handlers: rpcHandlers,
       context,
       maxJsonDepth: options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH,
+      // Every new block, state patch and revert replaces the head: cached state reads go with it.
+      cache: { generation: () => chain.head() },
       ...(options.onInternalError && { onInternalError: options.onInternalError }),
     });
     // At debug, each request's log line names its JSON-RPC method and error cause.

@@ -3,6 +3,7 @@ import { validateParams } from "../../../generated/rpc/validators.js";
 import { InternalError, MethodNotFoundError, ParseError, RpcError } from "../errors.js";
 import { exceedsJsonDepth } from "./jsonDepth.js";
 import { normaliseParams } from "./legacyParams.js";
+import { ReplyCache, type ReplyCacheOptions } from "./ReplyCache.js";
 import { validationMessage } from "./validationMessage.js";
 
 /** What goes back over HTTP: a status and a serialized JSON-RPC response. */
@@ -18,6 +19,8 @@ export interface RpcProcessorOptions<Ctx> {
   maxJsonDepth: number;
   /** Called with unexpected (non-RpcError) failures; never with request bodies or keys. */
   onInternalError?: (method: string, error: unknown) => void;
+  /** Serialized answers kept while `generation` stays the same (see ReplyCache); none without. */
+  cache?: ReplyCacheOptions;
 }
 
 const knownMethods = new Set<string>(rpcMethodNames);
@@ -31,9 +34,17 @@ const REQUEST_EXPECTED = "JSON RPC Request format was expected";
  */
 export function createRpcProcessor<Ctx>(options: RpcProcessorOptions<Ctx>) {
   const { handlers, context, maxJsonDepth } = options;
+  const cache = options.cache === undefined ? undefined : new ReplyCache(options.cache);
 
   /** Synchronous when the handler is; a promise only for asynchronous handlers. */
   return function process(body: Buffer): RpcReply | Promise<RpcReply> {
+    let bodyKey: string | undefined;
+    if (cache !== undefined) {
+      cache.refresh();
+      bodyKey = cache.bodyKey(body);
+      const hit = bodyKey === undefined ? undefined : cache.replyFor(bodyKey);
+      if (hit !== undefined) return hit;
+    }
     if (exceedsJsonDepth(body, maxJsonDepth)) {
       return errorReply(null, new ParseError(`JSON nesting deeper than ${maxJsonDepth} levels is not accepted`));
     }
@@ -51,14 +62,27 @@ export function createRpcProcessor<Ctx>(options: RpcProcessorOptions<Ctx>) {
     try {
       const params = normaliseParams(name, request.params);
       if (!paramsValid(name, params)) throw new ParseError(`Failed parsing args: ${validationMessage(validateParams[name].errors)}`);
+      const paramsKey = cache !== undefined && cache.cacheable(name, params) ? cache.paramsKey(name, params) : undefined;
+      if (paramsKey !== undefined) {
+        const cached = cache!.resultFor(paramsKey);
+        if (cached !== undefined) return rememberedReply(bodyKey, paramsKey, cached, id);
+      }
       const handler = handlers[name] as (params: unknown, ctx: Ctx) => unknown;
       const result = handler(params, context);
       if (result instanceof Promise) return result.then((value) => resultReply(id, value), (error: unknown) => failure(name, id, error));
+      if (paramsKey !== undefined) return rememberedReply(bodyKey, paramsKey, JSON.stringify(result), id);
       return resultReply(id, result);
     } catch (error) {
       return failure(name, id, error);
     }
   };
+
+  /** A successful synchronous answer of a cacheable request, kept for the current generation. */
+  function rememberedReply(bodyKey: string | undefined, paramsKey: string, resultJson: string, id: unknown): RpcReply {
+    const reply = resultJsonReply(id, resultJson);
+    cache!.remember(bodyKey, paramsKey, resultJson, reply);
+    return reply;
+  }
 
   function failure(method: string, id: unknown, error: unknown): RpcReply {
     if (error instanceof RpcError) return errorReply(id, error);
@@ -81,7 +105,11 @@ function paramsValid(method: RpcMethodName, params: unknown): boolean {
 }
 
 function resultReply(id: unknown, result: unknown): RpcReply {
-  return { status: 200, body: `{"jsonrpc":"2.0","result":${JSON.stringify(result)},"id":${JSON.stringify(id)}}` };
+  return resultJsonReply(id, JSON.stringify(result));
+}
+
+function resultJsonReply(id: unknown, resultJson: string): RpcReply {
+  return { status: 200, body: `{"jsonrpc":"2.0","result":${resultJson},"id":${JSON.stringify(id)}}` };
 }
 
 interface RequestEnvelope {
