@@ -167,6 +167,8 @@ export class VmLogic {
     this.memory = undefined;
     this.view = EMPTY_VIEW;
     this.gasGlobal = undefined;
+    this.gas.clearReserve();
+    this.needsArm = false;
   }
 
   // ---- wasm gas kept in the instance (instrument.ts GasGlobals) ----
@@ -174,6 +176,13 @@ export class VmLogic {
   private gasGlobal: WebAssembly.Global | undefined;
   /** The gas global's value when the host last settled or armed it. */
   private gasArmed = 0n;
+  /**
+   * The instance's gas was settled during a host call (a charge came near a limit, the call
+   * read its used gas, or created a promise): the host-call wrapper re-arms before returning
+   * to wasm. Otherwise host calls leave the counter alone (GasCounter reserve).
+   */
+  needsArm = false;
+  private readonly settleWasmGas = (): void => this.syncWasmGas();
 
   /** Starts metering through the instance's gas global (after instantiation, before the method runs). */
   attachGasGlobal(global: WebAssembly.Global): void {
@@ -181,27 +190,35 @@ export class VmLogic {
     this.armWasmGas();
   }
 
-  /** Burns the wasm gas the instance counted since it was last armed (always within the armed budget). */
+  /**
+   * Burns the wasm gas the instance counted since it was last armed (always within the armed
+   * budget). The instance must not run again before {@link armWasmGas}.
+   */
   syncWasmGas(): void {
     const g = this.gasGlobal;
     if (g === undefined) return;
     const left = g.value as bigint;
     const spent = this.gasArmed - left;
     this.gasArmed = left;
+    this.gas.clearReserve();
+    this.needsArm = true;
     if (spent > 0n && !this.gas.burnWasm(spent)) this.gas.burn(spent);
   }
 
   /**
    * Lets the instance burn what may still be burnt without a limit check, capped so that it
-   * comes back (gas_checkpoint) often enough to look at the clock.
+   * comes back (gas_checkpoint) often enough to look at the clock. The budget is the gas
+   * counter's reserve until the instance's gas is next settled.
    */
   armWasmGas(): void {
     const g = this.gasGlobal;
+    this.needsArm = false;
     if (g === undefined) return;
     const left = this.gas.remainingGas;
     const budget = left < 0n ? 0n : left < GAS_ARM_CAP ? left : GAS_ARM_CAP;
     g.value = budget;
     this.gasArmed = budget;
+    this.gas.setReserve(budget, this.settleWasmGas);
   }
 
   /**
@@ -214,6 +231,7 @@ export class VmLogic {
     const left = g.value as bigint; // already lowered by fee
     const spent = this.gasArmed - (left + fee);
     this.gasArmed = left;
+    this.gas.clearReserve();
     if (spent > 0n && !this.gas.burnWasm(spent)) this.gas.burn(spent);
     if (!this.gas.burnWasm(fee)) this.gas.burn(fee);
     this.checkClock();
