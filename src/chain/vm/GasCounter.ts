@@ -10,9 +10,38 @@ const EXT_COST_BY_INDEX: readonly ExtCost[] = [...EXT_COST_NAMES].sort((x, y) =>
   return a < b ? -1 : a > b ? 1 : 0;
 });
 const EXT_COST_PROFILE_NAME: readonly string[] = EXT_COST_BY_INDEX.map((name) => name.toUpperCase());
-const EXT_COST_INDEX = Object.fromEntries(EXT_COST_BY_INDEX.map((name, i) => [name, i])) as Readonly<Record<ExtCost, number>>;
+/** A Map: the cost name varies per call site, and a keyed property load on a 70-key object is megamorphic (about twice as slow). */
+const EXT_COST_INDEX: ReadonlyMap<string, number> = new Map(EXT_COST_BY_INDEX.map((name, i) => [name, i]));
+const indexOf = (cost: ExtCost): number => EXT_COST_INDEX.get(cost)!;
 /** Where WASM_INSTRUCTION (the gas no other cost accounts for) sorts among the ext costs. */
 const WASM_INSTRUCTION_INDEX = EXT_COST_PROFILE_NAME.filter((name) => name < "WASM_INSTRUCTION").length;
+const extCostTables = new WeakMap<Readonly<Record<ExtCost, bigint>>, readonly bigint[]>();
+function extCostTable(extCosts: Readonly<Record<ExtCost, bigint>>): readonly bigint[] {
+  let table = extCostTables.get(extCosts);
+  if (table === undefined) {
+    table = EXT_COST_BY_INDEX.map((name) => extCosts[name]);
+    extCostTables.set(extCosts, table);
+  }
+  return table;
+}
+
+/**
+ * Each ext cost as a double, by profile index (Infinity when not exact: such costs take the
+ * bigint path), per cost table.
+ */
+const extCostNumberTables = new WeakMap<Readonly<Record<ExtCost, bigint>>, readonly number[]>();
+function extCostNumbers(extCosts: Readonly<Record<ExtCost, bigint>>): readonly number[] {
+  let table = extCostNumberTables.get(extCosts);
+  if (table === undefined) {
+    table = EXT_COST_BY_INDEX.map((name) => {
+      const cost = extCosts[name];
+      return cost <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(cost) : Infinity;
+    });
+    extCostNumberTables.set(extCosts, table);
+  }
+  return table;
+}
+
 /** Profile unit counts stay below this (exact doubles); see countUnits. */
 const UNIT_FLUSH = 2 ** 52;
 
@@ -36,6 +65,19 @@ export class GasCounter {
   private readonly units: number[] = new Array<number>(EXT_COST_BY_INDEX.length).fill(0);
   private readonly profileExtra: bigint[] = new Array<bigint>(EXT_COST_BY_INDEX.length).fill(0n);
   private readonly actionProfile = new Map<string, bigint>();
+  /**
+   * Gas a wasm instance may still burn in its own counter (instrument.ts GasGlobals) without
+   * the host having counted it: the budget it was armed with. Host charges take the fast path
+   * only while `burnt + reserve + charge` stays within the limit (`hostLimit` = gasLimit −
+   * reserve), which the exact order (instance gas first, then the charge) would also allow;
+   * anything closer to a limit first settles the instance's gas (`settle`), so every limit
+   * check, error and clamp happens on the exact total.
+   */
+  private reserve = 0n;
+  private hostLimit: bigint;
+  /** extCosts by profile index. */
+  private readonly costs: readonly bigint[];
+  private settle: (() => void) | undefined;
 
   constructor(
     private readonly extCosts: Readonly<Record<ExtCost, bigint>>,
@@ -45,18 +87,45 @@ export class GasCounter {
   ) {
     this.prepaid = isView ? U64_MAX : prepaidGas;
     this.gasLimit = this.maxGasBurnt < this.prepaid ? this.maxGasBurnt : this.prepaid;
+    this.hostLimit = this.gasLimit;
+    this.costs = extCostTable(extCosts);
+  }
+
+  /**
+   * Lets an instance burn up to `budget` in its own counter; `settle` (called before any charge
+   * that might cross a limit, and before burnt/used gas are read) must bring what it burnt in
+   * through {@link burnWasm} after {@link clearReserve}.
+   */
+  setReserve(budget: bigint, settle: () => void): void {
+    this.reserve = budget;
+    this.hostLimit = this.gasLimit - budget;
+    this.settle = settle;
+  }
+
+  /** The instance's gas is counted (or the instance is gone): charges check the exact limit again. */
+  clearReserve(): void {
+    this.reserve = 0n;
+    this.hostLimit = this.gasLimit;
+  }
+
+  /** Brings the instance's uncounted gas in (no-op without one). */
+  private settled(): void {
+    if (this.reserve !== 0n) this.settle!();
   }
 
   get burntGas(): bigint {
+    this.settled();
     return this.burnt;
   }
 
   get usedGas(): bigint {
+    this.settled();
     return this.burnt + this.promisesGas;
   }
 
   /** Gas that may still be burnt before a limit is hit. */
   get remainingGas(): bigint {
+    this.settled();
     return this.gasLimit - this.burnt;
   }
 
@@ -66,7 +135,7 @@ export class GasCounter {
    */
   burnWasm(gas: bigint): boolean {
     const next = this.burnt + gas;
-    if (next <= this.gasLimit) {
+    if (next <= this.hostLimit) {
       this.burnt = next;
       return true;
     }
@@ -75,10 +144,16 @@ export class GasCounter {
 
   /** Burns what is left up to the limit and returns the limit's error (runaway code stopped). */
   exhaust(): Error {
+    this.settled();
     return this.limitError(this.gasLimit + 1n, this.gasLimit + 1n + this.promisesGas);
   }
 
   burn(gas: bigint): void {
+    if (this.burnt + gas <= this.hostLimit) {
+      this.burnt += gas;
+      return;
+    }
+    this.settled();
     const next = this.burnt + gas;
     if (next > U64_MAX) throw hostError({ name: "IntegerOverflow" });
     if (next <= this.gasLimit) {
@@ -93,31 +168,34 @@ export class GasCounter {
    * counter bump: every host call pays a few of these, so they dominate the host's own time.
    */
   payBase(cost: ExtCost): void {
-    const gas = this.extCosts[cost];
-    const next = this.burnt + gas;
+    const index = indexOf(cost);
+    const gas = this.costs[index]!;
+    let next = this.burnt + gas;
     // gasLimit never exceeds the prepaid gas, a u64: within it there is no overflow to check.
-    if (next <= this.gasLimit) {
-      this.burnt = next;
-      if (gas !== 0n) this.countUnits(EXT_COST_INDEX[cost], 1);
-      return;
+    if (next > this.hostLimit) {
+      this.settled();
+      next = this.burnt + gas;
+      if (next > this.gasLimit) return this.payOverLimit(cost, gas);
     }
-    this.payOverLimit(cost, gas);
+    this.burnt = next;
+    if (gas !== 0n) this.countUnits(index, 1);
   }
 
   payPer(cost: ExtCost, count: bigint | number): void {
-    const gas = BigInt(count) * this.extCosts[cost];
+    const index = indexOf(cost);
+    const gas = BigInt(count) * this.costs[index]!;
     if (gas > U64_MAX) throw hostError({ name: "IntegerOverflow" });
-    const next = this.burnt + gas;
-    if (next <= this.gasLimit) {
-      this.burnt = next;
-      if (gas === 0n) return;
-      const index = EXT_COST_INDEX[cost];
-      const units = typeof count === "number" ? count : Number(count);
-      if (units < UNIT_FLUSH) this.countUnits(index, units);
-      else this.profileExtra[index] = this.profileExtra[index]! + gas;
-      return;
+    let next = this.burnt + gas;
+    if (next > this.hostLimit) {
+      this.settled();
+      next = this.burnt + gas;
+      if (next > this.gasLimit) return this.payOverLimit(cost, gas);
     }
-    this.payOverLimit(cost, gas);
+    this.burnt = next;
+    if (gas === 0n) return;
+    const units = typeof count === "number" ? count : Number(count);
+    if (units < UNIT_FLUSH) this.countUnits(index, units);
+    else this.profileExtra[index] = this.profileExtra[index]! + gas;
   }
 
   /**
@@ -131,7 +209,7 @@ export class GasCounter {
       return;
     }
     this.units[index] = 0;
-    this.profileExtra[index] = this.profileExtra[index]! + BigInt(total) * this.extCosts[EXT_COST_BY_INDEX[index]!];
+    this.profileExtra[index] = this.profileExtra[index]! + BigInt(total) * this.costs[index]!;
   }
 
   /** The general path: burn (clamping at a limit and throwing its error), then profile what was burnt. */
@@ -141,7 +219,7 @@ export class GasCounter {
       this.burn(gas);
     } finally {
       const delta = this.burnt - before;
-      const index = EXT_COST_INDEX[cost];
+      const index = indexOf(cost);
       if (delta > 0n) this.profileExtra[index] = this.profileExtra[index]! + delta;
     }
   }
@@ -152,6 +230,7 @@ export class GasCounter {
    * Ext costs are indexed in that order already, so the (few) action costs are all that gets sorted.
    */
   gasProfile(): GasProfileEntry[] {
+    this.settled();
     const out: GasProfileEntry[] = [];
     let counted = 0n;
     if (this.actionProfile.size > 0) {
@@ -163,15 +242,28 @@ export class GasCounter {
       }
     }
     let wasmAt = -1;
+    // Entries whose gas is an exact double are summed and printed as numbers (a bigint product
+    // and its toString per entry cost more than the rest of the profile).
+    const costs = extCostNumbers(this.extCosts);
+    let countedSmall = 0;
     for (let i = 0; i < EXT_COST_BY_INDEX.length; i++) {
       if (i === WASM_INSTRUCTION_INDEX) wasmAt = out.length;
       const units = this.units[i]!;
       const extra = this.profileExtra[i]!;
       if (units === 0 && extra === 0n) continue;
-      const gas = (units === 0 ? 0n : BigInt(units) * this.extCosts[EXT_COST_BY_INDEX[i]!]) + extra;
-      counted += gas;
-      out.push({ cost_category: "WASM_HOST_COST", cost: EXT_COST_PROFILE_NAME[i]!, gas_used: gas.toString() });
+      const small = extra === 0n ? units * costs[i]! : Infinity;
+      let gasUsed: string;
+      if (small <= Number.MAX_SAFE_INTEGER && countedSmall + small <= Number.MAX_SAFE_INTEGER) {
+        countedSmall += small;
+        gasUsed = String(small);
+      } else {
+        const gas = (units === 0 ? 0n : BigInt(units) * this.costs[i]!) + extra;
+        counted += gas;
+        gasUsed = gas.toString();
+      }
+      out.push({ cost_category: "WASM_HOST_COST", cost: EXT_COST_PROFILE_NAME[i]!, gas_used: gasUsed });
     }
+    counted += BigInt(countedSmall);
     if (wasmAt < 0) wasmAt = out.length;
     const wasm = this.burnt - counted;
     if (wasm > 0n) out.splice(wasmAt, 0, { cost_category: "WASM_HOST_COST", cost: "WASM_INSTRUCTION", gas_used: wasm.toString() });
@@ -180,6 +272,7 @@ export class GasCounter {
 
   /** Burns `burnGas` and reserves `useGas − burnGas` for new receipts (`pay_action_accumulated`). */
   payAction(burnGas: bigint, useGas: bigint, action?: string): void {
+    this.settled(); // the limit moves with the gas reserved for promises: count exactly
     const before = this.burnt;
     try {
       this.deductGas(burnGas, useGas);
@@ -199,6 +292,7 @@ export class GasCounter {
       if (promises !== 0n && !this.isView) {
         const left = this.prepaid - newPromises;
         this.gasLimit = this.maxGasBurnt < left ? this.maxGasBurnt : left;
+        this.hostLimit = this.gasLimit - this.reserve;
       }
       this.burnt = newBurnt;
       this.promisesGas = newPromises;

@@ -14,6 +14,7 @@ import type { VmExternal } from "./VmExternal.js";
 export const DEFAULT_TIME_LIMIT_MS = 3_000;
 const CLOCK_CHECK_EVERY = 16_384;
 const EMPTY_VIEW = new Uint8Array(0);
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 /** Most gas an instance may burn between two host checks (~1.2M instructions at regular_op_cost 822,756). */
 const GAS_ARM_CAP = 10n ** 12n;
 
@@ -53,7 +54,8 @@ const utf8Length = (s: string): number => Buffer.byteLength(s, "utf8");
 export class VmLogic {
   gas!: GasCounter;
   registers = new Map<bigint, Uint8Array>();
-  private registersUsage = 0n;
+  /** Bytes the registers hold plus 8 per register (a double: bounded by the registers' memory limit). */
+  private registersUsage = 0;
   logs: string[] = [];
   private totalLogLength = 0n;
   returnData: ReturnData = { kind: "None" };
@@ -75,6 +77,8 @@ export class VmLogic {
 
   readonly config: WasmConfig;
   readonly fees: RuntimeFees;
+  private readonly maxRegisterSize: number;
+  private readonly registersMemoryLimit: number;
   /** Bytes every contract-data record adds to storage usage beyond key and value (40). */
   readonly storageNumExtraBytesRecord: number;
 
@@ -88,6 +92,8 @@ export class VmLogic {
   ) {
     this.config = params.wasm;
     this.fees = params.fees;
+    this.maxRegisterSize = Number(params.wasm.maxRegisterSize);
+    this.registersMemoryLimit = Number(params.wasm.registersMemoryLimit);
     this.storageNumExtraBytesRecord = params.storageNumExtraBytesRecord;
     this.begin(context, ext, newDataId, timeLimitMs, viewGasLimit);
   }
@@ -115,7 +121,7 @@ export class VmLogic {
     const maxBurnt = context.isView ? viewMax : config.maxGasBurnt;
     this.gas = new GasCounter(config.extCosts, maxBurnt, context.prepaidGas, context.isView);
     this.registers = new Map();
-    this.registersUsage = 0n;
+    this.registersUsage = 0;
     this.logs = [];
     this.totalLogLength = 0n;
     this.returnData = { kind: "None" };
@@ -167,6 +173,8 @@ export class VmLogic {
     this.memory = undefined;
     this.view = EMPTY_VIEW;
     this.gasGlobal = undefined;
+    this.gas.clearReserve();
+    this.needsArm = false;
   }
 
   // ---- wasm gas kept in the instance (instrument.ts GasGlobals) ----
@@ -174,6 +182,13 @@ export class VmLogic {
   private gasGlobal: WebAssembly.Global | undefined;
   /** The gas global's value when the host last settled or armed it. */
   private gasArmed = 0n;
+  /**
+   * The instance's gas was settled during a host call (a charge came near a limit, the call
+   * read its used gas, or created a promise): the host-call wrapper re-arms before returning
+   * to wasm. Otherwise host calls leave the counter alone (GasCounter reserve).
+   */
+  needsArm = false;
+  private readonly settleWasmGas = (): void => this.syncWasmGas();
 
   /** Starts metering through the instance's gas global (after instantiation, before the method runs). */
   attachGasGlobal(global: WebAssembly.Global): void {
@@ -181,27 +196,35 @@ export class VmLogic {
     this.armWasmGas();
   }
 
-  /** Burns the wasm gas the instance counted since it was last armed (always within the armed budget). */
+  /**
+   * Burns the wasm gas the instance counted since it was last armed (always within the armed
+   * budget). The instance must not run again before {@link armWasmGas}.
+   */
   syncWasmGas(): void {
     const g = this.gasGlobal;
     if (g === undefined) return;
     const left = g.value as bigint;
     const spent = this.gasArmed - left;
     this.gasArmed = left;
+    this.gas.clearReserve();
+    this.needsArm = true;
     if (spent > 0n && !this.gas.burnWasm(spent)) this.gas.burn(spent);
   }
 
   /**
    * Lets the instance burn what may still be burnt without a limit check, capped so that it
-   * comes back (gas_checkpoint) often enough to look at the clock.
+   * comes back (gas_checkpoint) often enough to look at the clock. The budget is the gas
+   * counter's reserve until the instance's gas is next settled.
    */
   armWasmGas(): void {
     const g = this.gasGlobal;
+    this.needsArm = false;
     if (g === undefined) return;
     const left = this.gas.remainingGas;
     const budget = left < 0n ? 0n : left < GAS_ARM_CAP ? left : GAS_ARM_CAP;
     g.value = budget;
     this.gasArmed = budget;
+    this.gas.setReserve(budget, this.settleWasmGas);
   }
 
   /**
@@ -214,6 +237,7 @@ export class VmLogic {
     const left = g.value as bigint; // already lowered by fee
     const spent = this.gasArmed - (left + fee);
     this.gasArmed = left;
+    this.gas.clearReserve();
     if (spent > 0n && !this.gas.burnWasm(spent)) this.gas.burn(spent);
     if (!this.gas.burnWasm(fee)) this.gas.burn(fee);
     this.checkClock();
@@ -238,9 +262,12 @@ export class VmLogic {
 
   private range(ptr: bigint, len: bigint): [number, number] {
     const mem = this.bytes();
-    const end = ptr + len;
-    if (end > BigInt(mem.length)) throw hostError({ name: "MemoryAccessViolation" });
-    return [Number(ptr), Number(end)];
+    // In doubles (exact below 2^53; a guest memory is at most 4 GiB): no bigint per access.
+    if (ptr > MAX_SAFE || len > MAX_SAFE) throw hostError({ name: "MemoryAccessViolation" });
+    const start = Number(ptr);
+    const end = start + Number(len);
+    if (end > mem.length) throw hostError({ name: "MemoryAccessViolation" });
+    return [start, end];
   }
 
   /** A copy of guest memory, charging read_memory (`Memory::view`). */
@@ -307,13 +334,14 @@ export class VmLogic {
   writeRegister(id: bigint, data: Uint8Array, chargeBytes = true): void {
     this.gas.payBase("write_register_base");
     if (chargeBytes) this.gas.payPer("write_register_byte", data.length);
-    const len = BigInt(data.length);
-    if (len > this.config.maxRegisterSize) throw hostError({ name: "MemoryAccessViolation" });
+    // Lengths and usage are exact doubles; a limit beyond 2^53 stays above them when rounded.
+    const len = data.length;
+    if (len > this.maxRegisterSize) throw hostError({ name: "MemoryAccessViolation" });
     // nearcore quirk kept: at the register-count limit even replacing a register fails.
     if (this.registers.size >= this.config.maxNumberRegisters) throw hostError({ name: "MemoryAccessViolation" });
     const old = this.registers.get(id);
-    const usage = this.registersUsage - (old === undefined ? 0n : BigInt(old.length) + 8n) + len + 8n;
-    if (usage > this.config.registersMemoryLimit) throw hostError({ name: "MemoryAccessViolation" });
+    const usage = this.registersUsage - (old === undefined ? 0 : old.length + 8) + len + 8;
+    if (usage > this.registersMemoryLimit) throw hostError({ name: "MemoryAccessViolation" });
     this.registersUsage = usage;
     this.registers.set(id, data);
   }

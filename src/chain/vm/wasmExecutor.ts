@@ -69,7 +69,6 @@ export function createWasmExecutor(options: WasmExecutorOptions = {}): FunctionC
     if (isZero(account.codeHash)) {
       return { ok: false, error: { CompilationError: { CodeDoesNotExist: { account_id: accountId } } }, gasBurnt: 0n, gasUsed: 0n, logs: [] };
     }
-    const codeKey = contractCodeTrieKey(accountId);
     // The action hash (for data ids and the random seed), the seed and the signer key in borsh
     // are made when the call asks for them: most calls never do, and each is a sha256 or an
     // encoding per call.
@@ -81,7 +80,7 @@ export function createWasmExecutor(options: WasmExecutorOptions = {}): FunctionC
     const body = receipt.body;
     const outcome = runContract({
       codeHash: codeHashString(account.codeHash),
-      code: () => latin1ToBytes(su.get(codeKey) ?? ""),
+      code: () => latin1ToBytes(su.get(contractCodeTrieKey(accountId)) ?? ""),
       methodName: action.methodName,
       context: {
         currentAccountId: accountId,

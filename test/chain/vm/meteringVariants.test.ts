@@ -39,9 +39,13 @@ function run(cache: ContractCache, code: Uint8Array, methodName: string, context
 const CODE = contract(
   `(import "env" "log_utf8" (func $log (param i64 i64)))
    (import "env" "used_gas" (func $used_gas (result i64)))
-   (import "env" "value_return" (func $value_return (param i64 i64)))`,
+   (import "env" "value_return" (func $value_return (param i64 i64)))
+   (import "env" "promise_batch_create" (func $batch (param i64 i64) (result i64)))
+   (import "env" "promise_batch_action_function_call" (func $fcall (param i64 i64 i64 i64 i64 i64 i64)))`,
   `(global $started (mut i32) (i32.const 0))
    (data (i32.const 16) "tick")
+   (data (i32.const 32) "bob.near")
+   (data (i32.const 48) "go")
    (func $start (global.set $started (i32.const 7)))
    (start $start)
    (func $spin (param $n i32) (local $i i32)
@@ -60,6 +64,14 @@ const CODE = contract(
        (br_if $l (i32.lt_u (local.get $k) (i32.const 20))))
      (i64.store (i32.const 0) (call $used_gas))
      (call $value_return (i64.const 8) (i64.const 0)))
+   ;; Promises move the burnt-gas limit (gas reserved for them) between stretches of wasm.
+   (func (export "promising") (local $p i64)
+     (call $spin (i32.const 200))
+     (local.set $p (call $batch (i64.const 8) (i64.const 32)))
+     (call $spin (i32.const 200))
+     (call $fcall (local.get $p) (i64.const 2) (i64.const 48) (i64.const 0) (i64.const 0) (i64.const 64) (i64.const 5000000000000))
+     (call $spin (i32.const 5000))
+     (call $log (i64.const 4) (i64.const 16)))
    (func (export "started") (if (i32.ne (global.get $started) (i32.const 7)) (then unreachable)))
    (func (export "recurse") (call $deep (i32.const 100000)))
    (func (export "trap") (call $spin (i32.const 1000)) unreachable)`,
@@ -83,6 +95,29 @@ describe("gas in wasm globals equals host-call metering", () => {
     // Twice: a fresh instance, then (CODE is reusable) the warm one put back after the first call.
     expect(run(viaGlobals, CODE, method, { prepaidGas })).toEqual(expected);
     expect(run(viaGlobals, CODE, method, { prepaidGas })).toEqual(expected);
+  });
+
+  // Prepaid gas running out at many points: inside wasm, in a host charge right after wasm the
+  // host had not counted yet (the gas counter's reserve), and around promise reservations.
+  const sweep: [string, bigint][] = [];
+  for (const method of ["chatty", "promising"]) {
+    for (let gas = 2_000_000_000n; gas <= 40_000_000_000n; gas += 1_900_000_000n) sweep.push([method, gas]);
+    for (const tgas of [5n, 6n, 7n, 8n]) sweep.push([method, tgas * TGAS + 123_456_789n]);
+  }
+  // "long" burns more than one armed budget (1e12) before its log: the host's charges there
+  // run on the reserve path until the limit is near.
+  for (let gas = 1_000_000_000_000n; gas <= 2_600_000_000_000n; gas += 150_000_000_000n) sweep.push(["long", gas + 7_777n]);
+  it.each(sweep)("%s with %d prepaid gas (limit sweep)", (method, prepaidGas) => {
+    const expected = run(viaHost, CODE, method, { prepaidGas });
+    expect(run(viaGlobals, CODE, method, { prepaidGas })).toEqual(expected);
+    expect(run(viaGlobals, CODE, method, { prepaidGas })).toEqual(expected);
+  });
+
+  it("the limit sweep crosses the limits it is meant to", () => {
+    const errors = sweep.map(([method, prepaidGas]) => run(viaGlobals, CODE, method, { prepaidGas }).error?.kind ?? "ok");
+    expect(errors).toContain("ok");
+    expect(errors).toContain("HostError");
+    expect(run(viaGlobals, CODE, "promising", { prepaidGas: 300n * TGAS }).receipts).toHaveLength(1);
   });
 
   it("the fixture module is the reusable kind, the bulk one is not", () => {

@@ -2,7 +2,21 @@ import type { VmLogic } from "../VmLogic.js";
 import type { HostImports } from "./HostImports.js";
 
 const encoder = new TextEncoder();
-const utf8 = (s: string): Uint8Array => encoder.encode(s);
+
+/**
+ * UTF-8 of an account id, remembered for the last few ids: calls follow each other with the
+ * same accounts. The bytes go into a register, which the host never writes into (a register
+ * is replaced, not modified), so one array can be shared.
+ */
+const recentUtf8: { text: string; bytes: Uint8Array }[] = [];
+const RECENT_IDS = 8;
+function utf8(text: string): Uint8Array {
+  for (const recent of recentUtf8) if (recent.text === text) return recent.bytes;
+  const bytes = encoder.encode(text);
+  recentUtf8.unshift({ text, bytes });
+  if (recentUtf8.length > RECENT_IDS) recentUtf8.pop();
+  return bytes;
+}
 
 /** Context API: account ids, input, block and epoch, storage usage, contract code. */
 export function contextImports(l: VmLogic): HostImports {

@@ -21,59 +21,55 @@ function u64(a: unknown): unknown {
 
 /**
  * i64 arguments arrive signed; nearcore's host sees them as u64. With gas kept in a wasm
- * global, the wasm gas spent since the last host call is settled first (so the host's charges
- * come after it, as with host-call metering) and the counter is re-armed afterwards. The
- * wrapper has the import's arity (from its signature), so a call allocates no argument array.
+ * global, the host does not read the instance's counter on every call: its charges check the
+ * limit with the instance's whole armed budget counted as burnt (GasCounter reserve), and only
+ * a charge that could cross a limit (or a read of the gas) settles the instance's gas first,
+ * so limits, errors and clamps see the same totals, in the same order, as host-call metering.
+ * The counter is re-armed after a call that settled it. The wrapper has the import's arity
+ * (from its signature), so a call allocates no argument array.
  */
 function unsignedHostCall(l: VmLogic, fn: HostFunction, arity: number | undefined): HostFunction {
   switch (arity) {
     case 0:
       return () => {
-        l.syncWasmGas();
         const r = fn();
-        l.armWasmGas();
+        if (l.needsArm) l.armWasmGas();
         return r;
       };
     case 1:
       return (a: unknown) => {
-        l.syncWasmGas();
         const r = fn(u64(a));
-        l.armWasmGas();
+        if (l.needsArm) l.armWasmGas();
         return r;
       };
     case 2:
       return (a: unknown, b: unknown) => {
-        l.syncWasmGas();
         const r = fn(u64(a), u64(b));
-        l.armWasmGas();
+        if (l.needsArm) l.armWasmGas();
         return r;
       };
     case 3:
       return (a: unknown, b: unknown, c: unknown) => {
-        l.syncWasmGas();
         const r = fn(u64(a), u64(b), u64(c));
-        l.armWasmGas();
+        if (l.needsArm) l.armWasmGas();
         return r;
       };
     case 4:
       return (a: unknown, b: unknown, c: unknown, d: unknown) => {
-        l.syncWasmGas();
         const r = fn(u64(a), u64(b), u64(c), u64(d));
-        l.armWasmGas();
+        if (l.needsArm) l.armWasmGas();
         return r;
       };
     case 5:
       return (a: unknown, b: unknown, c: unknown, d: unknown, e: unknown) => {
-        l.syncWasmGas();
         const r = fn(u64(a), u64(b), u64(c), u64(d), u64(e));
-        l.armWasmGas();
+        if (l.needsArm) l.armWasmGas();
         return r;
       };
     default:
       return (...args: unknown[]) => {
-        l.syncWasmGas();
         const r = fn(...args.map(u64));
-        l.armWasmGas();
+        if (l.needsArm) l.armWasmGas();
         return r;
       };
   }
