@@ -121,10 +121,14 @@ function visitSorted(data: Buffer, visit: (hash: Buffer, encoding: Buffer) => vo
     i = j;
   }
   let previous = -1;
+  let previousPrefix = -1;
   for (let i = 0; i < n; i++) {
     const off = offsets[order[i]!]!;
-    if (previous >= 0 && compare(previous, order[i]!) === 0) continue;
+    const p = data.readUInt32BE(off + 1);
+    // A repeat (identical node) has the same prefix as the node before it: compare just then.
+    if (p === previousPrefix && compare(previous, order[i]!) === 0) continue;
     previous = order[i]!;
+    previousPrefix = p;
     const length = data.readUInt32LE(off + HASH);
     visit(data.subarray(off, off + HASH), data.subarray(off + HASH + 4, off + HASH + 4 + length));
   }
