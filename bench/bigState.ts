@@ -24,6 +24,8 @@ interface Result {
   fileMB: number;
   writeS: number;
   loadS: number;
+  /** CPU seconds of the load (user + system): what the wall time is on an idle core. */
+  loadCpuS: number;
   reopenMs: number;
   dataDirMB: number;
   heapMB: number;
@@ -60,8 +62,11 @@ async function child(keys: number, work: string): Promise<Result> {
     const fileMB = statSync(file).size / 1e6;
     gc();
     t = performance.now();
+    const cpu = process.cpuUsage();
     const loaded = await Chain.open({ genesisFile: file, dataDir, blockTimeMs: 0 });
     const loadS = (performance.now() - t) / 1000;
+    const used = process.cpuUsage(cpu);
+    const loadCpuS = (used.user + used.system) / 1e6;
     const loadPeak = peakRssMB();
     loaded.produceBlock();
     await loaded.close();
@@ -94,6 +99,7 @@ async function child(keys: number, work: string): Promise<Result> {
       fileMB,
       writeS,
       loadS,
+      loadCpuS,
       reopenMs,
       dataDirMB: dirSizeMB(dataDir),
       heapMB: mem.heapUsed / 2 ** 20,
@@ -121,10 +127,10 @@ export async function bigStateBench(options: { sizes: readonly number[]; work: s
     results.push(JSON.parse(out) as Result);
   }
   const base = results[0]!;
-  console.log("       keys  file MB  write s  load s  reopen ms  data MB  heap MiB  RSS MiB  load peak RSS MiB  page µs  page vs smallest");
+  console.log("       keys  file MB  write s  load s  load CPU s  reopen ms  data MB  heap MiB  RSS MiB  load peak RSS MiB  page µs  page vs smallest");
   for (const r of results) {
     console.log(
-      `${String(r.keys).padStart(11)}  ${r.fileMB.toFixed(0).padStart(7)}  ${r.writeS.toFixed(1).padStart(7)}  ${r.loadS.toFixed(1).padStart(6)}  ` +
+      `${String(r.keys).padStart(11)}  ${r.fileMB.toFixed(0).padStart(7)}  ${r.writeS.toFixed(1).padStart(7)}  ${r.loadS.toFixed(1).padStart(6)}  ${r.loadCpuS.toFixed(1).padStart(10)}  ` +
         `${r.reopenMs.toFixed(0).padStart(9)}  ${r.dataDirMB.toFixed(0).padStart(7)}  ${r.heapMB.toFixed(0).padStart(8)}  ${r.rssMB.toFixed(0).padStart(7)}  ` +
         `${r.peakRssMB.toFixed(0).padStart(17)}  ${r.pageUs.toFixed(1).padStart(7)}  ${(r.pageUs / base.pageUs).toFixed(2).padStart(15)}x`,
     );

@@ -73,6 +73,8 @@ export class LmdbChainStore implements ChainStore {
   private deferFlush = false;
   /** Trie nodes by hash (a named database of the same environment: one transaction covers both). */
   private readonly state: DiskStateStore;
+  /** A block was committed since open (close then syncs the last meta page, see noMetaSync). */
+  private committedSinceOpen = false;
   /** A bulk load wrote the loading marker: the genesis commit removes it. */
   private loading = false;
   private constructor(
@@ -140,7 +142,8 @@ export class LmdbChainStore implements ChainStore {
       throw e instanceof ChainStoreError ? e : new ChainStoreError(`cannot open data dir ${dir}: ${(e as Error).message}`);
     }
     try {
-      db = open<Buffer, Key>({ path: dir, encoding: "binary", overlappingSync: false, compression: false, maxDbs: 4 });
+      // noMetaSync: a commit syncs its pages, not the meta page that names it; the next commit syncs that (see README).
+      db = open<Buffer, Key>({ path: dir, encoding: "binary", overlappingSync: false, noMetaSync: true, compression: false, maxDbs: 4 });
     } catch (e) {
       unlock();
       throw new ChainStoreError(`cannot open data dir ${dir}: ${(e as Error).message}`);
@@ -254,6 +257,7 @@ export class LmdbChainStore implements ChainStore {
     });
     this.state.committed();
     this.nextHeight = block.height + 1;
+    this.committedSinceOpen = true;
   }
 
   truncateAbove(height: number): void {
@@ -316,6 +320,13 @@ export class LmdbChainStore implements ChainStore {
 
   async close(): Promise<void> {
     try {
+      // With noMetaSync the last commit's meta page is synced by the next commit: make one (it restates the head).
+      const head = this.committedSinceOpen ? this.headHeight() : undefined;
+      try {
+        if (head !== undefined) this.write(() => this.db.putSync(HEAD_KEY, serialize(head)));
+      } catch {
+        // A data dir that refuses writes (full, read-only) already failed a commit, which was reported; close it anyway.
+      }
       await this.db.close();
     } finally {
       this.unlock();
