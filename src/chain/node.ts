@@ -351,7 +351,8 @@ export class Chain implements ChainReader {
       }
     }
     if (opts.genesisFile !== undefined) {
-      const loaded = await loadGenesisFile(opts.genesisFile, pickLayout, now());
+      // An on-disk state store gets the tries straight from the file (bounded memory); their roots come back.
+      const loaded = await loadGenesisFile(opts.genesisFile, pickLayout, now(), store);
       const config = override(loaded.config);
       return new Chain({
         ...runtime,
@@ -363,6 +364,7 @@ export class Chain implements ChainReader {
         store,
         chainStore,
         devGenesis: false,
+        genesisRoots: loaded.roots,
         blockTimeMs,
         now,
       });

@@ -33,8 +33,10 @@ export interface GenesisState {
   readonly recordCount: number;
 }
 
-interface AccountAggregate {
+export interface AccountAggregate {
   readonly id: string; // one shared string instance for all of the account's entries
+  /** Position in order of first appearance. */
+  readonly ordinal: number;
   account: { amount: bigint; locked: bigint; codeHash: CryptoHash; index: number } | undefined;
   contractHash: CryptoHash | undefined;
   contractIndex: number;
@@ -57,13 +59,16 @@ export class GenesisStateBuilder {
   private readonly owners: AccountAggregate[] = [];
   private readonly recordIndex: number[] = [];
   private readonly accounts = new Map<string, AccountAggregate>();
-  private records = 0;
+  /** Accounts by ordinal. */
+  protected readonly ordered: AccountAggregate[] = [];
+  protected records = 0;
 
   private aggregate(accountId: string, index: number, kind: string): AccountAggregate {
     let agg = this.accounts.get(accountId);
     if (agg === undefined) {
       agg = {
         id: accountId,
+        ordinal: this.ordered.length,
         account: undefined,
         contractHash: undefined,
         contractIndex: -1,
@@ -73,11 +78,13 @@ export class GenesisStateBuilder {
         dataPrefix: undefined,
       };
       this.accounts.set(accountId, agg);
+      this.ordered.push(agg);
     }
     return agg;
   }
 
-  private push(key: string, value: string, owner: AccountAggregate, index: number): void {
+  /** Takes one trie entry (overridden by builders that keep entries elsewhere). */
+  protected push(key: string, value: string, owner: AccountAggregate, index: number): void {
     this.keys.push(key);
     this.values.push(value);
     this.owners.push(owner);
@@ -121,7 +128,8 @@ export class GenesisStateBuilder {
     }
   }
 
-  finish(layout: ShardLayout): GenesisState {
+  /** Checks every account has its Account record and pushes the account entries; returns the total supply. */
+  protected finishAccounts(): bigint {
     let totalSupply = 0n;
     for (const agg of this.accounts.values()) {
       if (agg.account === undefined) {
@@ -133,6 +141,16 @@ export class GenesisStateBuilder {
       const account = { amount, locked, codeHash: agg.contractHash ?? codeHash, storageUsage: agg.usage };
       this.push(accountTrieKey(agg.id), bytesToLatin1(encodeAccount(account)), agg, index);
     }
+    return totalSupply;
+  }
+
+  /** Number of accounts seen. */
+  get accountCount(): number {
+    return this.accounts.size;
+  }
+
+  finish(layout: ShardLayout): GenesisState {
+    const totalSupply = this.finishAccounts();
 
     // Shard of every entry, then each shard's entry indices sorted by trie key.
     const shardOfEntry = new Int32Array(this.keys.length);

@@ -1,38 +1,67 @@
 import type { ShardLayout } from "../shards/ShardLayout.js";
+import { DiskStateStore } from "../store/DiskStateStore.js";
+import type { StateStore } from "../store/stateStore.js";
 import { parseGenesisConfig, type GenesisConfig } from "./GenesisConfig.js";
 import { GenesisStateBuilder, type GenesisState } from "./GenesisStateBuilder.js";
 import { scanGenesisFile } from "./scanGenesisFile.js";
 import { parseStateRecord } from "./stateRecord.js";
+import { StreamedGenesisBuilder } from "./StreamedGenesisBuilder.js";
 
 export interface LoadedGenesis {
   readonly config: GenesisConfig;
   readonly layout: ShardLayout;
+  /** With `roots`, the entries are left out (the tries are already in the store). */
   readonly state: GenesisState;
+  /** Root of each shard's trie when it was loaded straight into the state store. */
+  readonly roots: Uint8Array[] | undefined;
   /** Author when the file names no validator: the first Account record's id. */
   readonly firstAccountId: string | undefined;
+}
+
+/** Sizes of the streamed load's buffers (tests make them small to exercise spilling). */
+export interface GenesisLoadTuning {
+  readonly runBytes?: number;
+  readonly bucketMemory?: number;
 }
 
 /**
  * Loads a nearcore-format genesis file by streaming it (see scanGenesisFile). `layoutFor`
  * picks the shard layout once the file's own `shard_layout` (if any) is known.
+ *
+ * Given an on-disk state store, the tries are built into it here, in bounded memory (external
+ * sort of the entries, streamed trie build, nodes written in hash order; see
+ * StreamedGenesisBuilder) and only their roots come back. Otherwise the sorted entries come
+ * back in memory for the store's `build`.
  */
 export async function loadGenesisFile(
   path: string,
   layoutFor: (fileLayout: ShardLayout | undefined) => ShardLayout,
   nowMs = Date.now(),
+  store?: StateStore,
+  tuning: GenesisLoadTuning = {},
 ): Promise<LoadedGenesis> {
-  const fields = new Map<string, unknown>();
-  const builder = new GenesisStateBuilder();
-  let firstAccountId: string | undefined;
-  await scanGenesisFile(path, {
-    field: (name, value) => fields.set(name, value),
-    record: (index, value) => {
-      const record = parseStateRecord(value, index);
-      if (firstAccountId === undefined && record.kind === "Account") firstAccountId = record.accountId;
-      builder.add(record, index);
-    },
-  });
-  const config = parseGenesisConfig(fields, nowMs);
-  const layout = layoutFor(config.shardLayout);
-  return { config, layout, state: builder.finish(layout), firstAccountId };
+  const bulk =
+    store instanceof DiskStateStore ? store.bulkLoad(tuning.bucketMemory === undefined ? {} : { bucketMemory: tuning.bucketMemory }) : undefined;
+  const streamed = bulk === undefined ? undefined : new StreamedGenesisBuilder(bulk, tuning.runBytes === undefined ? {} : { runBytes: tuning.runBytes });
+  const builder = streamed ?? new GenesisStateBuilder();
+  try {
+    const fields = new Map<string, unknown>();
+    let firstAccountId: string | undefined;
+    await scanGenesisFile(path, {
+      field: (name, value) => fields.set(name, value),
+      record: (index, value) => {
+        const record = parseStateRecord(value, index);
+        if (firstAccountId === undefined && record.kind === "Account") firstAccountId = record.accountId;
+        builder.add(record, index);
+      },
+    });
+    const config = parseGenesisConfig(fields, nowMs);
+    const layout = layoutFor(config.shardLayout);
+    if (streamed === undefined) return { config, layout, state: builder.finish(layout), roots: undefined, firstAccountId };
+    const { state, roots } = await streamed.load(layout);
+    return { config, layout, state, roots, firstAccountId };
+  } catch (e) {
+    streamed?.abort();
+    throw e;
+  }
 }

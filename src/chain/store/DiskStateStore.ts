@@ -1,6 +1,7 @@
 import type { Database } from "lmdb";
 import { bytesToLatin1, latin1ToBytes } from "../primitives/latin1.js";
 import { applyChanges, type SortedChanges } from "./applyChanges.js";
+import { BulkTrieLoad, type BulkWriter } from "./BulkTrieLoad.js";
 import { NodeCache } from "./NodeCache.js";
 import { encodeNode, nodeHash } from "./nodeEncoding.js";
 import type { ScanVisitor } from "./scanTrie.js";
@@ -65,13 +66,15 @@ export class DiskStateStore implements StateStore, NodeSource {
   /** Loads from disk since open (cache misses that reached LMDB). */
   diskReads = 0;
   private readonly buildBatch: number;
+  private readonly bulk: BulkWriter | undefined;
 
   constructor(
     private readonly nodes: Database<Buffer, Buffer>,
     /** Runs `body` as one synchronous, flushed write transaction (bulk builds; reads inside see its writes). */
     private readonly writeTransaction: (body: () => void) => void,
-    options: { readonly cacheBytes?: number; readonly buildBatch?: number } = {},
+    options: { readonly cacheBytes?: number; readonly buildBatch?: number; readonly bulk?: BulkWriter } = {},
   ) {
+    this.bulk = options.bulk;
     this.cache = new NodeCache(options.cacheBytes ?? DEFAULT_NODE_CACHE_BYTES);
     this.buildBatch = options.buildBatch ?? BUILD_BATCH;
   }
@@ -128,6 +131,15 @@ export class DiskStateStore implements StateStore, NodeSource {
     }
     if (keys.length > 0) apply(last);
     return snapshot;
+  }
+
+  /**
+   * Starts a streamed bulk load of per-shard tries (genesis files), or returns undefined when this
+   * store was opened without a bulk writer. Its roots are read back with {@link byRoot} once it
+   * finished.
+   */
+  bulkLoad(options: { readonly bucketMemory?: number } = {}): BulkTrieLoad | undefined {
+    return this.bulk === undefined ? undefined : new BulkTrieLoad(this.nodes, this, this.bulk, options);
   }
 
   commit(base: StateSnapshot, changes: SortedChanges): StateSnapshot {

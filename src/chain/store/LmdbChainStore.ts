@@ -1,4 +1,5 @@
-import { mkdirSync } from "node:fs";
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, rmSync, unlinkSync, writeSync } from "node:fs";
+import { join } from "node:path";
 import { deserialize, serialize } from "node:v8";
 import { open, type Database, type Key, type RootDatabase } from "lmdb";
 import { blockIndexKeys } from "./blockIndexKeys.js";
@@ -24,6 +25,21 @@ const receiptKey = (id: string): Key => ["r", id];
 
 /** lmdb's TransactionFlags ABORTABLE | SYNCHRONOUS_COMMIT | NO_SYNC_FLUSH: committed before returning, flushed later. */
 const COMMIT_WITHOUT_FLUSH = 0x1 | 0x2 | 0x10000;
+/** Present while a genesis is bulk-loaded (unflushed writes): such a data dir is discarded on open. */
+const LOADING_MARKER = "genesis-loading";
+/** Where a bulk load spills trie nodes. */
+const SCRATCH_DIR = "genesis-scratch";
+
+/** Makes a file's creation or removal in `dir` durable. */
+function syncDir(dir: string): void {
+  const fd = openSync(dir, "r");
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Options of {@link LmdbChainStore.open}. */
 export interface LmdbChainStoreOptions {
   /**
@@ -57,6 +73,10 @@ export class LmdbChainStore implements ChainStore {
   private deferFlush = false;
   /** Trie nodes by hash (a named database of the same environment: one transaction covers both). */
   private readonly state: DiskStateStore;
+  /** A block was committed since open (close then syncs the last meta page, see noMetaSync). */
+  private committedSinceOpen = false;
+  /** A bulk load wrote the loading marker: the genesis commit removes it. */
+  private loading = false;
   private constructor(
     private readonly db: RootDatabase<Buffer, Key>,
     readonly path: string,
@@ -64,7 +84,46 @@ export class LmdbChainStore implements ChainStore {
     nodeCacheBytes: number | undefined,
   ) {
     const nodes = db.openDB<Buffer, Buffer>({ name: "nodes", encoding: "binary", keyEncoding: "binary", compression: false });
-    this.state = new DiskStateStore(nodes, (body) => this.write(body), nodeCacheBytes === undefined ? {} : { cacheBytes: nodeCacheBytes });
+    this.state = new DiskStateStore(nodes, (body) => this.write(body), {
+      ...(nodeCacheBytes === undefined ? {} : { cacheBytes: nodeCacheBytes }),
+      bulk: {
+        scratchDir: join(path, SCRATCH_DIR),
+        begin: () => this.beginLoading(),
+        write: (body) => this.write(body, COMMIT_WITHOUT_FLUSH),
+      },
+    });
+  }
+
+  /** Writes the loading marker durably before the first unflushed bulk write. */
+  private beginLoading(): void {
+    if (this.loading) return;
+    if (this.genesis() !== undefined) throw new ChainStoreError(`data dir ${this.path} already holds a chain`);
+    try {
+      const fd = openSync(join(this.path, LOADING_MARKER), "w");
+      try {
+        writeSync(fd, `genesis load by process ${process.pid} since ${new Date().toISOString()}\n`);
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+      syncDir(this.path);
+    } catch (e) {
+      throw new ChainStoreError(`cannot write data dir ${this.path}: ${(e as Error).message}`);
+    }
+    this.loading = true;
+  }
+
+  /**
+   * A data dir whose genesis load never reached its flushed genesis commit (killed, power cut):
+   * unflushed writes may be torn, so everything is removed and the next start loads again.
+   * Readers (no lock) refuse it instead: a writer may still be loading.
+   */
+  private static discardUnfinishedLoad(dir: string, locked: boolean): void {
+    if (!existsSync(join(dir, LOADING_MARKER))) return;
+    if (!locked) throw new ChainStoreError(`data dir ${dir} holds an unfinished genesis load (still running, or interrupted: the next serve starts it again)`);
+    for (const name of ["data.mdb", "lock.mdb", SCRATCH_DIR]) rmSync(join(dir, name), { recursive: true, force: true });
+    unlinkSync(join(dir, LOADING_MARKER));
+    syncDir(dir);
   }
 
   /** Opens (or creates) the store in `dir`; throws ChainStoreError with a clear message on failure. */
@@ -77,7 +136,14 @@ export class LmdbChainStore implements ChainStore {
     }
     const unlock = options.lock === false ? () => undefined : lockDataDir(dir);
     try {
-      db = open<Buffer, Key>({ path: dir, encoding: "binary", overlappingSync: false, compression: false, maxDbs: 4 });
+      LmdbChainStore.discardUnfinishedLoad(dir, options.lock !== false);
+    } catch (e) {
+      unlock();
+      throw e instanceof ChainStoreError ? e : new ChainStoreError(`cannot open data dir ${dir}: ${(e as Error).message}`);
+    }
+    try {
+      // noMetaSync: a commit syncs its pages, not the meta page that names it; the next commit syncs that (see README).
+      db = open<Buffer, Key>({ path: dir, encoding: "binary", overlappingSync: false, noMetaSync: true, compression: false, maxDbs: 4 });
     } catch (e) {
       unlock();
       throw new ChainStoreError(`cannot open data dir ${dir}: ${(e as Error).message}`);
@@ -127,9 +193,10 @@ export class LmdbChainStore implements ChainStore {
   }
 
   /** One synchronous, flushed transaction (unflushed inside withOneFlush); disk errors become ChainStoreError. */
-  private write(body: () => void): void {
+  private write(body: () => void, flags?: number): void {
     try {
-      if (this.deferFlush) this.db.transactionSync(body, COMMIT_WITHOUT_FLUSH);
+      if (flags !== undefined) this.db.transactionSync(body, flags);
+      else if (this.deferFlush) this.db.transactionSync(body, COMMIT_WITHOUT_FLUSH);
       else this.db.transactionSync(body);
     } catch (e) {
       throw new ChainStoreError(`cannot write data dir ${this.path}: ${(e as Error).message}`);
@@ -157,6 +224,16 @@ export class LmdbChainStore implements ChainStore {
       this.db.putSync(hashKey(genesis.genesisHash), serialize(genesis.config.genesisHeight));
     });
     this.state.committed();
+    // The flushed commit above synced the bulk load's writes too: the chain is whole now.
+    if (this.loading) {
+      try {
+        unlinkSync(join(this.path, LOADING_MARKER));
+        syncDir(this.path);
+      } catch (e) {
+        throw new ChainStoreError(`cannot write data dir ${this.path}: ${(e as Error).message}`);
+      }
+      this.loading = false;
+    }
   }
 
   commitBlock(block: StoredBlock): void {
@@ -180,6 +257,7 @@ export class LmdbChainStore implements ChainStore {
     });
     this.state.committed();
     this.nextHeight = block.height + 1;
+    this.committedSinceOpen = true;
   }
 
   truncateAbove(height: number): void {
@@ -242,6 +320,13 @@ export class LmdbChainStore implements ChainStore {
 
   async close(): Promise<void> {
     try {
+      // With noMetaSync the last commit's meta page is synced by the next commit: make one (it restates the head).
+      const head = this.committedSinceOpen ? this.headHeight() : undefined;
+      try {
+        if (head !== undefined) this.write(() => this.db.putSync(HEAD_KEY, serialize(head)));
+      } catch {
+        // A data dir that refuses writes (full, read-only) already failed a commit, which was reported; close it anyway.
+      }
       await this.db.close();
     } finally {
       this.unlock();

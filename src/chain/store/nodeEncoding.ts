@@ -132,3 +132,17 @@ export function encodeNode(node: LoadedNode): Uint8Array {
   const len = encodeIntoScratch(node);
   return new Uint8Array(scratch.subarray(0, len));
 }
+
+/**
+ * Hashes `node` (whose children must already be hashed), memoises the hash and hands the
+ * encoding to `sink` before returning the hash. The encoding is a view of a shared scratch
+ * buffer: `sink` must copy it before the next encode.
+ */
+export function hashEncoded(node: LoadedNode, sink: (hash: string, encoding: Uint8Array) => void): string {
+  const len = encodeIntoScratch(node);
+  const encoding = view(len);
+  const h = hash("sha256", encoding, "binary");
+  node.hash = h;
+  sink(h, encoding);
+  return h;
+}
