@@ -2,8 +2,6 @@ import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { UsageError, parseFlags } from "./flags.js";
-import { connectRedis, redactRedisUrl } from "../gateway/redis/connectRedis.js";
-import { RedisKeyStore } from "../gateway/redis/RedisKeyStore.js";
 import { hashApiKey, normalizeOriginRule, parseKeysFile, type KeysFile, type StoredKey } from "../server/http/keyRing.js";
 
 export const keysUsage = `Usage: shardkit keys <add|list|revoke|rotate> (--file F | --redis URL) [options]
@@ -146,6 +144,9 @@ function listLine(k: StoredKey): string {
 
 /** The same actions against the gateway's Redis; each change is published to every instance. */
 async function redisKeys(url: string, action: string, name: string, key: string, entry: StoredKey | undefined, out: KeysOutput): Promise<void> {
+  // Loaded here so the keys-file mode does not load a Redis client.
+  const { connectRedis, redactRedisUrl } = await import("../gateway/redis/connectRedis.js");
+  const { RedisKeyStore } = await import("../gateway/redis/RedisKeyStore.js");
   // One-shot client: no reconnect loop, a clear error (not a hang) when Redis is away.
   const client = await connectRedis(url, { reconnect: false, offlineQueue: true, connectTimeoutMs: 5000, commandTimeoutMs: 5000 });
   const where = `Redis ${redactRedisUrl(url)}`;
