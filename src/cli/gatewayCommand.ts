@@ -18,6 +18,11 @@ export const gatewayFlags = {
   "archival-port": { value: "PORT", default: "3031", help: "archival JSON-RPC listener; 0 = any free port" },
   "api-port": { value: "PORT", default: "3040", help: "REST listener (/status, /health; /v1 with an index); 0 = any free port" },
   keys: { value: "FILE", default: undefined, help: "API keys file managed by `shardkit keys` (reloaded on change)" },
+  redis: {
+    value: "URL",
+    default: undefined,
+    help: "keys and rate caps shared by every instance, in Redis (`shardkit keys ... --redis URL`); instead of --keys",
+  },
   "public-rate": { value: "PER_MINUTE", default: undefined, help: "requests per minute per client address without a key (default: no cap)" },
   "upstream-timeout": {
     value: "MS",
@@ -58,7 +63,7 @@ ${Object.entries(gatewayFlags)
 `;
 
 /** Turns parsed flag strings into gateway options, rejecting values that make no sense. */
-export function gatewayOptionsFrom(values: FlagValues<typeof gatewayFlagSpecs>): GatewayOptions & { apiPort: number } {
+export function gatewayOptionsFrom(values: FlagValues<typeof gatewayFlagSpecs>): GatewayOptions & { apiPort: number; redisUrl?: string } {
   const get = (name: GatewayFlagName): string | undefined => {
     const value = values[name];
     return typeof value === "string" ? value : gatewayFlags[name].default;
@@ -91,6 +96,13 @@ export function gatewayOptionsFrom(values: FlagValues<typeof gatewayFlagSpecs>):
   const archivalUpstreams = urls("archival-upstream");
   const keysFile = get("keys");
   if (keysFile !== undefined && keysFile.trim() === "") throw new UsageError("--keys must not be empty", "gateway");
+  const redisUrl = get("redis");
+  if (redisUrl !== undefined && keysFile !== undefined) {
+    throw new UsageError("give --keys FILE or --redis URL, not both (with --redis the keys live in Redis: shardkit keys ... --redis URL)", "gateway");
+  }
+  if (redisUrl !== undefined && !/^(rediss?:\/\/|\/)/.test(redisUrl)) {
+    throw new UsageError(`--redis must be a redis://host:port URL or a unix socket path, got ${JSON.stringify(redisUrl)}`, "gateway");
+  }
   const host = get("host") ?? "127.0.0.1";
   if (host.trim() === "") throw new UsageError("--host must not be empty", "gateway");
   return {
@@ -101,6 +113,7 @@ export function gatewayOptionsFrom(values: FlagValues<typeof gatewayFlagSpecs>):
     upstreams,
     ...(archivalUpstreams.length > 0 && { archivalUpstreams }),
     ...(keysFile !== undefined && { keysFile }),
+    ...(redisUrl !== undefined && { redisUrl }),
     ...(get("public-rate") !== undefined && { publicRatePerMinute: integer("public-rate", 1, 1_000_000_000) }),
     upstreamTimeoutMs: integer("upstream-timeout", 1, 600_000),
     upstreamRetryMs: integer("upstream-retry", 1, 3_600_000),
@@ -119,8 +132,20 @@ export async function gatewayCommand(args: string[]): Promise<void> {
   const options = gatewayOptionsFrom(values);
   const format = process.stdout.isTTY ? "pretty" : "json";
   const logger = createLogger({ level: logLevelFrom(values), format, write: (line) => process.stdout.write(line) });
+  // With --redis, keys and caps come from Redis (a clear error when it cannot be reached).
+  const { redisUrl, ...gatewayOptions } = options;
+  const access =
+    redisUrl === undefined
+      ? undefined
+      : await (
+          await import("../gateway/redis/RedisAccessGate.js")
+        ).RedisAccessGate.connect(redisUrl, {
+          ...(options.publicRatePerMinute !== undefined && { publicRatePerMinute: options.publicRatePerMinute }),
+          onReport: (message) => (/ reloaded: | is back/.test(message) ? logger.info("redis", { message }) : logger.warn("redis", { message })),
+        });
   const gateway = await startGateway({
-    ...options,
+    ...gatewayOptions,
+    ...(access !== undefined && { access }),
     logger,
     onInternalError: (method, error) =>
       logger.error("internal error", { method, error: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
