@@ -75,8 +75,13 @@ function command(socketPath: string, text: string, timeoutMs = 1000): Promise<st
   });
 }
 
-/** Starts redis-server and waits until it answers PING. */
-export async function startRedisServer(): Promise<RedisServer> {
+const hasTaskset = spawnSync("taskset", ["-V"], { stdio: "ignore" }).status === 0;
+
+/**
+ * Starts redis-server and waits until it answers PING. `cpu` pins it to one core with taskset
+ * when available (the benches keep servers off the load generator's core).
+ */
+export async function startRedisServer(options: { cpu?: number } = {}): Promise<RedisServer> {
   requireRedisServer();
   const dir = mkdtempSync(join(tmpdir(), "shardkit-redis-"));
   const socketPath = join(dir, "redis.sock");
@@ -87,11 +92,11 @@ export async function startRedisServer(): Promise<RedisServer> {
 
   const launch = async (): Promise<void> => {
     log = "";
-    const proc = spawn(
-      REDIS_SERVER,
-      ["--port", String(port), "--bind", "127.0.0.1", "--unixsocket", socketPath, "--dir", dir, "--save", "", "--appendonly", "no", "--loglevel", "warning"],
-      { stdio: ["ignore", "pipe", "pipe"] },
-    );
+    const args = ["--port", String(port), "--bind", "127.0.0.1", "--unixsocket", socketPath, "--dir", dir, "--save", "", "--appendonly", "no", "--loglevel", "warning"];
+    const pinned = options.cpu !== undefined && hasTaskset;
+    const proc = spawn(pinned ? "taskset" : REDIS_SERVER, pinned ? ["-c", String(options.cpu), REDIS_SERVER, ...args] : args, {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     proc.stdout!.on("data", (chunk: Buffer) => (log += chunk.toString()));
     proc.stderr!.on("data", (chunk: Buffer) => (log += chunk.toString()));
     child = proc;

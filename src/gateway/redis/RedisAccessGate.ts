@@ -1,6 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import type { Redis } from "ioredis";
 import type { AccessDecision } from "../../server/http/AccessControl.js";
+import type { AccessGate } from "../../server/http/AccessGate.js";
 import { presentedApiKey } from "../../server/http/apiKeys.js";
 import type { KeyRing } from "../../server/http/keyRing.js";
 import { originAllowed, requestOrigin } from "../../server/http/originRules.js";
@@ -43,7 +44,7 @@ const ORIGIN: AccessDecision = { kind: "origin-not-allowed" };
  *   Refusing all traffic because the cap store is away would turn a Redis outage into a full
  *   outage. Once ioredis reconnects, the shared caps apply again and the keys are reloaded.
  */
-export class RedisAccessGate {
+export class RedisAccessGate implements AccessGate {
   private readonly fallback = new RateLimiter();
   private redisDown = false;
   private readonly onClose = (): void => this.markDown("connection closed");
