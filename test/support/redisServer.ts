@@ -17,6 +17,10 @@ export interface RedisServer {
   stop(options?: { keepData?: boolean }): Promise<void>;
   /** Starts it again on the same port and socket (after stop(), or stops it first). */
   restart(options?: { keepData?: boolean }): Promise<void>;
+  /** Freezes the process (SIGSTOP): connections stay open, nothing answers (a hung Redis). */
+  pause(): void;
+  /** Lets a paused server run again (SIGCONT). */
+  resume(): void;
   /** Stops it for good and removes its directory. */
   close(): Promise<void>;
 }
@@ -141,7 +145,14 @@ export async function startRedisServer(options: { cpu?: number } = {}): Promise<
       await stop(options);
       await launch();
     },
+    pause() {
+      child?.kill("SIGSTOP");
+    },
+    resume() {
+      child?.kill("SIGCONT");
+    },
     async close() {
+      child?.kill("SIGCONT");
       await stop();
       rmSync(dir, { recursive: true, force: true });
     },

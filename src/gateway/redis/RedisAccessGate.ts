@@ -135,7 +135,11 @@ export class RedisAccessGate implements AccessGate {
       return this.local(client, perMinute);
     }
     return this.rateCap.take(client, perMinute).then(
-      (wait) => (wait === 0 ? ALLOW : { kind: "rate-limited", retryAfterSec: wait }),
+      (wait) => {
+        // A Redis that hung (timeouts) without dropping the connection is back once it answers.
+        if (this.redisDown) this.onReady();
+        return wait === 0 ? ALLOW : { kind: "rate-limited", retryAfterSec: wait };
+      },
       (error: unknown) => {
         this.markDown((error as Error).message);
         return this.local(client, perMinute);

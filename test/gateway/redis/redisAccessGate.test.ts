@@ -212,6 +212,28 @@ describe("RedisAccessGate across instances", () => {
     expect(results.filter((r) => r.status === 200)).toHaveLength(6);
   });
 
+  it("a hung Redis costs a request at most the command timeout, then per-instance caps; it recovers when Redis answers again", async () => {
+    const key = newApiKey();
+    await store.add(entry("hung", key, { ratePerMinute: 3 }));
+    await within(1000, async () => (await get(instances[1]!, key)).status === 200, "key arrives");
+    redis.pause();
+    try {
+      const started = Date.now();
+      const answers = await Promise.all(instances.map((i) => get(i, key)));
+      // The 250 ms command timeout, not a hang; the local buckets allow the first request.
+      expect(Date.now() - started).toBeLessThan(2000);
+      expect(answers.map((r) => r.status)).toEqual([200, 200, 200]);
+      expect(instances.every((i) => !i.gate.shared)).toBe(true);
+    } finally {
+      redis.resume();
+    }
+    await within(3000, async () => {
+      await Promise.all(instances.map((i) => get(i, key)));
+      return instances.every((i) => i.gate.shared);
+    }, "shared again once Redis answers");
+    expect(instances[1]!.reports.join("\n")).toMatch(/Command timed out[\s\S]*Redis is back/);
+  });
+
   it("reloads the keys after Redis comes back empty (a wiped Redis revokes everything)", async () => {
     const key = newApiKey();
     await store.add(entry("wiped", key));
