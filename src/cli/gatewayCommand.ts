@@ -1,7 +1,6 @@
-import { createLogger } from "../server/log/Logger.js";
+import { createLogger, isLogLevel, LOG_LEVELS } from "../server/log/Logger.js";
 import { startGateway, type GatewayOptions, DEFAULT_PROBE_INTERVAL_MS, DEFAULT_UPSTREAM_RETRY_MS, DEFAULT_UPSTREAM_TIMEOUT_MS } from "../gateway/startGateway.js";
 import { UsageError, parseFlags, type FlagSpecs, type FlagValues } from "./flags.js";
-import { logLevelFrom } from "./serveOptions.js";
 
 interface GatewayFlag {
   value: string;
@@ -131,7 +130,9 @@ export async function gatewayCommand(args: string[]): Promise<void> {
   if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])} for gateway`, "gateway");
   const options = gatewayOptionsFrom(values);
   const format = process.stdout.isTTY ? "pretty" : "json";
-  const logger = createLogger({ level: logLevelFrom(values), format, write: (line) => process.stdout.write(line) });
+  const level = values["log-level"] ?? gatewayFlags["log-level"].default;
+  if (!isLogLevel(level)) throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(", ")}, got ${JSON.stringify(level)}`, "gateway");
+  const logger = createLogger({ level, format, write: (line) => process.stdout.write(line) });
   // With --redis, keys and caps come from Redis (a clear error when it cannot be reached).
   const { redisUrl, ...gatewayOptions } = options;
   const access =
@@ -158,7 +159,7 @@ export async function gatewayCommand(args: string[]): Promise<void> {
   console.log(`  regular RPC   ${gateway.rpcUrl}  -> ${list(gateway.regular.upstreams.map((u) => u.label))}`);
   const archivalNote = gateway.archival === gateway.regular ? " (no --archival-upstream: the regular nodes)" : "";
   console.log(`  archival RPC  ${gateway.archivalUrl}  -> ${list(gateway.archival.upstreams.map((u) => u.label))}${archivalNote}`);
-  console.log(gateway.apiUrl === undefined ? "  REST API      none (no account index)" : `  REST API      ${gateway.apiUrl}/v1`);
+  console.log(`  REST API      ${gateway.apiUrl}/v1  (${options.index === undefined ? "no account index: /v1 answers 503; /status and /health report the upstreams" : "account data from the shared index"})`);
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;

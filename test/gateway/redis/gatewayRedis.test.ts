@@ -7,7 +7,9 @@
 
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli, startServe, stop, waitFor, type CliProcess, type ServeUrls } from "../../cli/cliProcess.js";
+import { join } from "node:path";
+import { codeBlocks } from "../../readme/codeBlocks.js";
+import { repoRoot, runCli, startServe, stop, waitFor, type CliProcess, type ServeUrls } from "../../cli/cliProcess.js";
 import { gatewayFlagSpecs, gatewayOptionsFrom } from "../../../src/cli/gatewayCommand.js";
 import { parseFlags } from "../../../src/cli/flags.js";
 import { hashApiKey } from "../../../src/server/http/keyRing.js";
@@ -127,6 +129,25 @@ describe("three gateway processes sharing keys and rate caps in Redis", () => {
       "rotation seen by all three",
     );
   });
+
+  it("the README's Redis block runs as written (with this test's Redis and upstream)", async () => {
+    const block = codeBlocks(join(repoRoot, "README.md")).find((b) => b.lang === "sh" && b.code.includes("keys add --redis"))!;
+    const code = block.code.replaceAll("redis://10.0.0.5:6379", redis.url).replaceAll("http://rpc-1:3030", upstream.rpcUrl);
+    const lines = code.split("\n").map((line) => line.replace(/#.*/, "").trim()).filter((line) => line !== "");
+    const commands = lines.map((line) => line.split(/\s+/).slice(1));
+    expect(commands.map((c) => c[0])).toEqual(["keys", "keys", "gateway"]);
+    let key = "";
+    for (const args of commands.slice(0, 2)) key = await keys(...args.slice(1));
+    expect(key).toMatch(/^shk_/);
+    const proc = runCli([...commands[2]!, "--rpc-port", "0", "--archival-port", "0", "--api-port", "0"]);
+    try {
+      const [, url] = await waitFor(() => proc.output().stdout, /regular RPC\s+(http:\/\/\S+)/, 60_000);
+      // The rotated key of the block works on it, with the block's cap.
+      expect((await rpc(url!, STATUS, key)).status).toBe(200);
+    } finally {
+      await stop(proc);
+    }
+  }, 120_000);
 
   it("recovers from a Redis restart mid-run without restarting the gateways", async () => {
     await redis.stop({ keepData: true });
