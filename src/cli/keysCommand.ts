@@ -4,9 +4,10 @@ import { basename, dirname, join } from "node:path";
 import { UsageError, parseFlags } from "./flags.js";
 import { hashApiKey, normalizeOriginRule, parseKeysFile, type KeysFile, type StoredKey } from "../server/http/keyRing.js";
 
-export const keysUsage = `Usage: shardkit keys <add|list|revoke|rotate> --file F [options]
+export const keysUsage = `Usage: shardkit keys <add|list|revoke|rotate> (--file F | --redis URL) [options]
 
-Manages the API keys file of \`shardkit serve --keys F\` (only sha256 hashes are stored).
+Manages the API keys file of \`shardkit serve --keys F\`, or with --redis the keys every
+\`shardkit gateway --redis URL\` instance shares (only sha256 hashes are stored, in both).
 
   add --name N [--browser --origin URL ...] [--rate PER_MINUTE]
                  create a key; prints it once, on the last line (only its sha256 is stored)
@@ -16,6 +17,9 @@ Manages the API keys file of \`shardkit serve --keys F\` (only sha256 hashes are
   rotate --name N
                  replace the key (same name, origins and cap); prints the new one; the old one stops working
 
+  --file F       the keys file
+  --redis URL    the gateway's Redis (redis://host:port[/db] or a unix socket path); changes
+                 reach every running gateway instance within a second
   -h, --help     show this help
 
 Origins: an exact origin (https://app.example.com) or a wildcard (*.example.com, any scheme).
@@ -48,10 +52,11 @@ function positiveInteger(text: string | undefined, flag: string): number | null 
   return Number(text);
 }
 
-/** `shardkit keys ...`; throws with a clear message on bad input. */
-export function keysCommand(args: string[], out: KeysOutput = { log: (line) => console.log(line) }): void {
+/** `shardkit keys ...`; throws with a clear message on bad input. Redis mode returns a promise. */
+export function keysCommand(args: string[], out: KeysOutput = { log: (line) => console.log(line) }): void | Promise<void> {
   const { values, positionals } = parseFlags("keys", args, {
     file: { type: "string" },
+    redis: { type: "string" },
     name: { type: "string" },
     browser: { type: "boolean" },
     origin: { type: "string", multiple: true },
@@ -66,12 +71,32 @@ export function keysCommand(args: string[], out: KeysOutput = { log: (line) => c
   if (!["add", "list", "revoke", "rotate"].includes(action)) throw new UsageError(`unknown keys action ${JSON.stringify(action)}\n\n${keysUsage}`);
   if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])} for keys ${action}`, "keys");
   const file = values.file;
-  if (file === undefined) throw new UsageError(`keys ${action} needs --file F\n\n${keysUsage}`);
-  const keys = readKeys(file);
+  if (file !== undefined && values.redis !== undefined) throw new UsageError("give --file F or --redis URL, not both", "keys");
   const needName = (): string => {
     if (values.name === undefined || values.name.length === 0) throw new UsageError(`keys ${action} needs --name N`, "keys");
     return values.name;
   };
+  const newEntry = (name: string, key: string): StoredKey => {
+    const origins = (values.origin ?? []).map(normalizeOriginRule);
+    if (values.browser === true && origins.length === 0) throw new Error("a --browser key needs at least one --origin");
+    if (values.browser !== true && origins.length > 0) throw new Error("--origin applies to --browser keys only");
+    return {
+      name,
+      sha256: hashApiKey(key),
+      kind: values.browser === true ? "browser" : "server",
+      origins,
+      ratePerMinute: positiveInteger(values.rate, "rate"),
+    };
+  };
+  if (values.redis !== undefined) {
+    // Check every flag before connecting, so a typo is reported without a Redis round trip.
+    const name = action === "list" ? "" : needName();
+    const key = action === "add" || action === "rotate" ? newApiKey() : "";
+    const entry = action === "add" ? newEntry(name, key) : undefined;
+    return redisKeys(values.redis, action, name, key, entry, out);
+  }
+  if (file === undefined) throw new UsageError(`keys ${action} needs --file F or --redis URL\n\n${keysUsage}`);
+  const keys = readKeys(file);
   const indexOf = (name: string): number => {
     const index = keys.keys.findIndex((k) => k.name === name);
     if (index < 0) throw new Error(`no key named ${JSON.stringify(name)} in ${file}`);
@@ -81,17 +106,8 @@ export function keysCommand(args: string[], out: KeysOutput = { log: (line) => c
     case "add": {
       const name = needName();
       if (keys.keys.some((k) => k.name === name)) throw new Error(`a key named ${JSON.stringify(name)} already exists in ${file}`);
-      const origins = (values.origin ?? []).map(normalizeOriginRule);
-      if (values.browser === true && origins.length === 0) throw new Error("a --browser key needs at least one --origin");
-      if (values.browser !== true && origins.length > 0) throw new Error("--origin applies to --browser keys only");
       const key = newApiKey();
-      const entry: StoredKey = {
-        name,
-        sha256: hashApiKey(key),
-        kind: values.browser === true ? "browser" : "server",
-        origins,
-        ratePerMinute: positiveInteger(values.rate, "rate"),
-      };
+      const entry = newEntry(name, key);
       writeKeys(file, { version: 1, keys: [...keys.keys, entry] });
       out.log(`added ${entry.kind} key ${JSON.stringify(name)} to ${file}; it is shown once, store it now:`);
       out.log(key);
@@ -99,10 +115,7 @@ export function keysCommand(args: string[], out: KeysOutput = { log: (line) => c
     }
     case "list": {
       if (keys.keys.length === 0) out.log(`no keys in ${file}`);
-      for (const k of keys.keys) {
-        const origins = k.kind === "browser" ? `  origins ${k.origins.join(", ")}` : "";
-        out.log(`${k.name}  ${k.kind}  rate ${k.ratePerMinute === null ? "unlimited" : `${k.ratePerMinute}/min`}${origins}`);
-      }
+      for (const k of keys.keys) out.log(listLine(k));
       return;
     }
     case "revoke": {
@@ -121,5 +134,50 @@ export function keysCommand(args: string[], out: KeysOutput = { log: (line) => c
     }
     default:
       throw new Error(`unknown keys action ${JSON.stringify(action)}\n\n${keysUsage}`);
+  }
+}
+
+function listLine(k: StoredKey): string {
+  const origins = k.kind === "browser" ? `  origins ${k.origins.join(", ")}` : "";
+  return `${k.name}  ${k.kind}  rate ${k.ratePerMinute === null ? "unlimited" : `${k.ratePerMinute}/min`}${origins}`;
+}
+
+/** The same actions against the gateway's Redis; each change is published to every instance. */
+async function redisKeys(url: string, action: string, name: string, key: string, entry: StoredKey | undefined, out: KeysOutput): Promise<void> {
+  // Loaded here so the keys-file mode does not load a Redis client.
+  const { connectRedis, redactRedisUrl } = await import("../gateway/redis/connectRedis.js");
+  const { RedisKeyStore } = await import("../gateway/redis/RedisKeyStore.js");
+  // One-shot client: no reconnect loop, a clear error (not a hang) when Redis is away.
+  const client = await connectRedis(url, { reconnect: false, offlineQueue: true, connectTimeoutMs: 5000, commandTimeoutMs: 5000 });
+  const where = `Redis ${redactRedisUrl(url)}`;
+  try {
+    const store = new RedisKeyStore(client);
+    switch (action) {
+      case "add": {
+        await store.add(entry!);
+        out.log(`added ${entry!.kind} key ${JSON.stringify(name)} to ${where}; it is shown once, store it now:`);
+        out.log(key);
+        return;
+      }
+      case "list": {
+        const { keys } = await store.snapshot();
+        if (keys.length === 0) out.log(`no keys in ${where}`);
+        for (const k of keys) out.log(listLine(k));
+        return;
+      }
+      case "revoke": {
+        await store.revoke(name);
+        out.log(`revoked key ${JSON.stringify(name)} in ${where}`);
+        return;
+      }
+      case "rotate": {
+        await store.rotate(name, hashApiKey(key));
+        out.log(`rotated key ${JSON.stringify(name)} in ${where}; the old key no longer works. New key, shown once:`);
+        out.log(key);
+        return;
+      }
+    }
+  } finally {
+    client.disconnect();
   }
 }

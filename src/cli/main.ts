@@ -6,6 +6,7 @@ import { createLogger } from "../server/log/Logger.js";
 import { startService } from "../server/startService.js";
 import { UsageError, parseFlags } from "./flags.js";
 import { formatNear } from "./formatNear.js";
+import { gatewayCommand, gatewayUsage } from "./gatewayCommand.js";
 import { generateCommand, generateUsage } from "./generateCommand.js";
 import { keysCommand, keysUsage } from "./keysCommand.js";
 import { stateCommand, stateUsage } from "./stateCommand.js";
@@ -18,6 +19,7 @@ const usage = `Usage: shardkit <command> [options]
 
 Commands:
   serve              run a local NEAR-compatible JSON-RPC node and REST API on a dev chain
+  gateway            JSON-RPC gateway in front of nearcore nodes (\`shardkit gateway --help\`)
   keys <action>      manage API keys: add, list, revoke, rotate
   contract-test      check a deployment against the specs (\`shardkit contract-test --help\`)
   state dump         write a data dir's state as a nearcore genesis file (\`shardkit state help\`)
@@ -31,7 +33,7 @@ Options:
 Run \`shardkit <command> --help\` for a command's options.
 `;
 
-const commandUsage: Record<string, string> = { serve: serveUsage, keys: keysUsage, state: stateUsage, generate: generateUsage };
+const commandUsage: Record<string, string> = { serve: serveUsage, gateway: gatewayUsage, keys: keysUsage, state: stateUsage, generate: generateUsage };
 
 const wantsHelp = (args: readonly string[]) => args.includes("--help") || args.includes("-h");
 
@@ -164,6 +166,8 @@ async function main(argv: string[]): Promise<void> {
   switch (command) {
     case "serve":
       return serve(rest);
+    case "gateway":
+      return gatewayCommand(rest);
     case "keys":
       return keysCommand(rest);
     case "state":
