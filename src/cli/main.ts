@@ -18,6 +18,7 @@ const usage = `Usage: shardkit <command> [options]
 
 Commands:
   serve              run a local NEAR-compatible JSON-RPC node and REST API on a dev chain
+  gateway            JSON-RPC gateway in front of nearcore nodes (\`shardkit gateway --help\`)
   keys <action>      manage API keys: add, list, revoke, rotate
   contract-test      check a deployment against the specs (\`shardkit contract-test --help\`)
   state dump         write a data dir's state as a nearcore genesis file (\`shardkit state help\`)
@@ -159,6 +160,8 @@ async function main(argv: string[]): Promise<void> {
   switch (command) {
     case "serve":
       return serve(rest);
+    case "gateway":
+      return (await import("./gatewayCommand.js")).gatewayCommand(rest);
     case "keys":
       return keysCommand(rest);
     case "state":

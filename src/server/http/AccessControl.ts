@@ -1,4 +1,5 @@
 import type { IncomingMessage } from "node:http";
+import type { AccessGate } from "./AccessGate.js";
 import { presentedApiKey } from "./apiKeys.js";
 import { KeyRing } from "./keyRing.js";
 import { originAllowed, requestOrigin } from "./originRules.js";
@@ -29,7 +30,7 @@ const ORIGIN: AccessDecision = { kind: "origin-not-allowed" };
  * on all three and its rate cap counts requests on all three. Keys come from a getter, so a
  * reloaded keys file applies to the next request; a rotated or revoked key stops at once.
  */
-export class AccessControl {
+export class AccessControl implements AccessGate {
   private readonly limiter: RateLimiter;
 
   constructor(

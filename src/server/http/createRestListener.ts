@@ -4,7 +4,8 @@ import type { RestHandlers, RestOperationId } from "../../../generated/rest/rout
 import type { RestContext } from "../rest/RestContext.js";
 import { matchRoute } from "../rest/matchRoute.js";
 import { INVALID_ARGUMENT } from "../rest/validArguments.js";
-import type { AccessControl } from "./AccessControl.js";
+import type { AccessDecision } from "./AccessControl.js";
+import type { AccessGate } from "./AccessGate.js";
 import { sendRefusal } from "./accessReplies.js";
 import { drainUnreadBody } from "./drainUnreadBody.js";
 import { answerPreflight, corsHeaders } from "./cors.js";
@@ -15,7 +16,7 @@ const REST_BODY_DRAIN_BYTES = 64 * 1024;
 export interface RestListenerOptions {
   handlers: RestHandlers<RestContext>;
   context: RestContext;
-  access: AccessControl;
+  access: AccessGate;
   /** Receives unexpected handler failures (a bug, never bad input). */
   onInternalError?: (operationId: RestOperationId, error: unknown) => void;
 }
@@ -71,6 +72,24 @@ function handle(req: IncomingMessage, res: ServerResponse, options: RestListener
   const pathname = queryAt >= 0 || url !== noQuery ? url.pathname : target;
   if (req.method === "OPTIONS") return answerPreflight(res, "GET, HEAD, OPTIONS");
   const decision = options.access.check(req, url);
+  // A shared gate (the gateway's Redis) may answer later; the keys-file gate answers at once.
+  if (decision instanceof Promise) {
+    decision.then(
+      (settled) => {
+        try {
+          route(req, res, options, pathname, settled);
+        } catch (error) {
+          fail(req, res, error);
+        }
+      },
+      (error: unknown) => fail(req, res, error),
+    );
+    return;
+  }
+  route(req, res, options, pathname, decision);
+}
+
+function route(req: IncomingMessage, res: ServerResponse, options: RestListenerOptions, pathname: string, decision: AccessDecision): void {
   if (decision.kind !== "allow") return sendRefusal(req, res, decision);
   const method = req.method === "HEAD" ? "GET" : (req.method ?? "");
   const match = matchRoute(method, pathname);

@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { ParseError } from "../errors.js";
 import { errorReply, type RpcReply } from "../jsonrpc/processRequest.js";
-import type { AccessControl } from "./AccessControl.js";
+import type { AccessDecision } from "./AccessControl.js";
+import type { AccessGate } from "./AccessGate.js";
 import { sendRefusal } from "./accessReplies.js";
 import { drainUnreadBody } from "./drainUnreadBody.js";
 import { answerPreflight, corsHeaders } from "./cors.js";
@@ -12,7 +13,7 @@ export interface RpcListenerOptions {
   /** Answers nearcore's plain GET endpoints (`/status`, `/health`). */
   get: (path: "/status" | "/health") => Promise<RpcReply>;
   /** Keys, origins and rate caps (shared by every listener). */
-  access: AccessControl;
+  access: AccessGate;
   maxBodyBytes: number;
 }
 
@@ -56,6 +57,27 @@ function handle(req: IncomingMessage, res: ServerResponse, options: RpcListenerO
     return answerPreflight(res, "POST, GET, OPTIONS");
   }
   const decision = options.access.check(req, url);
+  // A shared gate may answer later (until a reader attaches, the body stays buffered).
+  if (decision instanceof Promise) {
+    decision.then(
+      (settled) => {
+        try {
+          route(req, res, options, url, settled);
+        } catch (error) {
+          fail(req, res, error);
+        }
+      },
+      (error: unknown) => {
+        req.resume();
+        fail(req, res, error);
+      },
+    );
+    return;
+  }
+  route(req, res, options, url, decision);
+}
+
+function route(req: IncomingMessage, res: ServerResponse, options: RpcListenerOptions, url: URL, decision: AccessDecision): void {
   if (decision.kind !== "allow") {
     drainUnreadBody(req, res, drainLimitOf(options.maxBodyBytes));
     return sendRefusal(req, res, decision);
@@ -99,7 +121,7 @@ function drainLimitOf(maxBodyBytes: number): number {
 }
 
 /** Collects the body, or passes undefined (after draining) when it exceeds `limit` bytes. */
-function readBody(req: IncomingMessage, limit: number, done: (body: Buffer | undefined) => void): void {
+export function readBody(req: IncomingMessage, limit: number, done: (body: Buffer | undefined) => void): void {
   // An oversized body is drained so the client can read the 413, but only up to a bound:
   // past it the connection is dropped rather than kept reading.
   const drainLimit = drainLimitOf(limit);

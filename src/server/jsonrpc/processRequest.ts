@@ -34,23 +34,10 @@ export function createRpcProcessor<Ctx>(options: RpcProcessorOptions<Ctx>) {
 
   /** Synchronous when the handler is; a promise only for asynchronous handlers. */
   return function process(body: Buffer): RpcReply | Promise<RpcReply> {
-    if (exceedsJsonDepth(body, maxJsonDepth)) {
-      return errorReply(null, new ParseError(`JSON nesting deeper than ${maxJsonDepth} levels is not accepted`));
-    }
-    let request: unknown;
+    const checked = checkRequest(body, maxJsonDepth, options.onInternalError);
+    if (isReply(checked)) return checked;
+    const { id, method: name, params } = checked;
     try {
-      request = JSON.parse(body.toString("utf8"));
-    } catch (error) {
-      return errorReply(null, new ParseError(`Invalid JSON: ${(error as Error).message}`));
-    }
-    if (!isRequestEnvelope(request)) return errorReply(null, new ParseError(REQUEST_EXPECTED));
-
-    const { id, method } = request;
-    if (!knownMethods.has(method)) return errorReply(id, new MethodNotFoundError(method));
-    const name = method as RpcMethodName;
-    try {
-      const params = normaliseParams(name, request.params);
-      if (!paramsValid(name, params)) throw new ParseError(`Failed parsing args: ${validationMessage(validateParams[name].errors)}`);
       const handler = handlers[name] as (params: unknown, ctx: Ctx) => unknown;
       const result = handler(params, context);
       if (result instanceof Promise) return result.then((value) => resultReply(id, value), (error: unknown) => failure(name, id, error));
@@ -63,6 +50,55 @@ export function createRpcProcessor<Ctx>(options: RpcProcessorOptions<Ctx>) {
   function failure(method: string, id: unknown, error: unknown): RpcReply {
     if (error instanceof RpcError) return errorReply(id, error);
     options.onInternalError?.(method, error);
+    return errorReply(id, new InternalError(error instanceof Error ? error.message : String(error)));
+  }
+}
+
+/** A request that passed every check `serve` makes before calling a handler. */
+export interface CheckedRequest {
+  readonly id: unknown;
+  readonly method: RpcMethodName;
+  /** Normalised to the by-name form the spec describes (legacy positional params converted). */
+  readonly params: unknown;
+}
+
+/** Tells a refusal (the error reply to send) from a checked request. */
+export function isReply(value: CheckedRequest | RpcReply): value is RpcReply {
+  return (value as RpcReply).body !== undefined;
+}
+
+/**
+ * Everything `serve` checks before a handler runs: JSON depth, JSON syntax, the envelope the
+ * way nearcore checks it (no batches, no notifications, no unknown envelope fields), a known
+ * method, params normalised and validated by the generated validators. The gateway runs the
+ * same checks before forwarding, so a bad request gets the same answer from both.
+ */
+export function checkRequest(
+  body: Buffer,
+  maxJsonDepth: number,
+  onInternalError?: (method: string, error: unknown) => void,
+): CheckedRequest | RpcReply {
+  if (exceedsJsonDepth(body, maxJsonDepth)) {
+    return errorReply(null, new ParseError(`JSON nesting deeper than ${maxJsonDepth} levels is not accepted`));
+  }
+  let request: unknown;
+  try {
+    request = JSON.parse(body.toString("utf8"));
+  } catch (error) {
+    return errorReply(null, new ParseError(`Invalid JSON: ${(error as Error).message}`));
+  }
+  if (!isRequestEnvelope(request)) return errorReply(null, new ParseError(REQUEST_EXPECTED));
+
+  const { id, method } = request;
+  if (!knownMethods.has(method)) return errorReply(id, new MethodNotFoundError(method));
+  const name = method as RpcMethodName;
+  try {
+    const params = normaliseParams(name, request.params);
+    if (!paramsValid(name, params)) throw new ParseError(`Failed parsing args: ${validationMessage(validateParams[name].errors)}`);
+    return { id, method: name, params };
+  } catch (error) {
+    if (error instanceof RpcError) return errorReply(id, error);
+    onInternalError?.(name, error);
     return errorReply(id, new InternalError(error instanceof Error ? error.message : String(error)));
   }
 }

@@ -1,0 +1,162 @@
+import { createLogger } from "../server/log/Logger.js";
+import { startGateway, type GatewayOptions, DEFAULT_PROBE_INTERVAL_MS, DEFAULT_UPSTREAM_RETRY_MS, DEFAULT_UPSTREAM_TIMEOUT_MS } from "../gateway/startGateway.js";
+import { UsageError, parseFlags, type FlagSpecs, type FlagValues } from "./flags.js";
+import { logLevelFrom } from "./serveOptions.js";
+
+interface GatewayFlag {
+  value: string;
+  default: string | undefined;
+  help: string;
+}
+
+/** Valued flags of `shardkit gateway`: the listener flags are `serve`'s. */
+export const gatewayFlags = {
+  upstream: { value: "URL", default: undefined, help: "a regular nearcore JSON-RPC node; repeat for failover (required)" },
+  "archival-upstream": { value: "URL", default: undefined, help: "an archival node for the archival listener; repeat for failover (default: the --upstream nodes)" },
+  host: { value: "ADDRESS", default: "127.0.0.1", help: "interface to bind every listener to" },
+  "rpc-port": { value: "PORT", default: "3030", help: "regular JSON-RPC listener; 0 = any free port" },
+  "archival-port": { value: "PORT", default: "3031", help: "archival JSON-RPC listener; 0 = any free port" },
+  "api-port": { value: "PORT", default: "3040", help: "REST listener (/status, /health; /v1 with an index); 0 = any free port" },
+  keys: { value: "FILE", default: undefined, help: "API keys file managed by `shardkit keys` (reloaded on change)" },
+  "public-rate": { value: "PER_MINUTE", default: undefined, help: "requests per minute per client address without a key (default: no cap)" },
+  "upstream-timeout": {
+    value: "MS",
+    default: String(DEFAULT_UPSTREAM_TIMEOUT_MS),
+    help: "budget of one forwarded request, failover included, before TIMEOUT_ERROR",
+  },
+  "upstream-retry": { value: "MS", default: String(DEFAULT_UPSTREAM_RETRY_MS), help: "how long a failed upstream is skipped before requests try it again" },
+  "probe-interval": { value: "MS", default: String(DEFAULT_PROBE_INTERVAL_MS), help: "interval of the GET /status probes of every upstream; 0 = none" },
+  "log-level": { value: "LEVEL", default: "info", help: "error, warn, info or debug (also every request)" },
+} as const satisfies Record<string, GatewayFlag>;
+
+type GatewayFlagName = keyof typeof gatewayFlags;
+
+export const gatewayFlagSpecs = {
+  ...(Object.fromEntries(Object.keys(gatewayFlags).map((name) => [name, { type: "string" }])) as Record<GatewayFlagName, { type: "string" }>),
+  upstream: { type: "string", multiple: true },
+  "archival-upstream": { type: "string", multiple: true },
+  help: { type: "boolean", short: "h" },
+} as const satisfies FlagSpecs;
+
+export const gatewayUsage = `Usage: shardkit gateway --upstream URL [--upstream URL2 ...] [options]
+
+Runs a stateless gateway in front of nearcore JSON-RPC nodes: regular and archival JSON-RPC
+listeners that check every request against the OpenRPC spec as \`serve\` does (bad requests are
+answered here and never forwarded), then stream valid ones to the upstream nodes over pooled
+keep-alive connections, with a per-request timeout and failover between nodes. API keys and rate
+caps as \`serve\`. The REST listener reports upstream health on /status and /health. Run several
+behind a load balancer (README, "Deployment (gateway)"). SIGINT/SIGTERM shut it down gracefully.
+
+Options:
+${Object.entries(gatewayFlags)
+  .map(([name, flag]) => {
+    const left = `  --${name} ${flag.value}`;
+    return `${left.padEnd(28)} ${flag.help}${flag.default === undefined ? "" : ` (default ${flag.default})`}`;
+  })
+  .join("\n")}
+  -h, --help                   show this help
+`;
+
+/** Turns parsed flag strings into gateway options, rejecting values that make no sense. */
+export function gatewayOptionsFrom(values: FlagValues<typeof gatewayFlagSpecs>): GatewayOptions & { apiPort: number } {
+  const get = (name: GatewayFlagName): string | undefined => {
+    const value = values[name];
+    return typeof value === "string" ? value : gatewayFlags[name].default;
+  };
+  const integer = (name: GatewayFlagName, min: number, max: number): number => {
+    const text = get(name) ?? "";
+    const value = Number(text);
+    if (!/^\d+$/.test(text) || value < min || value > max) {
+      throw new UsageError(`--${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(text)}`, "gateway");
+    }
+    return value;
+  };
+  const urls = (name: "upstream" | "archival-upstream"): string[] => {
+    const list = values[name] ?? [];
+    for (const text of list) {
+      let url: URL | undefined;
+      try {
+        url = new URL(text);
+      } catch {
+        url = undefined;
+      }
+      if (url === undefined || (url.protocol !== "http:" && url.protocol !== "https:")) {
+        throw new UsageError(`--${name} must be an http:// or https:// URL, got ${JSON.stringify(text)}`, "gateway");
+      }
+    }
+    return list;
+  };
+  const upstreams = urls("upstream");
+  if (upstreams.length === 0) throw new UsageError("--upstream URL is required (a nearcore JSON-RPC node)", "gateway");
+  const archivalUpstreams = urls("archival-upstream");
+  const keysFile = get("keys");
+  if (keysFile !== undefined && keysFile.trim() === "") throw new UsageError("--keys must not be empty", "gateway");
+  const host = get("host") ?? "127.0.0.1";
+  if (host.trim() === "") throw new UsageError("--host must not be empty", "gateway");
+  return {
+    host,
+    rpcPort: integer("rpc-port", 0, 65535),
+    archivalPort: integer("archival-port", 0, 65535),
+    apiPort: integer("api-port", 0, 65535),
+    upstreams,
+    ...(archivalUpstreams.length > 0 && { archivalUpstreams }),
+    ...(keysFile !== undefined && { keysFile }),
+    ...(get("public-rate") !== undefined && { publicRatePerMinute: integer("public-rate", 1, 1_000_000_000) }),
+    upstreamTimeoutMs: integer("upstream-timeout", 1, 600_000),
+    upstreamRetryMs: integer("upstream-retry", 1, 3_600_000),
+    probeIntervalMs: integer("probe-interval", 0, 3_600_000),
+  };
+}
+
+/** `shardkit gateway`: starts the gateway, prints its listeners, runs until SIGINT/SIGTERM. */
+export async function gatewayCommand(args: string[]): Promise<void> {
+  if (args.includes("--help") || args.includes("-h")) {
+    process.stdout.write(gatewayUsage);
+    return;
+  }
+  const { values, positionals } = parseFlags("gateway", args, gatewayFlagSpecs);
+  if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])} for gateway`, "gateway");
+  const options = gatewayOptionsFrom(values);
+  const format = process.stdout.isTTY ? "pretty" : "json";
+  const logger = createLogger({ level: logLevelFrom(values), format, write: (line) => process.stdout.write(line) });
+  const gateway = await startGateway({
+    ...options,
+    logger,
+    onInternalError: (method, error) =>
+      logger.error("internal error", { method, error: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
+    onKeysReport: (message) => (/ reloaded: /.test(message) ? logger.info("keys file", { message }) : logger.warn("keys file", { message })),
+  }).catch((error: unknown) => {
+    throw listenError(error, options) ?? error;
+  });
+  const list = (labels: readonly string[]) => labels.join(", ");
+  console.log(`shardkit: gateway in front of ${gateway.regular.upstreams.length} upstream node(s)`);
+  console.log(`  regular RPC   ${gateway.rpcUrl}  -> ${list(gateway.regular.upstreams.map((u) => u.label))}`);
+  const archivalNote = gateway.archival === gateway.regular ? " (no --archival-upstream: the regular nodes)" : "";
+  console.log(`  archival RPC  ${gateway.archivalUrl}  -> ${list(gateway.archival.upstreams.map((u) => u.label))}${archivalNote}`);
+  console.log(gateway.apiUrl === undefined ? "  REST API      none (no account index)" : `  REST API      ${gateway.apiUrl}/v1`);
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    console.log(`shardkit: ${signal}, shutting down`);
+    gateway.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(error);
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGINT", () => shutdown("SIGINT"));
+  process.on("SIGTERM", () => shutdown("SIGTERM"));
+}
+
+/** A port that cannot be bound, said with the flag that chose it. */
+function listenError(error: unknown, options: { host: string; rpcPort: number; archivalPort: number; apiPort: number }): UsageError | undefined {
+  const { code, port } = error as { code?: unknown; port?: unknown };
+  if (code !== "EADDRINUSE" && code !== "EACCES" && code !== "EADDRNOTAVAIL") return undefined;
+  const flag = port === options.rpcPort ? "--rpc-port" : port === options.archivalPort ? "--archival-port" : port === options.apiPort ? "--api-port" : undefined;
+  if (code === "EADDRNOTAVAIL") return new UsageError(`cannot listen on --host ${options.host}: no such local address`, "gateway");
+  const why = code === "EADDRINUSE" ? "is already in use" : "needs privileges to bind";
+  return new UsageError(`port ${String(port)}${flag ? ` (${flag})` : ""} on ${options.host} ${why}; choose another, or 0 for any free port`, "gateway");
+}

@@ -1,0 +1,21 @@
+import type { Awaitable, IndexReader } from "../indexer/IndexStore.js";
+
+/** The index follower's state, as the gateway's /status reports it. */
+export interface GatewayIndexStatus {
+  /** True on the instance that holds the leader lock and writes blocks to the index. */
+  readonly leader: boolean;
+  /** Blocks between the upstream head and the last indexed block (null before the first). */
+  readonly lagBlocks: number | null;
+  /** Seconds between now and the last indexed block's timestamp (null before the first). */
+  readonly lagSeconds: number | null;
+}
+
+/**
+ * A shared account index the gateway serves REST `/v1` from (PostgreSQL: see src/gateway/index/).
+ * The gateway reads it and reports its status; it does not write it (the follower does).
+ */
+export interface GatewayIndex {
+  readonly reader: IndexReader;
+  status(): Awaitable<GatewayIndexStatus>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,112 @@
+import { Agent as HttpAgent } from "node:http";
+import { Agent as HttpsAgent } from "node:https";
+
+/** What /status reports about one upstream node. */
+export interface UpstreamHealth {
+  /** The upstream's address without credentials or query (it may carry a provider key). */
+  readonly url: string;
+  readonly up: boolean;
+  /** Why it was last marked down (null when it never failed). */
+  readonly lastError: string | null;
+  /** Duration of the last successful exchange with it, in ms (null before one). */
+  readonly latencyMs: number | null;
+  /** Head height its last `status` probe reported (null before one). */
+  readonly headHeight: number | null;
+}
+
+/** One upstream node: where it is, its pooled connections, and what the gateway last saw of it. */
+export class Upstream {
+  readonly url: URL;
+  readonly agent: HttpAgent;
+  readonly label: string;
+  up = true;
+  lastError: string | null = null;
+  latencyMs: number | null = null;
+  headHeight: number | null = null;
+  /** While down: when a request may try it again (probes may bring it back sooner). */
+  retryAtMs = 0;
+
+  constructor(url: URL, maxSockets: number) {
+    this.url = url;
+    // Keep-alive pooling: one TCP (and TLS) handshake per pooled socket, not per request. LIFO
+    // reuses the warmest socket and lets idle ones time out.
+    const agentOptions = { keepAlive: true, maxSockets, maxFreeSockets: maxSockets, scheduling: "lifo" as const, timeout: 60_000 };
+    this.agent = url.protocol === "https:" ? new HttpsAgent(agentOptions) : new HttpAgent(agentOptions);
+    this.label = `${url.protocol}//${url.host}${url.pathname === "/" ? "" : url.pathname}`;
+  }
+
+  health(): UpstreamHealth {
+    return { url: this.label, up: this.up, lastError: this.lastError, latencyMs: this.latencyMs, headHeight: this.headHeight };
+  }
+}
+
+export interface UpstreamPoolOptions {
+  /** How long a failed upstream is skipped before a request may try it again. */
+  readonly retryAfterMs: number;
+  readonly maxSockets: number;
+  readonly now?: () => number;
+}
+
+/**
+ * The upstream nodes of one listener (regular or archival). Requests go round-robin over the
+ * nodes that are up; a node that fails is marked down and skipped until its retry time (or
+ * until a probe sees it answer again). When every node is down, the one due soonest is tried
+ * anyway: a client gets an attempt rather than a refusal from stale state.
+ */
+export class UpstreamPool {
+  readonly upstreams: readonly Upstream[];
+  private next = 0;
+  private readonly now: () => number;
+
+  constructor(
+    urls: readonly URL[],
+    private readonly options: UpstreamPoolOptions,
+  ) {
+    if (urls.length === 0) throw new Error("an upstream pool needs at least one URL");
+    this.upstreams = urls.map((url) => new Upstream(url, options.maxSockets));
+    this.now = options.now ?? Date.now;
+  }
+
+  /** The node for the next attempt, skipping those already tried for this request; undefined when all were tried. */
+  pick(tried: readonly Upstream[] = []): Upstream | undefined {
+    const count = this.upstreams.length;
+    const now = this.now();
+    let fallback: Upstream | undefined;
+    for (let i = 0; i < count; i++) {
+      const upstream = this.upstreams[(this.next + i) % count]!;
+      if (tried.includes(upstream)) continue;
+      if (upstream.up || upstream.retryAtMs <= now) {
+        this.next = (this.next + i + 1) % count;
+        return upstream;
+      }
+      if (fallback === undefined || upstream.retryAtMs < fallback.retryAtMs) fallback = upstream;
+    }
+    return fallback;
+  }
+
+  markDown(upstream: Upstream, reason: string): void {
+    upstream.up = false;
+    upstream.lastError = reason;
+    upstream.retryAtMs = this.now() + this.options.retryAfterMs;
+  }
+
+  markUp(upstream: Upstream, latencyMs: number): void {
+    upstream.up = true;
+    upstream.latencyMs = latencyMs;
+  }
+
+  /** Highest head height any node reported (null before the first probe answers). */
+  headHeight(): number | null {
+    let best: number | null = null;
+    for (const upstream of this.upstreams) if (upstream.headHeight !== null && (best === null || upstream.headHeight > best)) best = upstream.headHeight;
+    return best;
+  }
+
+  health(): UpstreamHealth[] {
+    return this.upstreams.map((upstream) => upstream.health());
+  }
+
+  close(): void {
+    for (const upstream of this.upstreams) upstream.agent.destroy();
+  }
+}

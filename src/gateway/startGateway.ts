@@ -1,0 +1,206 @@
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { AccessControl } from "../server/http/AccessControl.js";
+import type { AccessGate } from "../server/http/AccessGate.js";
+import { createRestListener } from "../server/http/createRestListener.js";
+import { KeyRing } from "../server/http/keyRing.js";
+import { KeysFileWatcher } from "../server/http/KeysFileWatcher.js";
+import { logRequests } from "../server/log/requestLog.js";
+import { silentLogger, type Logger } from "../server/log/Logger.js";
+import { restHandlers } from "../server/rest/handlers.js";
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_JSON_DEPTH, SERVICE_VERSION } from "../server/startService.js";
+import { createGatewayRpcListener } from "./createGatewayRpcListener.js";
+import type { GatewayIndex } from "./GatewayIndex.js";
+import { probeUpstream } from "./probeUpstream.js";
+import { UpstreamPool, type UpstreamHealth } from "./UpstreamPool.js";
+
+export interface GatewayOptions {
+  host: string;
+  /** Regular JSON-RPC listener port (0 = any free port). */
+  rpcPort: number;
+  /** Archival JSON-RPC listener port (0 = any free port). */
+  archivalPort: number;
+  /** REST listener port (0 = any free port); without one, no REST listener. */
+  apiPort?: number;
+  /** Regular upstream nodes (nearcore JSON-RPC URLs), tried round-robin with failover. */
+  upstreams: readonly string[];
+  /** Archival upstream nodes; without any, the archival listener forwards to `upstreams`. */
+  archivalUpstreams?: readonly string[];
+  /** The auth hook of every listener; default: an AccessControl over `keysFile` and `publicRatePerMinute`, as `serve`. */
+  access?: AccessGate & { close?(): void | Promise<void> };
+  /** Keys file (hashes, see `shardkit keys`), reloaded on change; used when `access` is not given. */
+  keysFile?: string;
+  /** Requests per minute per client address without a key; used when `access` is not given. */
+  publicRatePerMinute?: number;
+  /** Keys file reloads and problems (never a key). */
+  onKeysReport?: (message: string) => void;
+  /** A shared account index: REST `/v1` is served from it; without one `/v1` is not served. */
+  index?: GatewayIndex;
+  /** Budget of one forwarded request, failover included, before TIMEOUT_ERROR (default 15000: above nearcore's own 10 s tx wait). */
+  upstreamTimeoutMs?: number;
+  /** How long a failed upstream is skipped before requests try it again (default 5000). */
+  upstreamRetryMs?: number;
+  /** Interval of the GET /status probes of every upstream (default 2000; 0 = no probes). */
+  probeIntervalMs?: number;
+  /** Pooled keep-alive connections per upstream node (default 256). */
+  upstreamConnections?: number;
+  maxBodyBytes?: number;
+  maxJsonDepth?: number;
+  /** Unexpected failures inside the gateway (a bug, never bad input or a failing upstream). */
+  onInternalError?: (method: string, error: unknown) => void;
+  /** Request lines at debug; default: nothing is logged. */
+  logger?: Logger;
+}
+
+/** What the gateway's /status and /health report. */
+export interface GatewayHealth {
+  readonly upstreams: readonly UpstreamHealth[];
+  readonly archivalUpstreams: readonly UpstreamHealth[];
+}
+
+export interface Gateway {
+  rpcUrl: string;
+  archivalUrl: string;
+  /** The REST listener, when `apiPort` was given. */
+  apiUrl: string | undefined;
+  readonly regular: UpstreamPool;
+  /** The archival pool (the regular pool itself when no archival upstream was given). */
+  readonly archival: UpstreamPool;
+  health(): GatewayHealth;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_UPSTREAM_TIMEOUT_MS = 15_000;
+export const DEFAULT_UPSTREAM_RETRY_MS = 5_000;
+export const DEFAULT_PROBE_INTERVAL_MS = 2_000;
+export const DEFAULT_UPSTREAM_CONNECTIONS = 256;
+
+/** Parses upstream URLs, refusing what cannot be an upstream. */
+export function upstreamUrls(urls: readonly string[], what: string): URL[] {
+  return urls.map((text) => {
+    let url: URL;
+    try {
+      url = new URL(text);
+    } catch {
+      throw new Error(`${what} ${JSON.stringify(text)} is not a URL`);
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error(`${what} ${JSON.stringify(text)} must be http:// or https://`);
+    return url;
+  });
+}
+
+/**
+ * Starts a stateless gateway in front of nearcore RPC nodes: a regular and an archival
+ * JSON-RPC listener that check requests exactly as `serve` does and stream valid ones to the
+ * upstream nodes, and (with an index) the REST listener. State it shares with other instances
+ * (keys and rate caps, the index) comes in through `access` and `index`.
+ */
+export async function startGateway(options: GatewayOptions): Promise<Gateway> {
+  const retryAfterMs = options.upstreamRetryMs ?? DEFAULT_UPSTREAM_RETRY_MS;
+  const maxSockets = options.upstreamConnections ?? DEFAULT_UPSTREAM_CONNECTIONS;
+  const regular = new UpstreamPool(upstreamUrls(options.upstreams, "--upstream"), { retryAfterMs, maxSockets });
+  const archivalUrls = options.archivalUpstreams ?? [];
+  const archival = archivalUrls.length === 0 ? regular : new UpstreamPool(upstreamUrls(archivalUrls, "--archival-upstream"), { retryAfterMs, maxSockets });
+  const pools = archival === regular ? [regular] : [regular, archival];
+
+  const keysWatcher =
+    options.access !== undefined || options.keysFile === undefined ? undefined : KeysFileWatcher.open(options.keysFile, options.onKeysReport);
+  const access: AccessGate =
+    options.access ??
+    new AccessControl(
+      keysWatcher === undefined ? () => KeyRing.EMPTY : () => keysWatcher.current(),
+      options.publicRatePerMinute === undefined ? {} : { publicRatePerMinute: options.publicRatePerMinute },
+    );
+  const logger = options.logger ?? silentLogger;
+  const timeoutMs = options.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
+  const servers: Server[] = [];
+
+  const probeInterval = options.probeIntervalMs ?? DEFAULT_PROBE_INTERVAL_MS;
+  const probeAll = () => Promise.all(pools.flatMap((pool) => pool.upstreams.map((upstream) => probeUpstream(pool, upstream, Math.min(timeoutMs, 5_000)))));
+  let probes: NodeJS.Timeout | undefined;
+  if (probeInterval > 0) {
+    void probeAll();
+    probes = setInterval(() => void probeAll(), probeInterval);
+    probes.unref();
+  }
+
+  const health = (): GatewayHealth => ({ upstreams: regular.health(), archivalUpstreams: archival === regular ? [] : archival.health() });
+
+  const listenOn = async (server: Server, port: number): Promise<string> => {
+    servers.push(server);
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(port, options.host, () => resolve());
+    });
+    const address = server.address() as AddressInfo;
+    const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+    return `http://${host}:${address.port}`;
+  };
+
+  const rpcListener = (pool: UpstreamPool, name: string) => {
+    const server = createGatewayRpcListener({
+      pool,
+      access,
+      timeoutMs,
+      maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+      maxJsonDepth: options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH,
+      ...(options.onInternalError && { onInternalError: options.onInternalError }),
+    });
+    logRequests(server, name, logger);
+    return server;
+  };
+
+  const close = async () => {
+    if (probes !== undefined) clearInterval(probes);
+    keysWatcher?.close();
+    await Promise.all(servers.map((server) => closeServer(server)));
+    for (const pool of pools) pool.close();
+    await options.access?.close?.();
+    await options.index?.close();
+  };
+
+  try {
+    const rpcUrl = await listenOn(rpcListener(regular, "rpc"), options.rpcPort);
+    const archivalUrl = await listenOn(rpcListener(archival, "archival"), options.archivalPort);
+    let apiUrl: string | undefined;
+    if (options.apiPort !== undefined && options.index !== undefined) {
+      const index = options.index;
+      const restServer = createRestListener({
+        handlers: restHandlers,
+        context: {
+          index: index.reader,
+          // The highest head an upstream reported; before the first probe, the index is taken as current.
+          headHeight: () => regular.headHeight() ?? 0,
+          now: Date.now,
+          version: SERVICE_VERSION,
+        },
+        access,
+        ...(options.onInternalError && {
+          onInternalError: (operationId, error) => options.onInternalError!(`REST ${operationId}`, error),
+        }),
+      });
+      logRequests(restServer, "rest", logger);
+      apiUrl = await listenOn(restServer, options.apiPort);
+    }
+    return { rpcUrl, archivalUrl, apiUrl, regular, archival, health, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/** How long in-flight requests may take to finish when the gateway closes. */
+const CLOSE_GRACE_MS = 5_000;
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    if (!server.listening) return resolve();
+    const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
+    force.unref();
+    server.close(() => {
+      clearTimeout(force);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}
