@@ -1,3 +1,4 @@
+import { PostgresGatewayIndex } from "../gateway/index/PostgresGatewayIndex.js";
 import { createLogger } from "../server/log/Logger.js";
 import { startGateway, type GatewayOptions, DEFAULT_PROBE_INTERVAL_MS, DEFAULT_UPSTREAM_RETRY_MS, DEFAULT_UPSTREAM_TIMEOUT_MS } from "../gateway/startGateway.js";
 import { UsageError, parseFlags, type FlagSpecs, type FlagValues } from "./flags.js";
@@ -26,6 +27,7 @@ export const gatewayFlags = {
   },
   "upstream-retry": { value: "MS", default: String(DEFAULT_UPSTREAM_RETRY_MS), help: "how long a failed upstream is skipped before requests try it again" },
   "probe-interval": { value: "MS", default: String(DEFAULT_PROBE_INTERVAL_MS), help: "interval of the GET /status probes of every upstream; 0 = none" },
+  postgres: { value: "URL", default: undefined, help: "PostgreSQL of the shared REST account index (postgres://...; with --index)" },
   "log-level": { value: "LEVEL", default: "info", help: "error, warn, info or debug (also every request)" },
 } as const satisfies Record<string, GatewayFlag>;
 
@@ -35,6 +37,7 @@ export const gatewayFlagSpecs = {
   ...(Object.fromEntries(Object.keys(gatewayFlags).map((name) => [name, { type: "string" }])) as Record<GatewayFlagName, { type: "string" }>),
   upstream: { type: "string", multiple: true },
   "archival-upstream": { type: "string", multiple: true },
+  index: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const satisfies FlagSpecs;
 
@@ -54,11 +57,13 @@ ${Object.entries(gatewayFlags)
     return `${left.padEnd(28)} ${flag.help}${flag.default === undefined ? "" : ` (default ${flag.default})`}`;
   })
   .join("\n")}
+  --index                      serve REST /v1 from the PostgreSQL index (--postgres); one instance
+                               (the advisory-lock leader) follows the upstream's final blocks into it
   -h, --help                   show this help
 `;
 
 /** Turns parsed flag strings into gateway options, rejecting values that make no sense. */
-export function gatewayOptionsFrom(values: FlagValues<typeof gatewayFlagSpecs>): GatewayOptions & { apiPort: number } {
+export function gatewayOptionsFrom(values: FlagValues<typeof gatewayFlagSpecs>): GatewayOptions & { apiPort: number; postgresUrl?: string } {
   const get = (name: GatewayFlagName): string | undefined => {
     const value = values[name];
     return typeof value === "string" ? value : gatewayFlags[name].default;
@@ -91,6 +96,12 @@ export function gatewayOptionsFrom(values: FlagValues<typeof gatewayFlagSpecs>):
   const archivalUpstreams = urls("archival-upstream");
   const keysFile = get("keys");
   if (keysFile !== undefined && keysFile.trim() === "") throw new UsageError("--keys must not be empty", "gateway");
+  const postgres = get("postgres");
+  if (values.index === true && postgres === undefined) throw new UsageError("--index needs --postgres URL (the shared index database)", "gateway");
+  if (postgres !== undefined && values.index !== true) throw new UsageError("--postgres is the index database: add --index", "gateway");
+  if (postgres !== undefined && !/^postgres(ql)?:\/\//.test(postgres)) {
+    throw new UsageError(`--postgres must be a postgres:// or postgresql:// URL, got ${JSON.stringify(postgres)}`, "gateway");
+  }
   const host = get("host") ?? "127.0.0.1";
   if (host.trim() === "") throw new UsageError("--host must not be empty", "gateway");
   return {
@@ -105,6 +116,7 @@ export function gatewayOptionsFrom(values: FlagValues<typeof gatewayFlagSpecs>):
     upstreamTimeoutMs: integer("upstream-timeout", 1, 600_000),
     upstreamRetryMs: integer("upstream-retry", 1, 3_600_000),
     probeIntervalMs: integer("probe-interval", 0, 3_600_000),
+    ...(postgres !== undefined && { postgresUrl: postgres }),
   };
 }
 
@@ -119,8 +131,18 @@ export async function gatewayCommand(args: string[]): Promise<void> {
   const options = gatewayOptionsFrom(values);
   const format = process.stdout.isTTY ? "pretty" : "json";
   const logger = createLogger({ level: logLevelFrom(values), format, write: (line) => process.stdout.write(line) });
+  const { postgresUrl, ...gatewayOptions } = options;
+  const index =
+    postgresUrl === undefined
+      ? undefined
+      : await PostgresGatewayIndex.start({
+          postgresUrl,
+          upstreamUrls: options.upstreams,
+          log: (line) => (/failed|unavailable|could not|lost/.test(line) ? logger.warn(line) : logger.info(line)),
+        });
   const gateway = await startGateway({
-    ...options,
+    ...gatewayOptions,
+    ...(index !== undefined && { index }),
     logger,
     onInternalError: (method, error) =>
       logger.error("internal error", { method, error: error instanceof Error ? (error.stack ?? error.message) : String(error) }),

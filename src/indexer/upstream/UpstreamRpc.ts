@@ -16,11 +16,25 @@ export function isTransientUpstreamError(error: unknown): boolean {
   return error instanceof RpcHttpError || error instanceof TypeError || (error instanceof Error && error.name === "TimeoutError");
 }
 
-/** Calls an upstream over HTTP (keep-alive, a per-call timeout). */
-export function upstreamRpc(url: string, timeoutMs = 10_000): UpstreamCall {
-  const transport = httpTransport({
-    url,
-    fetch: (input, init) => fetch(input, { ...init, signal: AbortSignal.timeout(timeoutMs) }),
-  });
-  return transport;
+/**
+ * Calls upstream nodes over HTTP (keep-alive, a per-call timeout). With several nodes, a call
+ * that fails transiently is tried on the next one, and the next call starts where the last
+ * one succeeded.
+ */
+export function upstreamRpc(urls: string | readonly string[], timeoutMs = 10_000): UpstreamCall {
+  const transports = (typeof urls === "string" ? [urls] : urls).map((url) =>
+    httpTransport({ url, fetch: (input, init) => fetch(input, { ...init, signal: AbortSignal.timeout(timeoutMs) }) }),
+  );
+  if (transports.length === 0) throw new Error("no upstream URL to follow");
+  let current = 0;
+  return async (method, params) => {
+    for (let tried = 1; ; tried++) {
+      try {
+        return await transports[current]!(method, params);
+      } catch (error) {
+        if (tried >= transports.length || !isTransientUpstreamError(error)) throw error;
+        current = (current + 1) % transports.length;
+      }
+    }
+  };
 }
