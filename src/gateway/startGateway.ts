@@ -7,10 +7,10 @@ import { KeyRing } from "../server/http/keyRing.js";
 import { KeysFileWatcher } from "../server/http/KeysFileWatcher.js";
 import { logRequests } from "../server/log/requestLog.js";
 import { silentLogger, type Logger } from "../server/log/Logger.js";
-import { restHandlers } from "../server/rest/handlers.js";
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_JSON_DEPTH, SERVICE_VERSION } from "../server/startService.js";
 import { createGatewayRpcListener } from "./createGatewayRpcListener.js";
 import type { GatewayIndex } from "./GatewayIndex.js";
+import { createGatewayStatusListener, gatewayRestHandlers } from "./gatewayRest.js";
 import { probeUpstream } from "./probeUpstream.js";
 import { UpstreamPool, type UpstreamHealth } from "./UpstreamPool.js";
 
@@ -34,7 +34,7 @@ export interface GatewayOptions {
   publicRatePerMinute?: number;
   /** Keys file reloads and problems (never a key). */
   onKeysReport?: (message: string) => void;
-  /** A shared account index: REST `/v1` is served from it; without one `/v1` is not served. */
+  /** A shared account index: REST `/v1` is served from it; without one, `/v1` answers 503 (text/plain) and /status, /health still answer. */
   index?: GatewayIndex;
   /** Budget of one forwarded request, failover included, before TIMEOUT_ERROR (default 15000: above nearcore's own 10 s tx wait). */
   upstreamTimeoutMs?: number;
@@ -163,22 +163,31 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     const rpcUrl = await listenOn(rpcListener(regular, "rpc"), options.rpcPort);
     const archivalUrl = await listenOn(rpcListener(archival, "archival"), options.archivalPort);
     let apiUrl: string | undefined;
-    if (options.apiPort !== undefined && options.index !== undefined) {
+    if (options.apiPort !== undefined) {
       const index = options.index;
-      const restServer = createRestListener({
-        handlers: restHandlers,
-        context: {
-          index: index.reader,
-          // The highest head an upstream reported; before the first probe, the index is taken as current.
-          headHeight: () => regular.headHeight() ?? 0,
-          now: Date.now,
-          version: SERVICE_VERSION,
-        },
-        access,
-        ...(options.onInternalError && {
-          onInternalError: (operationId, error) => options.onInternalError!(`REST ${operationId}`, error),
-        }),
-      });
+      const source = { regular, archival, index };
+      const restServer =
+        index === undefined
+          ? createGatewayStatusListener({
+              source,
+              access,
+              version: SERVICE_VERSION,
+              ...(options.onInternalError && { onInternalError: (path: string, error: unknown) => options.onInternalError!(`REST ${path}`, error) }),
+            })
+          : createRestListener({
+              handlers: gatewayRestHandlers(source),
+              context: {
+                index: index.reader,
+                // The highest head an upstream reported; before the first probe, 0 (the index is then taken as current).
+                headHeight: () => regular.headHeight() ?? 0,
+                now: Date.now,
+                version: SERVICE_VERSION,
+              },
+              access,
+              ...(options.onInternalError && {
+                onInternalError: (operationId, error) => options.onInternalError!(`REST ${operationId}`, error),
+              }),
+            });
       logRequests(restServer, "rest", logger);
       apiUrl = await listenOn(restServer, options.apiPort);
     }
