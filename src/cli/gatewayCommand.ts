@@ -155,7 +155,7 @@ export async function gatewayCommand(args: string[]): Promise<void> {
   console.log(`  regular RPC   ${gateway.rpcUrl}  -> ${list(gateway.regular.upstreams.map((u) => u.label))}`);
   const archivalNote = gateway.archival === gateway.regular ? " (no --archival-upstream: the regular nodes)" : "";
   console.log(`  archival RPC  ${gateway.archivalUrl}  -> ${list(gateway.archival.upstreams.map((u) => u.label))}${archivalNote}`);
-  console.log(`  REST API      ${gateway.apiUrl}/v1  (${options.index === undefined ? "no account index: /v1 answers 503; /status and /health report the upstreams" : "account data from the shared index"})`);
+  console.log(`  REST API      ${gateway.apiUrl}/v1  (${index === undefined ? "no account index: /v1 answers 503; /status and /health report the upstreams" : "account data from the shared index"})`);
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;

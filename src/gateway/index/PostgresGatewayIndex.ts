@@ -68,8 +68,10 @@ export class PostgresGatewayIndex implements GatewayIndex {
     return this.leader?.lock.held === true;
   }
 
+  /** Leadership and lag; while the database does not answer, the lag is unknown (null). */
   async status(): Promise<GatewayIndexStatus> {
-    const [index, head] = await Promise.all([this.reader.status(), this.upstreamFinalHeight()]);
+    const [index, head] = await Promise.all([this.reader.status().catch(() => undefined), this.upstreamFinalHeight()]);
+    if (index === undefined) return { leader: this.isLeader, lagBlocks: null, lagSeconds: null };
     return {
       leader: this.isLeader,
       lagBlocks: index.height === null || head === undefined ? null : Math.max(0, head - index.height),
@@ -120,7 +122,10 @@ export class PostgresGatewayIndex implements GatewayIndex {
       this.problem(`index: PostgreSQL at ${redact(this.options.postgresUrl)} unavailable: ${(error as Error).message}; retrying`);
       return;
     }
-    if (lock === undefined) return;
+    if (lock === undefined) {
+      this.lastProblem = ""; // the database answers again: a later outage is worth a new line
+      return;
+    }
     if (this.closed) return void (await lock.release());
     try {
       const store = await PostgresIndexStore.open(this.pool, lock.session);
