@@ -3,7 +3,7 @@
 // from the RPC alone, and every REST /v1 answer served from it equals serve's own in-process
 // index answer at the same height.
 
-import type { Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -100,6 +100,44 @@ describe("UpstreamFollower", () => {
       expect((pgStatus.body as Record<string, unknown>)[field], field).toEqual((serveStatus.body as Record<string, unknown>)[field]);
     }
   }, 180_000);
+});
+
+describe("UpstreamFollower failures", () => {
+  it("logs one clear line per failed attempt while the upstream is down, and indexes once it answers", async () => {
+    const database = `down_${process.pid}`;
+    await pool.query(`CREATE DATABASE ${database}`);
+    const downPool = new pg.Pool({ connectionString: postgres.url.replace(/\/postgres$/, `/${database}`), max: 2 });
+    const store = await PostgresIndexStore.open(downPool);
+    const lines: string[] = [];
+    // A port nothing listens on, then the real upstream: the follower's call fails over after the first attempt.
+    const dead = createServer();
+    await new Promise<void>((resolve) => dead.listen(0, "127.0.0.1", resolve));
+    const deadUrl = `http://127.0.0.1:${(dead.address() as AddressInfo).port}`;
+    await new Promise((resolve) => dead.close(resolve));
+    let upstreamUp = false;
+    const deadCall = upstreamRpc(deadUrl, 2000);
+    const liveCall = upstreamRpc(serve.rpcUrl);
+    const follower = new UpstreamFollower({
+      call: (method, params) => (upstreamUp ? liveCall(method, params) : deadCall(method, params)),
+      upstreamName: "the test upstream",
+      store,
+      log: (line) => lines.push(line),
+      pollMs: 50,
+      maxBackoffMs: 200,
+    });
+    try {
+      follower.start();
+      await waitUntil(async () => lines.length >= 2);
+      expect(store.height).toBeNull();
+      expect(lines[0]).toMatch(/^index follower: block \? from the test upstream failed \(1x\): fetch failed \(connect ECONNREFUSED 127\.0\.0\.1:\d+\); retrying in 200 ms$/);
+      expect(lines[1]).toMatch(/failed \(2x\)/);
+      upstreamUp = true;
+      await waitUntil(async () => store.height !== null && lines.some((l) => /answers again/.test(l)));
+    } finally {
+      await follower.stop();
+      await downPool.end();
+    }
+  }, 60_000);
 });
 
 async function waitUntil(check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {

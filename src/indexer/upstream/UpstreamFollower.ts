@@ -92,7 +92,7 @@ export class UpstreamFollower {
         failures++;
         const delay = Math.min(this.options.maxBackoffMs ?? 5000, 250 * 2 ** Math.min(failures - 1, 5));
         log(
-          `index follower: block ${next ?? "?"} from ${this.options.upstreamName} failed (${failures}x): ${(error as Error).message ?? String(error)}; retrying in ${delay} ms`,
+          `index follower: block ${next ?? "?"} from ${this.options.upstreamName} failed (${failures}x): ${describeError(error)}; retrying in ${delay} ms`,
         );
         // What the failed step computed is dropped: resume from what the index committed.
         open = undefined;
@@ -125,4 +125,11 @@ export class UpstreamFollower {
       };
     });
   }
+}
+
+/** An error's message with its cause (fetch's "fetch failed" says why only in `cause`). */
+function describeError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause instanceof Error ? error.cause.message : undefined;
+  return cause === undefined || cause === "" ? error.message : `${error.message} (${cause})`;
 }
