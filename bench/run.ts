@@ -16,6 +16,7 @@ import { base58Decode } from "../src/chain/primitives/base58.js";
 import { ed25519FromSeed, type Ed25519KeyPair } from "../src/chain/primitives/ed25519.js";
 import { sha256 } from "../src/chain/primitives/sha256.js";
 import { encodeSignedTransaction, signTransaction, type Action } from "../src/chain/transaction/index.js";
+import { gatewayOverhead } from "./gateway.js";
 import { indexerCostPerBlock, restThroughput } from "./rest.js";
 import { bigStateBench } from "./bigState.js";
 import { storageComparison } from "./storage.js";
@@ -28,7 +29,7 @@ const quick = process.argv.includes("--quick");
 const seconds = quick ? 2 : 5;
 const rounds = quick ? 1 : 3;
 const latencySamples = quick ? 300 : 2000;
-/** `--only=throughput`, `--only=paging`, `--only=transactions`, `--only=rest`, `--only=indexer`, `--only=storage`, `--only=bigstate` or `--only=vm` runs one part. */
+/** `--only=throughput`, `--only=paging`, `--only=transactions`, `--only=rest`, `--only=indexer`, `--only=storage`, `--only=bigstate`, `--only=vm` or `--only=gateway` runs one part. */
 const only = process.argv.find((arg) => arg.startsWith("--only="))?.slice("--only=".length);
 
 const hasTaskset = (() => {
@@ -309,6 +310,7 @@ async function main(): Promise<void> {
   const bigSizes = process.argv.find((a) => a.startsWith("--bigstate-sizes="))?.slice("--bigstate-sizes=".length).split(",").map(Number);
   if (only === undefined || only === "bigstate") await bigStateBench({ sizes: bigSizes ?? (quick ? [1_000, 100_000] : [1_000, 1_000_000]), work });
   if (only === undefined || only === "vm") await vmCallCost({ quick });
+  if (only === undefined || only === "gateway") await gatewayOverhead({ startProcess, cli, seconds, rounds, latencySamples, serverNodeArgs });
 }
 
 main().catch((error: unknown) => {

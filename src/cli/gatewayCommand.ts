@@ -1,8 +1,7 @@
 import { PostgresGatewayIndex } from "../gateway/index/PostgresGatewayIndex.js";
-import { createLogger } from "../server/log/Logger.js";
+import { createLogger, isLogLevel, LOG_LEVELS } from "../server/log/Logger.js";
 import { startGateway, type GatewayOptions, DEFAULT_PROBE_INTERVAL_MS, DEFAULT_UPSTREAM_RETRY_MS, DEFAULT_UPSTREAM_TIMEOUT_MS } from "../gateway/startGateway.js";
 import { UsageError, parseFlags, type FlagSpecs, type FlagValues } from "./flags.js";
-import { logLevelFrom } from "./serveOptions.js";
 
 interface GatewayFlag {
   value: string;
@@ -130,7 +129,9 @@ export async function gatewayCommand(args: string[]): Promise<void> {
   if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])} for gateway`, "gateway");
   const options = gatewayOptionsFrom(values);
   const format = process.stdout.isTTY ? "pretty" : "json";
-  const logger = createLogger({ level: logLevelFrom(values), format, write: (line) => process.stdout.write(line) });
+  const level = values["log-level"] ?? gatewayFlags["log-level"].default;
+  if (!isLogLevel(level)) throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(", ")}, got ${JSON.stringify(level)}`, "gateway");
+  const logger = createLogger({ level, format, write: (line) => process.stdout.write(line) });
   const { postgresUrl, ...gatewayOptions } = options;
   const index =
     postgresUrl === undefined

@@ -6,6 +6,7 @@ import { createLogger } from "../server/log/Logger.js";
 import { startService } from "../server/startService.js";
 import { UsageError, parseFlags } from "./flags.js";
 import { formatNear } from "./formatNear.js";
+import { gatewayCommand, gatewayUsage } from "./gatewayCommand.js";
 import { generateCommand, generateUsage } from "./generateCommand.js";
 import { keysCommand, keysUsage } from "./keysCommand.js";
 import { stateCommand, stateUsage } from "./stateCommand.js";
@@ -32,7 +33,7 @@ Options:
 Run \`shardkit <command> --help\` for a command's options.
 `;
 
-const commandUsage: Record<string, string> = { serve: serveUsage, keys: keysUsage, state: stateUsage, generate: generateUsage };
+const commandUsage: Record<string, string> = { serve: serveUsage, gateway: gatewayUsage, keys: keysUsage, state: stateUsage, generate: generateUsage };
 
 const wantsHelp = (args: readonly string[]) => args.includes("--help") || args.includes("-h");
 
@@ -161,7 +162,7 @@ async function main(argv: string[]): Promise<void> {
     case "serve":
       return serve(rest);
     case "gateway":
-      return (await import("./gatewayCommand.js")).gatewayCommand(rest);
+      return gatewayCommand(rest);
     case "keys":
       return keysCommand(rest);
     case "state":

@@ -19,6 +19,10 @@ export class Upstream {
   readonly url: URL;
   readonly agent: HttpAgent;
   readonly label: string;
+  /** Request options without the per-request parts, built once (parsing a URL per request costs). */
+  readonly target: { readonly protocol: string; readonly hostname: string; readonly port: number; readonly agent: HttpAgent };
+  /** Where JSON-RPC goes: the URL's own path and query (a provider's key may live there). */
+  readonly rpcPath: string;
   up = true;
   lastError: string | null = null;
   latencyMs: number | null = null;
@@ -33,6 +37,10 @@ export class Upstream {
     const agentOptions = { keepAlive: true, maxSockets, maxFreeSockets: maxSockets, scheduling: "lifo" as const, timeout: 60_000 };
     this.agent = url.protocol === "https:" ? new HttpsAgent(agentOptions) : new HttpAgent(agentOptions);
     this.label = `${url.protocol}//${url.host}${url.pathname === "/" ? "" : url.pathname}`;
+    this.rpcPath = `${url.pathname}${url.search}`;
+    const port = url.port === "" ? (url.protocol === "https:" ? 443 : 80) : Number(url.port);
+    // Brackets off an IPv6 literal: node:http wants the bare address.
+    this.target = { protocol: url.protocol, hostname: url.hostname.replace(/^\[(.*)\]$/, "$1"), port, agent: this.agent };
   }
 
   health(): UpstreamHealth {

@@ -23,6 +23,7 @@ export interface ForwardOptions {
 /** Upstream answers that say "this node cannot serve now" (a proxy in front of it, or overload): try another node. */
 const UNAVAILABLE_STATUSES = new Set([502, 503, 504]);
 const JSON_CONTENT_TYPE = "application/json";
+const GET_HEADERS = { accept: JSON_CONTENT_TYPE };
 
 /**
  * Sends a checked request to an upstream node and streams its answer to the client as it
@@ -55,14 +56,14 @@ export function forwardRequest(pool: UpstreamPool, req: IncomingMessage, res: Se
     let timedOut = false;
     let answered = false;
     const send = upstream.url.protocol === "https:" ? httpsRequest : httpRequest;
-    const out = send(upstream.url, {
+    const out = send({
+      ...upstream.target,
       method: forwarded.method,
-      path: pathOf(upstream.url, forwarded.path),
-      agent: upstream.agent,
+      path: forwarded.path === "" ? upstream.rpcPath : endpointPath(upstream.url, forwarded.path),
       headers:
         forwarded.body === undefined
-          ? { accept: JSON_CONTENT_TYPE }
-          : { "content-type": JSON_CONTENT_TYPE, "content-length": forwarded.body.length, accept: JSON_CONTENT_TYPE },
+          ? GET_HEADERS
+          : { "content-type": JSON_CONTENT_TYPE, accept: JSON_CONTENT_TYPE, "content-length": String(forwarded.body.length) },
     });
     inFlight = out;
     const timer = setTimeout(() => {
@@ -109,14 +110,16 @@ export function forwardRequest(pool: UpstreamPool, req: IncomingMessage, res: Se
       pool.markDown(upstream, reason);
       attempt(reason);
     });
-    out.end(forwarded.body);
+    // As a latin1 string (byte for byte), node:http sends the body in the same write as the
+    // request head: one syscall instead of a writev of two buffers.
+    if (forwarded.body === undefined) out.end();
+    else out.end(forwarded.body.toString("latin1"), "latin1");
   };
   attempt(undefined);
 }
 
-/** The upstream URL's path (a provider's key path stays), plus nearcore's GET endpoint when there is one. */
-function pathOf(url: URL, path: ForwardedRequest["path"]): string {
-  if (path === "") return `${url.pathname}${url.search}`;
+/** nearcore's GET endpoint under the upstream URL's path (a provider's key path stays). */
+function endpointPath(url: URL, path: "/status" | "/health"): string {
   return `${url.pathname.replace(/\/$/, "")}${path}${url.search}`;
 }
 

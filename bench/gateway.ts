@@ -1,0 +1,127 @@
+/**
+ * Gateway part of `npm run bench` (`--only=gateway`):
+ * (g) view_state pages (5 entries) through `shardkit gateway` vs straight to its upstream
+ *     `shardkit serve`, in the same run: the gateway's CPU per request relative to the
+ *     upstream's (target: adds <= 15%), from /proc stat of both processes under autocannon load
+ *     (interleaved rounds), and the p50 latency delta of sequential requests (target <= 1 ms).
+ */
+import type { ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { Agent, request } from "node:http";
+import autocannon from "autocannon";
+
+interface Running {
+  child: ChildProcess;
+  announced: string;
+}
+
+export interface GatewayBenchContext {
+  startProcess(command: string, args: string[], pattern: RegExp): Promise<Running>;
+  cli: string;
+  seconds: number;
+  rounds: number;
+  latencySamples: number;
+  serverNodeArgs: string[];
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+/** CPU time (user + system) a process has used so far, in microseconds. */
+function cpuMicros(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100;
+}
+
+interface Round {
+  rate: number;
+  requests: number;
+  gatewayCpu: number;
+  upstreamCpu: number;
+}
+
+async function loadRound(url: string, body: string, seconds: number, gatewayPid: number, upstreamPid: number): Promise<Round> {
+  const gatewayBefore = cpuMicros(gatewayPid);
+  const upstreamBefore = cpuMicros(upstreamPid);
+  const result = await autocannon({ url, method: "POST", body, headers: { "content-type": "application/json" }, connections: 50, pipelining: 1, duration: seconds });
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`load run had ${result.non2xx} non-2xx and ${result.errors} errors`);
+  return { rate: result.requests.average, requests: result.requests.total, gatewayCpu: cpuMicros(gatewayPid) - gatewayBefore, upstreamCpu: cpuMicros(upstreamPid) - upstreamBefore };
+}
+
+const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+function timedPost(url: string, body: string): Promise<{ ms: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const req = request(url, { method: "POST", agent, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () => resolve({ ms: performance.now() - started, text: Buffer.concat(chunks).toString() }));
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+export async function gatewayOverhead(ctx: GatewayBenchContext): Promise<void> {
+  const upstream = await ctx.startProcess(
+    process.execPath,
+    [...ctx.serverNodeArgs, ctx.cli, "serve", "--log-level", "warn", "--rpc-port", "0", "--archival-port", "0", "--api-port", "0", "--block-time", "0", "--ephemeral"],
+    /regular RPC\s+(http:\/\/\S+)/,
+  );
+  const gateway = await ctx.startProcess(
+    process.execPath,
+    [...ctx.serverNodeArgs, ctx.cli, "gateway", "--log-level", "warn", "--rpc-port", "0", "--archival-port", "0", "--api-port", "0", "--upstream", upstream.announced],
+    /regular RPC\s+(http:\/\/\S+)/,
+  );
+  try {
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: "dontcare",
+      method: "query",
+      params: { request_type: "view_state", finality: "final", account_id: "kv.test.near", prefix_base64: "", limit: 5 },
+    });
+    const direct = await timedPost(upstream.announced, body);
+    const through = await timedPost(gateway.announced, body);
+    if (!direct.text.includes('"values"') || through.text !== direct.text) throw new Error(`unexpected replies:\n${direct.text}\n${through.text}`);
+    const gatewayPid = gateway.child.pid!;
+    const upstreamPid = upstream.child.pid!;
+
+    await loadRound(gateway.announced, body, 1, gatewayPid, upstreamPid); // warm-up both paths
+    await loadRound(upstream.announced, body, 1, gatewayPid, upstreamPid);
+    const viaGateway: Round[] = [];
+    const straight: Round[] = [];
+    for (let i = 0; i < ctx.rounds; i++) {
+      straight.push(await loadRound(upstream.announced, body, ctx.seconds, gatewayPid, upstreamPid));
+      viaGateway.push(await loadRound(gateway.announced, body, ctx.seconds, gatewayPid, upstreamPid));
+    }
+    const upstreamPerRequest = median(straight.map((r) => r.upstreamCpu / r.requests));
+    const upstreamBehindGateway = median(viaGateway.map((r) => r.upstreamCpu / r.requests));
+    const gatewayPerRequest = median(viaGateway.map((r) => r.gatewayCpu / r.requests));
+
+    // Sequential requests, one connection each, interleaved: the latency the hop adds.
+    const latencies = { direct: [] as number[], gateway: [] as number[] };
+    for (let i = 0; i < ctx.latencySamples + 200; i++) {
+      const a = await timedPost(upstream.announced, body);
+      const b = await timedPost(gateway.announced, body);
+      if (i >= 200) {
+        latencies.direct.push(a.ms);
+        latencies.gateway.push(b.ms);
+      }
+    }
+    const p50Direct = median(latencies.direct);
+    const p50Gateway = median(latencies.gateway);
+
+    console.log(`(g) view_state page of 5 entries (${Buffer.byteLength(direct.text)} B) through shardkit gateway vs straight to its upstream (shardkit serve), 50 connections, ${ctx.rounds}x${ctx.seconds}s interleaved`);
+    console.log(
+      `    CPU per request: gateway ${gatewayPerRequest.toFixed(1)} µs, upstream ${upstreamPerRequest.toFixed(1)} µs (${upstreamBehindGateway.toFixed(1)} µs behind the gateway): gateway adds ${((100 * gatewayPerRequest) / upstreamPerRequest).toFixed(0)}% (target <= 15%)`,
+    );
+    console.log(`    throughput: via gateway ${Math.round(median(viaGateway.map((r) => r.rate)))} req/s, direct ${Math.round(median(straight.map((r) => r.rate)))} req/s (both servers share core 0)`);
+    console.log(`    p50 latency, ${ctx.latencySamples} sequential requests each: via gateway ${p50Gateway.toFixed(3)} ms, direct ${p50Direct.toFixed(3)} ms, delta ${(p50Gateway - p50Direct).toFixed(3)} ms (target <= 1 ms)`);
+  } finally {
+    gateway.child.kill();
+    upstream.child.kill();
+  }
+}
