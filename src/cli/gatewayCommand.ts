@@ -27,6 +27,7 @@ export const gatewayFlags = {
   "upstream-retry": { value: "MS", default: String(DEFAULT_UPSTREAM_RETRY_MS), help: "how long a failed upstream is skipped before requests try it again" },
   "probe-interval": { value: "MS", default: String(DEFAULT_PROBE_INTERVAL_MS), help: "interval of the GET /status probes of every upstream; 0 = none" },
   postgres: { value: "URL", default: undefined, help: "PostgreSQL of the shared REST account index (postgres://...; with --index)" },
+  "index-from": { value: "HEIGHT", default: undefined, help: "block a fresh index starts at (default: the upstream's genesis)" },
   "log-level": { value: "LEVEL", default: "info", help: "error, warn, info or debug (also every request)" },
 } as const satisfies Record<string, GatewayFlag>;
 
@@ -62,7 +63,7 @@ ${Object.entries(gatewayFlags)
 `;
 
 /** Turns parsed flag strings into gateway options, rejecting values that make no sense. */
-export function gatewayOptionsFrom(values: FlagValues<typeof gatewayFlagSpecs>): GatewayOptions & { apiPort: number; postgresUrl?: string } {
+export function gatewayOptionsFrom(values: FlagValues<typeof gatewayFlagSpecs>): GatewayOptions & { apiPort: number; postgresUrl?: string; indexFrom?: number } {
   const get = (name: GatewayFlagName): string | undefined => {
     const value = values[name];
     return typeof value === "string" ? value : gatewayFlags[name].default;
@@ -98,6 +99,7 @@ export function gatewayOptionsFrom(values: FlagValues<typeof gatewayFlagSpecs>):
   const postgres = get("postgres");
   if (values.index === true && postgres === undefined) throw new UsageError("--index needs --postgres URL (the shared index database)", "gateway");
   if (postgres !== undefined && values.index !== true) throw new UsageError("--postgres is the index database: add --index", "gateway");
+  if (get("index-from") !== undefined && values.index !== true) throw new UsageError("--index-from needs --index", "gateway");
   if (postgres !== undefined && !/^postgres(ql)?:\/\//.test(postgres)) {
     throw new UsageError(`--postgres must be a postgres:// or postgresql:// URL, got ${JSON.stringify(postgres)}`, "gateway");
   }
@@ -116,6 +118,7 @@ export function gatewayOptionsFrom(values: FlagValues<typeof gatewayFlagSpecs>):
     upstreamRetryMs: integer("upstream-retry", 1, 3_600_000),
     probeIntervalMs: integer("probe-interval", 0, 3_600_000),
     ...(postgres !== undefined && { postgresUrl: postgres }),
+    ...(get("index-from") !== undefined && { indexFrom: integer("index-from", 0, Number.MAX_SAFE_INTEGER) }),
   };
 }
 
@@ -132,13 +135,14 @@ export async function gatewayCommand(args: string[]): Promise<void> {
   const level = values["log-level"] ?? gatewayFlags["log-level"].default;
   if (!isLogLevel(level)) throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(", ")}, got ${JSON.stringify(level)}`, "gateway");
   const logger = createLogger({ level, format, write: (line) => process.stdout.write(line) });
-  const { postgresUrl, ...gatewayOptions } = options;
+  const { postgresUrl, indexFrom, ...gatewayOptions } = options;
   const index =
     postgresUrl === undefined
       ? undefined
       : await PostgresGatewayIndex.start({
           postgresUrl,
           upstreamUrls: options.upstreams,
+          ...(indexFrom !== undefined && { startHeight: indexFrom }),
           log: (line) => (/failed|unavailable|could not|lost/.test(line) ? logger.warn(line) : logger.info(line)),
         });
   const gateway = await startGateway({

@@ -12,6 +12,8 @@ export interface PostgresGatewayIndexOptions {
   readonly postgresUrl: string;
   /** The upstream nearcore RPC nodes the leader follows (failover in order). */
   readonly upstreamUrls: readonly string[];
+  /** Block a fresh index starts at (default: the upstream's genesis, indexed from its state changes). */
+  readonly startHeight?: number;
   /** How often a non-leader tries the leader lock (default 1000 ms). */
   readonly leaderPollMs?: number;
   /** The follower's poll of the upstream's final head (default 300 ms). */
@@ -134,6 +136,7 @@ export class PostgresGatewayIndex implements GatewayIndex {
         upstreamName: this.options.upstreamUrls.map(redact).join(", "),
         store,
         ...(this.options.followPollMs !== undefined && { pollMs: this.options.followPollMs }),
+        ...(this.options.startHeight !== undefined && { startHeight: this.options.startHeight }),
         log: this.options.log,
       });
       this.leader = { lock, follower };
