@@ -1,3 +1,4 @@
+import { PostgresGatewayIndex } from "../gateway/index/PostgresGatewayIndex.js";
 import { createLogger, isLogLevel, LOG_LEVELS } from "../server/log/Logger.js";
 import { startGateway, type GatewayOptions, DEFAULT_PROBE_INTERVAL_MS, DEFAULT_UPSTREAM_RETRY_MS, DEFAULT_UPSTREAM_TIMEOUT_MS } from "../gateway/startGateway.js";
 import { UsageError, parseFlags, type FlagSpecs, type FlagValues } from "./flags.js";
@@ -30,6 +31,8 @@ export const gatewayFlags = {
   },
   "upstream-retry": { value: "MS", default: String(DEFAULT_UPSTREAM_RETRY_MS), help: "how long a failed upstream is skipped before requests try it again" },
   "probe-interval": { value: "MS", default: String(DEFAULT_PROBE_INTERVAL_MS), help: "interval of the GET /status probes of every upstream; 0 = none" },
+  postgres: { value: "URL", default: undefined, help: "PostgreSQL of the shared REST account index (postgres://...; with --index)" },
+  "index-from": { value: "HEIGHT", default: undefined, help: "block a fresh index starts at (default: the upstream's genesis)" },
   "log-level": { value: "LEVEL", default: "info", help: "error, warn, info or debug (also every request)" },
 } as const satisfies Record<string, GatewayFlag>;
 
@@ -39,6 +42,7 @@ export const gatewayFlagSpecs = {
   ...(Object.fromEntries(Object.keys(gatewayFlags).map((name) => [name, { type: "string" }])) as Record<GatewayFlagName, { type: "string" }>),
   upstream: { type: "string", multiple: true },
   "archival-upstream": { type: "string", multiple: true },
+  index: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const satisfies FlagSpecs;
 
@@ -58,11 +62,13 @@ ${Object.entries(gatewayFlags)
     return `${left.padEnd(28)} ${flag.help}${flag.default === undefined ? "" : ` (default ${flag.default})`}`;
   })
   .join("\n")}
+  --index                      serve REST /v1 from the PostgreSQL index (--postgres); one instance
+                               (the advisory-lock leader) follows the upstream's final blocks into it
   -h, --help                   show this help
 `;
 
 /** Turns parsed flag strings into gateway options, rejecting values that make no sense. */
-export function gatewayOptionsFrom(values: FlagValues<typeof gatewayFlagSpecs>): GatewayOptions & { apiPort: number; redisUrl?: string } {
+export function gatewayOptionsFrom(values: FlagValues<typeof gatewayFlagSpecs>): GatewayOptions & { apiPort: number; redisUrl?: string; postgresUrl?: string; indexFrom?: number } {
   const get = (name: GatewayFlagName): string | undefined => {
     const value = values[name];
     return typeof value === "string" ? value : gatewayFlags[name].default;
@@ -102,6 +108,13 @@ export function gatewayOptionsFrom(values: FlagValues<typeof gatewayFlagSpecs>):
   if (redisUrl !== undefined && !/^(rediss?:\/\/|\/)/.test(redisUrl)) {
     throw new UsageError(`--redis must be a redis://host:port URL or a unix socket path, got ${JSON.stringify(redisUrl)}`, "gateway");
   }
+  const postgres = get("postgres");
+  if (values.index === true && postgres === undefined) throw new UsageError("--index needs --postgres URL (the shared index database)", "gateway");
+  if (postgres !== undefined && values.index !== true) throw new UsageError("--postgres is the index database: add --index", "gateway");
+  if (get("index-from") !== undefined && values.index !== true) throw new UsageError("--index-from needs --index", "gateway");
+  if (postgres !== undefined && !/^postgres(ql)?:\/\//.test(postgres)) {
+    throw new UsageError(`--postgres must be a postgres:// or postgresql:// URL, got ${JSON.stringify(postgres)}`, "gateway");
+  }
   const host = get("host") ?? "127.0.0.1";
   if (host.trim() === "") throw new UsageError("--host must not be empty", "gateway");
   return {
@@ -117,6 +130,8 @@ export function gatewayOptionsFrom(values: FlagValues<typeof gatewayFlagSpecs>):
     upstreamTimeoutMs: integer("upstream-timeout", 1, 600_000),
     upstreamRetryMs: integer("upstream-retry", 1, 3_600_000),
     probeIntervalMs: integer("probe-interval", 0, 3_600_000),
+    ...(postgres !== undefined && { postgresUrl: postgres }),
+    ...(get("index-from") !== undefined && { indexFrom: integer("index-from", 0, Number.MAX_SAFE_INTEGER) }),
   };
 }
 
@@ -134,7 +149,7 @@ export async function gatewayCommand(args: string[]): Promise<void> {
   if (!isLogLevel(level)) throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(", ")}, got ${JSON.stringify(level)}`, "gateway");
   const logger = createLogger({ level, format, write: (line) => process.stdout.write(line) });
   // With --redis, keys and caps come from Redis (a clear error when it cannot be reached).
-  const { redisUrl, ...gatewayOptions } = options;
+  const { redisUrl, postgresUrl, indexFrom, ...gatewayOptions } = options;
   const access =
     redisUrl === undefined
       ? undefined
@@ -144,9 +159,19 @@ export async function gatewayCommand(args: string[]): Promise<void> {
           ...(options.publicRatePerMinute !== undefined && { publicRatePerMinute: options.publicRatePerMinute }),
           onReport: (message) => (/ reloaded: | is back/.test(message) ? logger.info("redis", { message }) : logger.warn("redis", { message })),
         });
+  const index =
+    postgresUrl === undefined
+      ? undefined
+      : await PostgresGatewayIndex.start({
+          postgresUrl,
+          upstreamUrls: options.upstreams,
+          ...(indexFrom !== undefined && { startHeight: indexFrom }),
+          log: (line) => (/failed|unavailable|could not|lost/.test(line) ? logger.warn(line) : logger.info(line)),
+        });
   const gateway = await startGateway({
     ...gatewayOptions,
     ...(access !== undefined && { access }),
+    ...(index !== undefined && { index }),
     logger,
     onInternalError: (method, error) =>
       logger.error("internal error", { method, error: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
@@ -159,7 +184,7 @@ export async function gatewayCommand(args: string[]): Promise<void> {
   console.log(`  regular RPC   ${gateway.rpcUrl}  -> ${list(gateway.regular.upstreams.map((u) => u.label))}`);
   const archivalNote = gateway.archival === gateway.regular ? " (no --archival-upstream: the regular nodes)" : "";
   console.log(`  archival RPC  ${gateway.archivalUrl}  -> ${list(gateway.archival.upstreams.map((u) => u.label))}${archivalNote}`);
-  console.log(`  REST API      ${gateway.apiUrl}/v1  (${options.index === undefined ? "no account index: /v1 answers 503; /status and /health report the upstreams" : "account data from the shared index"})`);
+  console.log(`  REST API      ${gateway.apiUrl}/v1  (${index === undefined ? "no account index: /v1 answers 503; /status and /health report the upstreams" : "account data from the shared index"})`);
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;

@@ -6,7 +6,7 @@ import { base64Decode } from "../chain/primitives/base64.js";
 import { latin1ToBytes } from "../chain/primitives/latin1.js";
 import { formatPublicKey, publicKeyFromBorsh } from "../chain/primitives/publicKey.js";
 import type { FtBalanceReader } from "./FtBalanceReader.js";
-import type { AccountStateRow, FtBalance, IndexBlockUpdate, IndexStore, KeyPermission } from "./IndexStore.js";
+import type { AccountStateRow, Awaitable, FtBalance, IndexBlockUpdate, IndexStore, KeyPermission } from "./IndexStore.js";
 import { tokenActivity, type ExecutedReceipt } from "./tokenActivity.js";
 
 const ACCOUNT_COLUMN = "\x00";
@@ -42,13 +42,17 @@ export interface BlockIndexerOptions {
 /**
  * Follows the chain's block commits into an IndexStore. The commit listener only queues the
  * commit, so indexing never delays block production; queued blocks are applied one at a time
- * on a later turn of the event loop (each block in one synchronous `apply`, so a reader sees
- * one whole block). A fresh store starts from the genesis state; a store behind the chain
- * catches up from the chain's kept commits, which is also how `rebuild` works.
+ * on a later turn of the event loop (each block in one `apply`, so a reader sees one whole
+ * block). A store whose `apply` is asynchronous (a shared engine) is awaited before the next
+ * block; a synchronous one (the in-memory store) runs without a promise. A fresh store starts
+ * from the genesis state; a store behind the chain catches up from the chain's kept commits,
+ * which is also how `rebuild` works.
  */
 export class BlockIndexer<S extends IndexStore = IndexStore> {
   private readonly queue: BlockCommit[] = [];
   private scheduled = false;
+  /** An asynchronous apply is in flight: the next block waits for it. */
+  private applying = false;
   private unsubscribe: (() => void) | undefined;
   private readonly waiters: { height: number; resolve: () => void }[] = [];
   /** FT balance reads the per-block caps deferred, oldest first, keyed "contract account". */
@@ -67,7 +71,7 @@ export class BlockIndexer<S extends IndexStore = IndexStore> {
       this.queue.push(commit);
       this.schedule();
     }, "rest-indexer");
-    this.catchUp(this.chain.head().height, true);
+    this.settle(this.catchUp(this.chain.head().height, true), "catching up");
   }
 
   stop(): void {
@@ -76,9 +80,17 @@ export class BlockIndexer<S extends IndexStore = IndexStore> {
     this.queue.length = 0;
   }
 
-  /** Indexes a whole chain into `store` synchronously, from genesis to the current head. */
+  /** Indexes a whole chain into a synchronous `store` at once, from genesis to the current head. */
   static rebuild<T extends IndexStore>(chain: Chain, store: T, options: BlockIndexerOptions = {}): T {
-    new BlockIndexer(chain, store, options).catchUp(chain.head().height, true);
+    if (new BlockIndexer(chain, store, options).catchUp(chain.head().height, true) instanceof Promise) {
+      throw new TypeError("this store applies blocks asynchronously: use BlockIndexer.rebuildAsync");
+    }
+    return store;
+  }
+
+  /** Indexes a whole chain into any store, awaiting each block, from genesis to the current head. */
+  static async rebuildAsync<T extends IndexStore>(chain: Chain, store: T, options: BlockIndexerOptions = {}): Promise<T> {
+    await new BlockIndexer(chain, store, options).catchUp(chain.head().height, true);
     return store;
   }
 
@@ -93,7 +105,7 @@ export class BlockIndexer<S extends IndexStore = IndexStore> {
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
-      this.drain();
+      if (!this.applying) this.drain();
     });
   }
 
@@ -101,15 +113,39 @@ export class BlockIndexer<S extends IndexStore = IndexStore> {
   private drain(): void {
     const commit = this.queue.shift();
     if (commit === undefined) return;
+    let applied: Awaitable<void>;
     try {
       const indexed = this.store.height ?? -1;
-      if (commit.block.height > indexed + 1) this.catchUp(commit.block.height - 1);
-      if (commit.block.height > (this.store.height ?? -1)) this.applyCommit(commit);
+      const caughtUp = commit.block.height > indexed + 1 ? this.catchUp(commit.block.height - 1) : undefined;
+      applied =
+        caughtUp instanceof Promise
+          ? caughtUp.then(() => this.applyIfNew(commit))
+          : this.applyIfNew(commit);
     } catch (error) {
+      applied = undefined;
       process.emitWarning(`indexer failed at block ${commit.block.height}: ${String(error)}`);
     }
-    this.notify();
-    if (this.queue.length > 0) this.schedule();
+    this.settle(applied, `at block ${commit.block.height}`);
+  }
+
+  private applyIfNew(commit: BlockCommit): Awaitable<void> {
+    return commit.block.height > (this.store.height ?? -1) ? this.applyCommit(commit) : undefined;
+  }
+
+  /** After a step: wakes waiters and drains on; an asynchronous step holds the queue until it settles. */
+  private settle(step: Awaitable<void>, where: string): void {
+    if (!(step instanceof Promise)) {
+      this.notify();
+      if (this.queue.length > 0) this.schedule();
+      return;
+    }
+    this.applying = true;
+    step
+      .catch((error: unknown) => process.emitWarning(`indexer failed ${where}: ${String(error)}`))
+      .finally(() => {
+        this.applying = false;
+        this.settle(undefined, where);
+      });
   }
 
   private notify(): void {
@@ -119,25 +155,48 @@ export class BlockIndexer<S extends IndexStore = IndexStore> {
     }
   }
 
-  /** Applies genesis (for a fresh store) and every kept commit up to `height`. */
-  private catchUp(height: number, reported = false): void {
-    if (this.store.height === null) this.applyGenesis();
+  /**
+   * Applies genesis (for a fresh store) and every kept commit up to `height`: synchronously
+   * while the store applies synchronously, awaiting each block once it does not.
+   */
+  private catchUp(height: number, reported = false): Awaitable<void> {
+    const genesis = this.store.height === null ? this.applyGenesis() : undefined;
+    if (genesis instanceof Promise) return genesis.then(() => this.catchUpFromStore(height, reported));
+    return this.catchUpFromStore(height, reported);
+  }
+
+  private catchUpFromStore(height: number, reported: boolean): Awaitable<void> {
     const from = this.store.height! + 1;
     const report = reported && from <= height ? this.options.onCatchUp : undefined;
     const every = Math.max(1, this.options.catchUpReportEvery ?? 1000);
     report?.(from - 1, height);
-    for (let h = from; h <= height; h++) {
-      const commit = this.chain.blockCommit(h);
-      if (commit === undefined) throw new Error(`the chain kept no commit for block ${h}`);
-      this.applyCommit(commit);
-      if ((h - from + 1) % every === 0 && h < height) report?.(h, height);
-    }
-    report?.(height, height);
-    this.notify();
+    const finish = () => {
+      report?.(height, height);
+      this.notify();
+    };
+    const applyFrom = (start: number): Awaitable<void> => {
+      for (let h = start; h <= height; h++) {
+        const commit = this.chain.blockCommit(h);
+        if (commit === undefined) throw new Error(`the chain kept no commit for block ${h}`);
+        const applied = this.applyCommit(commit);
+        const reportAt = (h - from + 1) % every === 0 && h < height;
+        if (applied instanceof Promise) {
+          return applied.then(() => {
+            if (reportAt) report?.(h, height);
+            this.notify();
+            return applyFrom(h + 1);
+          });
+        }
+        if (reportAt) report?.(h, height);
+      }
+      finish();
+      return undefined;
+    };
+    return applyFrom(from);
   }
 
   /** Every account and access key of the genesis state. */
-  private applyGenesis(): void {
+  private applyGenesis(): Awaitable<void> {
     const genesis = this.chain.genesisBlock;
     const changed = genesis.postState.map((state) => {
       const keys: string[] = [];
@@ -145,7 +204,7 @@ export class BlockIndexer<S extends IndexStore = IndexStore> {
       state.scan(ACCESS_KEY_COLUMN, undefined, (key) => void keys.push(key));
       return keys;
     });
-    this.store.apply({
+    return this.store.apply({
       ...this.stateUpdates(genesis, changed),
       height: genesis.height,
       timestampNs: genesis.timestampNs,
@@ -156,7 +215,7 @@ export class BlockIndexer<S extends IndexStore = IndexStore> {
     });
   }
 
-  private applyCommit(commit: BlockCommit): void {
+  private applyCommit(commit: BlockCommit): Awaitable<void> {
     const started = performance.now();
     const { block } = commit;
     const ft = new Map<string, FtRowDraft>();
@@ -182,8 +241,10 @@ export class BlockIndexer<S extends IndexStore = IndexStore> {
       balancesRead: read !== undefined,
       ...(retries.length === 0 ? {} : { ftRetries: retries }),
     };
-    this.store.apply(update);
+    const applied = this.store.apply(update);
+    if (applied instanceof Promise) return applied.then(() => this.options.onIndexed?.(block.height, performance.now() - started));
     this.options.onIndexed?.(block.height, performance.now() - started);
+    return undefined;
   }
 
   /**

@@ -1,8 +1,8 @@
 /**
  * The REST account-data index behind a small interface, so that a shared engine (PostgreSQL,
- * Redis) can back it later. Writes come one block at a time (`apply`), and a reader always
- * sees the index as of one whole block: the in-memory store applies a block synchronously;
- * a shared store would apply it in one transaction and read at one height.
+ * Redis) can back it. Writes come one block at a time (`apply`), and a reader always sees the
+ * index as of one whole block: the in-memory store applies a block synchronously; the
+ * PostgreSQL store applies it in one transaction and reads at one height.
  */
 
 /** An account's state as `/full` reports it (FastNEAR's `{b, l, s}`). */
@@ -109,6 +109,10 @@ export interface IndexReader {
 export interface IndexStore extends IndexReader {
   /** Height of the last applied block (null before genesis is indexed). */
   readonly height: number | null;
-  /** Applies one block's changes atomically; blocks must come in height order. */
-  apply(update: IndexBlockUpdate): void;
+  /**
+   * Applies one block's changes atomically; blocks must come in height order. The in-memory
+   * store applies at once (no promise on its path); a shared engine resolves once the block's
+   * transaction committed, and the caller awaits it before applying the next block.
+   */
+  apply(update: IndexBlockUpdate): Awaitable<void>;
 }

@@ -1,0 +1,93 @@
+import type pg from "pg";
+
+/** The index schema's version this shardkit writes; older schemas are migrated at start. */
+export const INDEX_SCHEMA_VERSION = 1;
+
+/** Serializes concurrent migrations of several instances starting at once (advisory lock key). */
+const MIGRATION_LOCK = 0x5348_4b01;
+
+/**
+ * Migrations by the version they lead to. Ids and token ids are `COLLATE "C"` (byte order,
+ * as the in-memory store sorts account ids); balances stay text as the contracts answered
+ * them, with the decimal ones also as `numeric` for the top-holders order.
+ */
+const MIGRATIONS: readonly (readonly string[])[] = [
+  [],
+  [
+    `CREATE TABLE idx_meta (
+       singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+       height bigint,
+       timestamp_ns numeric(20, 0),
+       balance_height bigint,
+       follower jsonb NOT NULL DEFAULT '{}'::jsonb
+     )`,
+    `INSERT INTO idx_meta DEFAULT VALUES`,
+    `CREATE TABLE idx_accounts (
+       account_id text COLLATE "C" PRIMARY KEY,
+       balance text NOT NULL,
+       locked text NOT NULL,
+       storage_bytes bigint NOT NULL
+     )`,
+    `CREATE TABLE idx_access_keys (
+       public_key text COLLATE "C" NOT NULL,
+       account_id text COLLATE "C" NOT NULL,
+       full_access boolean NOT NULL,
+       PRIMARY KEY (public_key, account_id)
+     )`,
+    `CREATE TABLE idx_ft (
+       account_id text COLLATE "C" NOT NULL,
+       contract_id text COLLATE "C" NOT NULL,
+       last_height bigint NOT NULL,
+       PRIMARY KEY (account_id, contract_id)
+     )`,
+    `CREATE TABLE idx_ft_balances (
+       contract_id text COLLATE "C" NOT NULL,
+       account_id text COLLATE "C" NOT NULL,
+       balance text,
+       amount numeric,
+       PRIMARY KEY (contract_id, account_id)
+     )`,
+    `CREATE INDEX idx_ft_balances_top ON idx_ft_balances (contract_id, amount DESC, account_id DESC) WHERE amount IS NOT NULL`,
+    `CREATE TABLE idx_nft (
+       account_id text COLLATE "C" NOT NULL,
+       contract_id text COLLATE "C" NOT NULL,
+       last_height bigint NOT NULL,
+       PRIMARY KEY (account_id, contract_id)
+     )`,
+    `CREATE TABLE idx_pools (
+       account_id text COLLATE "C" NOT NULL,
+       pool_id text COLLATE "C" NOT NULL,
+       last_height bigint NOT NULL,
+       PRIMARY KEY (account_id, pool_id)
+     )`,
+  ],
+];
+
+/**
+ * Creates or migrates the index schema in one transaction, under an advisory lock so that
+ * instances starting together do not race. Refuses a schema newer than this shardkit.
+ */
+export async function migrateIndexSchema(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    await client.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
+    await client.query("CREATE TABLE IF NOT EXISTS idx_schema (version integer NOT NULL)");
+    const found = await client.query<{ version: number }>("SELECT version FROM idx_schema");
+    const current = found.rows[0]?.version ?? 0;
+    if (current > INDEX_SCHEMA_VERSION) {
+      throw new Error(`the PostgreSQL index has schema version ${current}, newer than this shardkit's ${INDEX_SCHEMA_VERSION}`);
+    }
+    for (let version = current + 1; version <= INDEX_SCHEMA_VERSION; version++) {
+      for (const statement of MIGRATIONS[version]!) await client.query(statement);
+    }
+    if (found.rows.length === 0) await client.query("INSERT INTO idx_schema (version) VALUES ($1)", [INDEX_SCHEMA_VERSION]);
+    else await client.query("UPDATE idx_schema SET version = $1", [INDEX_SCHEMA_VERSION]);
+    await client.query("COMMIT");
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}

@@ -1,0 +1,135 @@
+import type { PostgresIndexStore } from "../postgres/PostgresIndexStore.js";
+import { blockUpdateFromRpc, type RpcChainView } from "./blockUpdateFromRpc.js";
+import type { UpstreamCall } from "./UpstreamRpc.js";
+
+export interface UpstreamFollowerOptions {
+  /** The upstream nearcore RPC. */
+  readonly call: UpstreamCall;
+  /** Named in log lines (never a credential: pass the URL without its key). */
+  readonly upstreamName: string;
+  readonly store: PostgresIndexStore;
+  /** Height a fresh index starts at (default: the upstream's genesis height, indexed from its state). */
+  readonly startHeight?: number;
+  /** Delay between polls of the upstream's final head once caught up (default 300 ms). */
+  readonly pollMs?: number;
+  /** Upstream calls in flight at most per block step (default 8). */
+  readonly concurrency?: number;
+  /** Retry delays after a failure grow to this (default 5000 ms). */
+  readonly maxBackoffMs?: number;
+  /** Stops once this block is indexed (a backfill up to a height; tests comparing at one height). */
+  readonly stopAfterHeight?: number;
+  readonly log: (line: string) => void;
+  readonly onIndexed?: (height: number) => void;
+}
+
+interface FollowerState {
+  openTransactions?: [string, string][];
+}
+
+/**
+ * Follows an upstream's final blocks, one at a time, into a PostgresIndexStore: each block's
+ * update and the follower's own state (the transactions whose receipts are still running)
+ * are committed in one transaction, so the follower, or another instance taking over, resumes
+ * exactly after the last indexed block. A failing upstream or database is retried with a
+ * growing delay and one log line per failure.
+ */
+export class UpstreamFollower {
+  /** The upstream's last final height seen (for the lag report). */
+  upstreamFinalHeight: number | null = null;
+  private stopped = false;
+  private running: Promise<void> | undefined;
+  private wake: (() => void) | undefined;
+  private readonly view: RpcChainView;
+
+  constructor(private readonly options: UpstreamFollowerOptions) {
+    this.view = { call: options.call, heights: new Map(), concurrency: options.concurrency ?? 8 };
+  }
+
+  start(): void {
+    this.running ??= this.run();
+  }
+
+  /** Stops after the block in progress (its transaction commits or rolls back whole). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.wake?.();
+    await this.running;
+  }
+
+  private async run(): Promise<void> {
+    const { store, log } = this.options;
+    let failures = 0;
+    let open: Map<string, string> | undefined;
+    let next: number | undefined;
+    while (!this.stopped) {
+      try {
+        if (open === undefined) {
+          const state = (await store.followerState()) as FollowerState;
+          open = new Map(state.openTransactions ?? []);
+          next = undefined;
+        }
+        const head = (await this.options.call("block", { finality: "final" })) as { header: { height: number } };
+        this.upstreamFinalHeight = head.header.height;
+        const genesisHeight = store.height === null ? await this.firstHeight() : undefined;
+        next ??= genesisHeight ?? store.height! + 1;
+        const last = Math.min(head.header.height, this.options.stopAfterHeight ?? Infinity);
+        while (!this.stopped && next <= last) {
+          const genesis = store.height === null && next === genesisHeight && this.options.startHeight === undefined;
+          const result = await blockUpdateFromRpc(this.view, next, open, genesis);
+          if (result !== undefined) {
+            await store.applyWithFollowerState(result.update, { openTransactions: [...result.open] } satisfies FollowerState);
+            open = result.open;
+            this.options.onIndexed?.(next);
+          }
+          next++;
+          this.trimHeights();
+        }
+        if (failures > 0) log(`index follower: ${this.options.upstreamName} answers again; indexed up to block ${store.height}`);
+        failures = 0;
+        if (this.options.stopAfterHeight !== undefined && next > this.options.stopAfterHeight) return;
+        await this.sleep(this.options.pollMs ?? 300);
+      } catch (error) {
+        failures++;
+        const delay = Math.min(this.options.maxBackoffMs ?? 5000, 250 * 2 ** Math.min(failures - 1, 5));
+        log(
+          `index follower: block ${next ?? "?"} from ${this.options.upstreamName} failed (${failures}x): ${describeError(error)}; retrying in ${delay} ms`,
+        );
+        // What the failed step computed is dropped: resume from what the index committed.
+        open = undefined;
+        await this.sleep(delay);
+      }
+    }
+  }
+
+  private async firstHeight(): Promise<number> {
+    if (this.options.startHeight !== undefined) return this.options.startHeight;
+    const genesis = (await this.options.call("EXPERIMENTAL_genesis_config", {})) as { genesis_height: number };
+    return genesis.genesis_height;
+  }
+
+  /** Keeps the hash → height cache small (open transactions rarely span many blocks). */
+  private trimHeights(): void {
+    const heights = this.view.heights;
+    for (const key of heights.keys()) {
+      if (heights.size <= 10_000) break;
+      heights.delete(key);
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+}
+
+/** An error's message with its cause (fetch's "fetch failed" says why only in `cause`). */
+function describeError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause instanceof Error ? error.cause.message : undefined;
+  return cause === undefined || cause === "" ? error.message : `${error.message} (${cause})`;
+}
