@@ -1,6 +1,6 @@
 /**
  * Gateway part of `npm run bench` (`--only=gateway`):
- * (g) view_state pages (5 entries) through `shardkit gateway` vs straight to its upstream
+ * (k) view_state pages (5 entries) through `shardkit gateway` vs straight to its upstream
  *     `shardkit serve`, in the same run: the gateway's CPU per request relative to the
  *     upstream's (target: adds <= 15%), from /proc stat of both processes under autocannon load
  *     (interleaved rounds), and the p50 latency delta of sequential requests (target <= 1 ms).
@@ -114,7 +114,7 @@ export async function gatewayOverhead(ctx: GatewayBenchContext): Promise<void> {
     const p50Direct = median(latencies.direct);
     const p50Gateway = median(latencies.gateway);
 
-    console.log(`(g) view_state page of 5 entries (${Buffer.byteLength(direct.text)} B) through shardkit gateway vs straight to its upstream (shardkit serve), 50 connections, ${ctx.rounds}x${ctx.seconds}s interleaved`);
+    console.log(`(k) view_state page of 5 entries (${Buffer.byteLength(direct.text)} B) through shardkit gateway vs straight to its upstream (shardkit serve), 50 connections, ${ctx.rounds}x${ctx.seconds}s interleaved`);
     console.log(
       `    CPU per request: gateway ${gatewayPerRequest.toFixed(1)} µs, upstream ${upstreamPerRequest.toFixed(1)} µs (${upstreamBehindGateway.toFixed(1)} µs behind the gateway): gateway adds ${((100 * gatewayPerRequest) / upstreamPerRequest).toFixed(0)}% (target <= 15%)`,
     );

@@ -1,9 +1,8 @@
-import { Agent as HttpAgent } from "node:http";
-import { Agent as HttpsAgent } from "node:https";
+import { Pool } from "undici";
 
 /** What /status reports about one upstream node. */
 export interface UpstreamHealth {
-  /** The upstream's address without credentials or query (it may carry a provider key). */
+  /** The upstream's scheme and host only (credentials, path and query may carry a provider key). */
   readonly url: string;
   readonly up: boolean;
   /** Why it was last marked down (null when it never failed). */
@@ -17,12 +16,13 @@ export interface UpstreamHealth {
 /** One upstream node: where it is, its pooled connections, and what the gateway last saw of it. */
 export class Upstream {
   readonly url: URL;
-  readonly agent: HttpAgent;
+  /** Pooled keep-alive connections to the node (undici: less CPU per request than node:http's client). */
+  readonly connections: Pool;
   readonly label: string;
-  /** Request options without the per-request parts, built once (parsing a URL per request costs). */
-  readonly target: { readonly protocol: string; readonly hostname: string; readonly port: number; readonly agent: HttpAgent };
   /** Where JSON-RPC goes: the URL's own path and query (a provider's key may live there). */
   readonly rpcPath: string;
+  /** `Authorization: Basic` from the URL's userinfo, when it has one (undici takes the origin only). */
+  readonly authorization: string | undefined;
   up = true;
   lastError: string | null = null;
   latencyMs: number | null = null;
@@ -32,15 +32,16 @@ export class Upstream {
 
   constructor(url: URL, maxSockets: number) {
     this.url = url;
-    // Keep-alive pooling: one TCP (and TLS) handshake per pooled socket, not per request. LIFO
-    // reuses the warmest socket and lets idle ones time out.
-    const agentOptions = { keepAlive: true, maxSockets, maxFreeSockets: maxSockets, scheduling: "lifo" as const, timeout: 60_000 };
-    this.agent = url.protocol === "https:" ? new HttpsAgent(agentOptions) : new HttpAgent(agentOptions);
-    this.label = `${url.protocol}//${url.host}${url.pathname === "/" ? "" : url.pathname}`;
+    // One TCP (and TLS) handshake per pooled connection, not per request; idle connections
+    // stay open as long as the node's keep-alive hint allows (30 s when it gives none).
+    this.connections = new Pool(url.origin, { connections: maxSockets, pipelining: 1, keepAliveTimeout: 30_000 });
+    // Scheme and host only: providers put keys in the userinfo, the path or the query.
+    this.label = `${url.protocol}//${url.host}`;
     this.rpcPath = `${url.pathname}${url.search}`;
-    const port = url.port === "" ? (url.protocol === "https:" ? 443 : 80) : Number(url.port);
-    // Brackets off an IPv6 literal: node:http wants the bare address.
-    this.target = { protocol: url.protocol, hostname: url.hostname.replace(/^\[(.*)\]$/, "$1"), port, agent: this.agent };
+    this.authorization =
+      url.username === "" && url.password === ""
+        ? undefined
+        : `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString("base64")}`;
   }
 
   health(): UpstreamHealth {
@@ -114,7 +115,7 @@ export class UpstreamPool {
     return this.upstreams.map((upstream) => upstream.health());
   }
 
-  close(): void {
-    for (const upstream of this.upstreams) upstream.agent.destroy();
+  async close(): Promise<void> {
+    await Promise.all(this.upstreams.map((upstream) => upstream.connections.destroy()));
   }
 }

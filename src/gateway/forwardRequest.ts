@@ -1,5 +1,5 @@
-import { request as httpRequest, type IncomingMessage, type ClientRequest, type ServerResponse } from "node:http";
-import { request as httpsRequest } from "node:https";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Dispatcher } from "undici";
 import { InternalError, TimeoutError, type RpcError } from "../server/errors.js";
 import { errorReply } from "../server/jsonrpc/processRequest.js";
 import { corsHeaders } from "../server/http/cors.js";
@@ -23,7 +23,10 @@ export interface ForwardOptions {
 /** Upstream answers that say "this node cannot serve now" (a proxy in front of it, or overload): try another node. */
 const UNAVAILABLE_STATUSES = new Set([502, 503, 504]);
 const JSON_CONTENT_TYPE = "application/json";
-const GET_HEADERS = { accept: JSON_CONTENT_TYPE };
+
+/** Why an attempt was cut short by the gateway itself. */
+class AttemptTimedOut extends Error {}
+class ClientGone extends Error {}
 
 /**
  * Sends a checked request to an upstream node and streams its answer to the client as it
@@ -36,86 +39,93 @@ const GET_HEADERS = { accept: JSON_CONTENT_TYPE };
 export function forwardRequest(pool: UpstreamPool, req: IncomingMessage, res: ServerResponse, forwarded: ForwardedRequest, options: ForwardOptions): void {
   const deadline = performance.now() + options.timeoutMs;
   const tried: Upstream[] = [];
-  let clientGone = false;
-  let inFlight: ClientRequest | undefined;
+  let current: Dispatcher.DispatchController | undefined;
   res.once("close", () => {
-    if (res.writableFinished) return;
-    clientGone = true;
-    inFlight?.destroy();
+    if (!res.writableFinished) current?.abort(new ClientGone());
   });
 
   const attempt = (lastFailure: string | undefined): void => {
     const upstream = pool.pick(tried);
     const remainingMs = deadline - performance.now();
-    if (upstream === undefined || remainingMs <= 0) {
-      const reason = remainingMs <= 0 ? "Timeout" : `No upstream node answered (${tried.length} tried): ${lastFailure ?? "none configured"}`;
-      return answerError(req, res, forwarded.id, remainingMs <= 0 ? new TimeoutError() : new InternalError(reason));
+    if (remainingMs <= 0) return answerError(req, res, forwarded.id, new TimeoutError());
+    if (upstream === undefined) {
+      return answerError(req, res, forwarded.id, new InternalError(`No upstream node answered (${tried.length} tried): ${lastFailure ?? "none configured"}`));
     }
     tried.push(upstream);
     const started = performance.now();
-    let timedOut = false;
     let answered = false;
-    const send = upstream.url.protocol === "https:" ? httpsRequest : httpRequest;
-    const out = send({
-      ...upstream.target,
-      method: forwarded.method,
-      path: forwarded.path === "" ? upstream.rpcPath : endpointPath(upstream.url, forwarded.path),
-      headers:
-        forwarded.body === undefined
-          ? GET_HEADERS
-          : { "content-type": JSON_CONTENT_TYPE, accept: JSON_CONTENT_TYPE, "content-length": String(forwarded.body.length) },
-    });
-    inFlight = out;
+    let retrying = false;
+    let controller: Dispatcher.DispatchController | undefined;
     const timer = setTimeout(() => {
-      timedOut = true;
-      out.destroy();
+      if (controller !== undefined) return controller.abort(new AttemptTimedOut());
+      // Not even handed to a connection yet (the pool is saturated): answer now all the same.
+      pool.markDown(upstream, `timed out after ${options.timeoutMs} ms`);
+      answerError(req, res, forwarded.id, new TimeoutError());
     }, remainingMs);
 
-    out.on("response", (answer) => {
-      const status = answer.statusCode ?? 502;
-      if (UNAVAILABLE_STATUSES.has(status) && pool.upstreams.length > tried.length) {
-        clearTimeout(timer);
-        answer.resume();
-        pool.markDown(upstream, `HTTP ${status}`);
-        return attempt(`HTTP ${status}`);
-      }
-      answered = true;
-      const headers = [...corsHeaders(req), "content-type", answer.headers["content-type"] ?? JSON_CONTENT_TYPE];
-      const length = answer.headers["content-length"];
-      if (length !== undefined) headers.push("content-length", length);
-      res.writeHead(status, headers);
-      answer.pipe(res);
-      answer.once("end", () => {
-        clearTimeout(timer);
-        pool.markUp(upstream, performance.now() - started);
-      });
-      // The node died or hung mid-body: the status line is out, so the only honest signal left is a cut connection.
-      answer.once("aborted", () => res.destroy());
-      answer.once("error", () => res.destroy());
-    });
-
-    out.on("error", (error: NodeJS.ErrnoException) => {
-      clearTimeout(timer);
-      if (clientGone) return;
-      if (answered) {
-        if (timedOut) pool.markDown(upstream, `timed out after ${options.timeoutMs} ms`);
-        res.destroy();
-        return;
-      }
-      if (timedOut) {
-        pool.markDown(upstream, `timed out after ${options.timeoutMs} ms`);
-        return answerError(req, res, forwarded.id, new TimeoutError());
-      }
-      const reason = describe(error);
-      pool.markDown(upstream, reason);
-      attempt(reason);
-    });
-    // As a latin1 string (byte for byte), node:http sends the body in the same write as the
-    // request head: one syscall instead of a writev of two buffers.
-    if (forwarded.body === undefined) out.end();
-    else out.end(forwarded.body.toString("latin1"), "latin1");
+    const headers: Record<string, string> =
+      forwarded.body === undefined ? { accept: JSON_CONTENT_TYPE } : { "content-type": JSON_CONTENT_TYPE, accept: JSON_CONTENT_TYPE };
+    if (upstream.authorization !== undefined) headers.authorization = upstream.authorization;
+    upstream.connections.dispatch(
+      {
+        method: forwarded.method,
+        path: forwarded.path === "" ? upstream.rpcPath : endpointPath(upstream.url, forwarded.path),
+        headers,
+        body: forwarded.body ?? null,
+      },
+      {
+        onRequestStart(started) {
+          controller = started;
+          current = started;
+          if (res.destroyed) started.abort(new ClientGone());
+        },
+        onResponseStart(ctl, status, answerHeaders) {
+          if (UNAVAILABLE_STATUSES.has(status) && pool.upstreams.length > tried.length) {
+            retrying = true;
+            ctl.abort(new Error(`HTTP ${status}`));
+            return;
+          }
+          answered = true;
+          const out = [...corsHeaders(req), "content-type", headerText(answerHeaders["content-type"]) ?? JSON_CONTENT_TYPE];
+          const length = headerText(answerHeaders["content-length"]);
+          if (length !== undefined) out.push("content-length", length);
+          res.writeHead(status, out);
+        },
+        onResponseData(ctl, chunk) {
+          // Backpressure: a slow client pauses the upstream read instead of buffering the answer.
+          if (!res.write(chunk)) {
+            ctl.pause();
+            res.once("drain", () => ctl.resume());
+          }
+        },
+        onResponseEnd() {
+          clearTimeout(timer);
+          pool.markUp(upstream, performance.now() - started);
+          res.end();
+        },
+        onResponseError(_ctl, error) {
+          clearTimeout(timer);
+          if (error instanceof ClientGone) return;
+          if (retrying) {
+            pool.markDown(upstream, error.message);
+            return attempt(error.message);
+          }
+          const timedOut = error instanceof AttemptTimedOut;
+          const reason = timedOut ? `timed out after ${options.timeoutMs} ms` : describe(error);
+          pool.markDown(upstream, reason);
+          // The status line is out: the only honest signal left is a cut connection.
+          if (answered) return void res.destroy();
+          if (timedOut) return answerError(req, res, forwarded.id, new TimeoutError());
+          attempt(reason);
+        },
+      },
+    );
   };
   attempt(undefined);
+}
+
+function headerText(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
 }
 
 /** nearcore's GET endpoint under the upstream URL's path (a provider's key path stays). */
@@ -124,12 +134,13 @@ function endpointPath(url: URL, path: "/status" | "/health"): string {
 }
 
 /** A short cause without the node's address (the client may be anyone; /status names the nodes). */
-function describe(error: NodeJS.ErrnoException): string {
+function describe(error: Error & { code?: string }): string {
   switch (error.code) {
     case "ECONNREFUSED":
       return "connection refused";
     case "ECONNRESET":
-      return "connection reset before an answer";
+    case "UND_ERR_SOCKET":
+      return "connection closed before an answer";
     case "ENOTFOUND":
     case "EAI_AGAIN":
       return "host not found";
@@ -137,6 +148,7 @@ function describe(error: NodeJS.ErrnoException): string {
     case "ENETUNREACH":
       return "host unreachable";
     case "ETIMEDOUT":
+    case "UND_ERR_CONNECT_TIMEOUT":
       return "connect timed out";
     default:
       return error.code ?? error.message;

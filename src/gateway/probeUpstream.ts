@@ -1,5 +1,3 @@
-import { request as httpRequest } from "node:http";
-import { request as httpsRequest } from "node:https";
 import type { Upstream, UpstreamPool } from "./UpstreamPool.js";
 
 /** Most bytes of a `/status` answer a probe reads (nearcore's is a few kB with its validators). */
@@ -9,51 +7,37 @@ const MAX_STATUS_BYTES = 4 * 1024 * 1024;
  * Asks one node for nearcore's GET /status: an answer marks it up (with its latency and head
  * height), a failure or a slow answer marks it down with the reason. Never rejects.
  */
-export function probeUpstream(pool: UpstreamPool, upstream: Upstream, timeoutMs: number): Promise<void> {
-  return new Promise((resolve) => {
-    const started = performance.now();
-    const send = upstream.url.protocol === "https:" ? httpsRequest : httpRequest;
-    let settled = false;
-    const settle = (failure: string | undefined, headHeight?: number) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      if (failure !== undefined) pool.markDown(upstream, failure);
-      else {
-        pool.markUp(upstream, performance.now() - started);
-        if (headHeight !== undefined) upstream.headHeight = headHeight;
-      }
-      resolve();
-    };
-    const out = send(upstream.url, {
+export async function probeUpstream(pool: UpstreamPool, upstream: Upstream, timeoutMs: number): Promise<void> {
+  const started = performance.now();
+  const signal = AbortSignal.timeout(timeoutMs);
+  try {
+    const headers: Record<string, string> = { accept: "application/json" };
+    if (upstream.authorization !== undefined) headers.authorization = upstream.authorization;
+    const answer = await upstream.connections.request({
       method: "GET",
       path: `${upstream.url.pathname.replace(/\/$/, "")}/status${upstream.url.search}`,
-      agent: upstream.agent,
-      headers: { accept: "application/json" },
+      headers,
+      signal,
     });
-    const timer = setTimeout(() => {
-      out.destroy();
-      settle(`status probe timed out after ${timeoutMs} ms`);
-    }, timeoutMs);
-    out.on("error", (error: NodeJS.ErrnoException) => settle(`status probe failed: ${error.code ?? error.message}`));
-    out.on("response", (answer) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      answer.on("data", (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > MAX_STATUS_BYTES) {
-          out.destroy();
-          settle("status probe answer too large");
-        } else chunks.push(chunk);
-      });
-      answer.on("error", () => settle("status probe answer cut"));
-      answer.on("end", () => {
-        if (answer.statusCode !== 200) return settle(`status probe answered HTTP ${answer.statusCode}`);
-        settle(undefined, latestHeight(Buffer.concat(chunks)));
-      });
-    });
-    out.end();
-  });
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of answer.body as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > MAX_STATUS_BYTES) {
+        answer.body.destroy();
+        pool.markDown(upstream, "status probe answer too large");
+        return;
+      }
+      chunks.push(chunk);
+    }
+    if (answer.statusCode !== 200) return pool.markDown(upstream, `status probe answered HTTP ${answer.statusCode}`);
+    pool.markUp(upstream, performance.now() - started);
+    const height = latestHeight(Buffer.concat(chunks));
+    if (height !== undefined) upstream.headHeight = height;
+  } catch (error) {
+    const { code, message } = error as { code?: string; message?: string };
+    pool.markDown(upstream, signal.aborted ? `status probe timed out after ${timeoutMs} ms` : `status probe failed: ${code ?? message ?? String(error)}`);
+  }
 }
 
 /** `sync_info.latest_block_height` of a status answer, if it has one. */

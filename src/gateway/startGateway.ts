@@ -154,7 +154,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     if (probes !== undefined) clearInterval(probes);
     keysWatcher?.close();
     await Promise.all(servers.map((server) => closeServer(server)));
-    for (const pool of pools) pool.close();
+    await Promise.all(pools.map((pool) => pool.close()));
     await options.access?.close?.();
     await options.index?.close();
   };
