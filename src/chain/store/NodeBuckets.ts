@@ -96,7 +96,7 @@ export class NodeBuckets {
   }
 }
 
-/** Visits the records of one bucket in hash order, skipping repeats of a hash (identical nodes). */
+/** Visits the records of one bucket in hash order, each hash once (identical nodes repeat it). */
 function visitSorted(data: Buffer, visit: (hash: Buffer, encoding: Buffer) => void): void {
   const offsets: number[] = [];
   for (let off = 0; off < data.length; off += HASH + 4 + data.readUInt32LE(off + HASH)) offsets.push(off);
