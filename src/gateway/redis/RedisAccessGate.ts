@@ -126,7 +126,8 @@ export class RedisAccessGate implements AccessGate {
     this.keys.close();
     this.client.off("close", this.onClose);
     this.client.off("ready", this.onReady);
-    await Promise.allSettled([this.client.quit(), this.subscriber.quit()]);
+    // QUIT when connected; while Redis is away a QUIT would wait in the subscriber's queue, so drop the sockets.
+    await Promise.allSettled([this.client, this.subscriber].map((c) => (c.status === "ready" ? c.quit() : (c.disconnect(), undefined))));
   }
 
   private limited(client: string, perMinute: number): AccessDecision | Promise<AccessDecision> {

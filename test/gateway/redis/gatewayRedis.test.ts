@@ -114,7 +114,7 @@ describe("three gateway processes sharing keys and rate caps in Redis", () => {
     }
     // Every instance took part in both outcomes' counting: each one refuses now.
     for (const g of gateways) expect((await rpc(g.rpcUrl, STATUS, capped)).status).toBe(429);
-  });
+  }, 60_000);
 
   it("a rotation with `shardkit keys rotate --redis` reaches all three within a second", async () => {
     const old = await keys("add", "--redis", redis.url, "--name", "app");
@@ -128,7 +128,7 @@ describe("three gateway processes sharing keys and rate caps in Redis", () => {
       },
       "rotation seen by all three",
     );
-  });
+  }, 90_000);
 
   it("the README's Redis block runs as written (with this test's Redis and upstream)", async () => {
     const block = codeBlocks(join(repoRoot, "README.md")).find((b) => b.lang === "sh" && b.code.includes("keys add --redis"))!;
@@ -166,7 +166,7 @@ describe("three gateway processes sharing keys and rate caps in Redis", () => {
     await within(1000, async () => (await Promise.all(gateways.map((g) => rpc(g.rpcUrl, STATUS, fresh)))).every((r) => r.status === 200), "rotation after restart");
     for (const g of gateways) expect((await rpc(g.rpcUrl, STATUS, unlimitedKey)).status).toBe(403);
     for (const g of gateways) expect(g.child.exitCode).toBeNull();
-  }, 90_000);
+  }, 120_000);
 });
 
 describe("shardkit gateway --redis flags", () => {

@@ -253,6 +253,16 @@ describe("RedisAccessGate start-up", () => {
     expect(Date.now() - started).toBeLessThan(3000);
   });
 
+  it("closes at once while Redis is away (a gateway shutting down during an outage does not wait)", async () => {
+    const redis = await startRedisServer();
+    const gate = await RedisAccessGate.connect(redis.url);
+    await redis.stop();
+    const started = Date.now();
+    await gate.close();
+    expect(Date.now() - started).toBeLessThan(1000);
+    await redis.close();
+  });
+
   it("refuses a URL that is not Redis", async () => {
     await expect(RedisAccessGate.connect("http://127.0.0.1:1")).rejects.toThrow(/redis:\/\//);
   });
