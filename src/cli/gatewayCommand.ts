@@ -1,5 +1,6 @@
 import { createLogger, isLogLevel, LOG_LEVELS } from "../server/log/Logger.js";
-import { startGateway, type GatewayOptions, DEFAULT_PROBE_INTERVAL_MS, DEFAULT_UPSTREAM_RETRY_MS, DEFAULT_UPSTREAM_TIMEOUT_MS } from "../gateway/startGateway.js";
+import { DEFAULT_PROBE_INTERVAL_MS, DEFAULT_UPSTREAM_RETRY_MS, DEFAULT_UPSTREAM_TIMEOUT_MS } from "../gateway/gatewayDefaults.js";
+import type { GatewayOptions } from "../gateway/startGateway.js";
 import { UsageError, parseFlags, type FlagSpecs, type FlagValues } from "./flags.js";
 
 interface GatewayFlag {
@@ -120,6 +121,8 @@ export async function gatewayCommand(args: string[]): Promise<void> {
   const level = values["log-level"] ?? gatewayFlags["log-level"].default;
   if (!isLogLevel(level)) throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(", ")}, got ${JSON.stringify(level)}`, "gateway");
   const logger = createLogger({ level, format, write: (line) => process.stdout.write(line) });
+  // Loaded here, not at start-up: other commands need neither undici nor the listeners.
+  const { startGateway } = await import("../gateway/startGateway.js");
   const gateway = await startGateway({
     ...options,
     logger,
