@@ -24,7 +24,7 @@ export const gatewayFlags = {
     default: String(DEFAULT_UPSTREAM_TIMEOUT_MS),
     help: "budget of one forwarded request, failover included, before TIMEOUT_ERROR",
   },
-  "upstream-retry": { value: "MS", default: String(DEFAULT_UPSTREAM_RETRY_MS), help: "how long a failed upstream is skipped before requests try it again" },
+  "upstream-retry": { value: "MS", default: String(DEFAULT_UPSTREAM_RETRY_MS), help: "how long a failed upstream is passed over before requests try it again" },
   "probe-interval": { value: "MS", default: String(DEFAULT_PROBE_INTERVAL_MS), help: "interval of the GET /status probes of every upstream; 0 = none" },
   "log-level": { value: "LEVEL", default: "info", help: "error, warn, info or debug (also every request)" },
 } as const satisfies Record<string, GatewayFlag>;

@@ -39,7 +39,7 @@ export interface GatewayOptions {
   index?: GatewayIndex;
   /** Budget of one forwarded request, failover included, before TIMEOUT_ERROR (default 15000: above nearcore's own 10 s tx wait). */
   upstreamTimeoutMs?: number;
-  /** How long a failed upstream is skipped before requests try it again (default 5000). */
+  /** How long a failed upstream is passed over before requests try it again (default 5000). */
   upstreamRetryMs?: number;
   /** Interval of the GET /status probes of every upstream (default 2000; 0 = no probes). */
   probeIntervalMs?: number;
