@@ -1,6 +1,7 @@
 import { PostgresGatewayIndex } from "../gateway/index/PostgresGatewayIndex.js";
 import { createLogger, isLogLevel, LOG_LEVELS } from "../server/log/Logger.js";
-import { startGateway, type GatewayOptions, DEFAULT_PROBE_INTERVAL_MS, DEFAULT_UPSTREAM_RETRY_MS, DEFAULT_UPSTREAM_TIMEOUT_MS } from "../gateway/startGateway.js";
+import { DEFAULT_PROBE_INTERVAL_MS, DEFAULT_UPSTREAM_RETRY_MS, DEFAULT_UPSTREAM_TIMEOUT_MS } from "../gateway/gatewayDefaults.js";
+import type { GatewayOptions } from "../gateway/startGateway.js";
 import { UsageError, parseFlags, type FlagSpecs, type FlagValues } from "./flags.js";
 
 interface GatewayFlag {
@@ -29,7 +30,7 @@ export const gatewayFlags = {
     default: String(DEFAULT_UPSTREAM_TIMEOUT_MS),
     help: "budget of one forwarded request, failover included, before TIMEOUT_ERROR",
   },
-  "upstream-retry": { value: "MS", default: String(DEFAULT_UPSTREAM_RETRY_MS), help: "how long a failed upstream is skipped before requests try it again" },
+  "upstream-retry": { value: "MS", default: String(DEFAULT_UPSTREAM_RETRY_MS), help: "how long a failed upstream is passed over before requests try it again" },
   "probe-interval": { value: "MS", default: String(DEFAULT_PROBE_INTERVAL_MS), help: "interval of the GET /status probes of every upstream; 0 = none" },
   postgres: { value: "URL", default: undefined, help: "PostgreSQL of the shared REST account index (postgres://...; with --index)" },
   "index-from": { value: "HEIGHT", default: undefined, help: "block a fresh index starts at (default: the upstream's genesis)" },
@@ -148,6 +149,8 @@ export async function gatewayCommand(args: string[]): Promise<void> {
   const level = values["log-level"] ?? gatewayFlags["log-level"].default;
   if (!isLogLevel(level)) throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(", ")}, got ${JSON.stringify(level)}`, "gateway");
   const logger = createLogger({ level, format, write: (line) => process.stdout.write(line) });
+  // Loaded here, not at start-up: other commands need neither undici nor the listeners.
+  const { startGateway } = await import("../gateway/startGateway.js");
   // With --redis, keys and caps come from Redis (a clear error when it cannot be reached).
   const { redisUrl, postgresUrl, indexFrom, ...gatewayOptions } = options;
   const access =

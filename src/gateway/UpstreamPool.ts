@@ -35,7 +35,7 @@ export class Upstream {
     // One TCP (and TLS) handshake per pooled connection, not per request; idle connections
     // stay open as long as the node's keep-alive hint allows (30 s when it gives none).
     this.connections = new Pool(url.origin, { connections: maxSockets, pipelining: 1, keepAliveTimeout: 30_000 });
-    // Scheme and host only: providers put keys in the userinfo, the path or the query.
+    // Scheme and host alone: providers put keys in the userinfo, the path or the query.
     this.label = `${url.protocol}//${url.host}`;
     this.rpcPath = `${url.pathname}${url.search}`;
     this.authorization =
@@ -50,7 +50,7 @@ export class Upstream {
 }
 
 export interface UpstreamPoolOptions {
-  /** How long a failed upstream is skipped before a request may try it again. */
+  /** How long a failed upstream is passed over before a request may try it again. */
   readonly retryAfterMs: number;
   readonly maxSockets: number;
   readonly now?: () => number;
@@ -58,7 +58,7 @@ export interface UpstreamPoolOptions {
 
 /**
  * The upstream nodes of one listener (regular or archival). Requests go round-robin over the
- * nodes that are up; a node that fails is marked down and skipped until its retry time (or
+ * nodes that are up; a node that fails is marked down and passed over until its retry time (or
  * until a probe sees it answer again). When every node is down, the one due soonest is tried
  * anyway: a client gets an attempt rather than a refusal from stale state.
  */
@@ -76,7 +76,7 @@ export class UpstreamPool {
     this.now = options.now ?? Date.now;
   }
 
-  /** The node for the next attempt, skipping those already tried for this request; undefined when all were tried. */
+  /** The node for the next attempt, leaving out those already tried for this request; undefined when all were tried. */
   pick(tried: readonly Upstream[] = []): Upstream | undefined {
     const count = this.upstreams.length;
     const now = this.now();

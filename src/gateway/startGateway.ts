@@ -8,6 +8,7 @@ import { KeysFileWatcher } from "../server/http/KeysFileWatcher.js";
 import { logRequests } from "../server/log/requestLog.js";
 import { silentLogger, type Logger } from "../server/log/Logger.js";
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_JSON_DEPTH, SERVICE_VERSION } from "../server/startService.js";
+import { DEFAULT_PROBE_INTERVAL_MS, DEFAULT_UPSTREAM_CONNECTIONS, DEFAULT_UPSTREAM_RETRY_MS, DEFAULT_UPSTREAM_TIMEOUT_MS } from "./gatewayDefaults.js";
 import { createGatewayRpcListener } from "./createGatewayRpcListener.js";
 import type { GatewayIndex } from "./GatewayIndex.js";
 import { createGatewayStatusListener, gatewayRestHandlers } from "./gatewayRest.js";
@@ -38,7 +39,7 @@ export interface GatewayOptions {
   index?: GatewayIndex;
   /** Budget of one forwarded request, failover included, before TIMEOUT_ERROR (default 15000: above nearcore's own 10 s tx wait). */
   upstreamTimeoutMs?: number;
-  /** How long a failed upstream is skipped before requests try it again (default 5000). */
+  /** How long a failed upstream is passed over before requests try it again (default 5000). */
   upstreamRetryMs?: number;
   /** Interval of the GET /status probes of every upstream (default 2000; 0 = no probes). */
   probeIntervalMs?: number;
@@ -70,10 +71,7 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
-export const DEFAULT_UPSTREAM_TIMEOUT_MS = 15_000;
-export const DEFAULT_UPSTREAM_RETRY_MS = 5_000;
-export const DEFAULT_PROBE_INTERVAL_MS = 2_000;
-export const DEFAULT_UPSTREAM_CONNECTIONS = 256;
+export { DEFAULT_PROBE_INTERVAL_MS, DEFAULT_UPSTREAM_CONNECTIONS, DEFAULT_UPSTREAM_RETRY_MS, DEFAULT_UPSTREAM_TIMEOUT_MS };
 
 /** Parses upstream URLs, refusing what cannot be an upstream. */
 export function upstreamUrls(urls: readonly string[], what: string): URL[] {

@@ -1,4 +1,4 @@
-// The upstream pool's choices: round-robin over nodes that are up, a failed node skipped until
+// The upstream pool's choices: round-robin over nodes that are up, a failed node passed over until
 // its retry time, the soonest-due node tried when all are down, never a node twice per request.
 
 import { describe, expect, it } from "vitest";
@@ -19,7 +19,7 @@ describe("UpstreamPool", () => {
     expect(hosts(Array.from({ length: 6 }, () => upstreams.pick()))).toEqual(["node0.example", "node1.example", "node2.example", "node0.example", "node1.example", "node2.example"]);
   });
 
-  it("skips a failed node until its retry time, then tries it again", () => {
+  it("passes a failed node over until its retry time, then tries it again", () => {
     const { upstreams, advance } = pool(2);
     const [first] = upstreams.upstreams;
     upstreams.markDown(first!, "connection refused");

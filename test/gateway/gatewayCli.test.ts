@@ -14,7 +14,7 @@ async function cli(...args: string[]) {
   return { code, ...proc.output() };
 }
 
-describe("shardkit gateway (command line)", () => {
+describe("shardkit gateway (command line)", { timeout: 120_000 }, () => {
   it("--help and `help gateway` list every flag with its default", async () => {
     for (const args of [["gateway", "--help"], ["help", "gateway"]]) {
       const r = await cli(...args);

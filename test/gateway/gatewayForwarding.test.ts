@@ -223,6 +223,6 @@ describe("shardkit gateway in front of shardkit serve", () => {
     expect(run.status).toBe(0);
     expect(run.stdout).toMatch(/PASS transactions\s+broadcast_tx_commit/);
     expect(run.stdout).toMatch(/PASS behaviour\s+retention: regular vs archival/);
-    expect(run.stdout.trim().split("\n").at(-1)).toMatch(/^\d+ passed, 0 failed, \d+ skipped$/);
+    expect(run.stdout.trim().split("\n").at(-1)).toMatch(/^\d+ passed, 0 failed, /);
   }, 240_000);
 });
