@@ -1,4 +1,3 @@
-import { PostgresGatewayIndex } from "../gateway/index/PostgresGatewayIndex.js";
 import { createLogger, isLogLevel, LOG_LEVELS } from "../server/log/Logger.js";
 import { DEFAULT_PROBE_INTERVAL_MS, DEFAULT_UPSTREAM_RETRY_MS, DEFAULT_UPSTREAM_TIMEOUT_MS } from "../gateway/gatewayDefaults.js";
 import type { GatewayOptions } from "../gateway/startGateway.js";
@@ -165,7 +164,8 @@ export async function gatewayCommand(args: string[]): Promise<void> {
   const index =
     postgresUrl === undefined
       ? undefined
-      : await PostgresGatewayIndex.start({
+      : // Loaded only with --index, so other commands never load the PostgreSQL client.
+        await (await import("../gateway/index/PostgresGatewayIndex.js")).PostgresGatewayIndex.start({
           postgresUrl,
           upstreamUrls: options.upstreams,
           ...(indexFrom !== undefined && { startHeight: indexFrom }),

@@ -58,14 +58,14 @@ export class PostgresIndexReader implements IndexReader {
     };
   }
 
-  async accountsByKey(publicKey: string, fullAccessOnly: boolean): Promise<{ height: number; accountIds: string[] }> {
+  async accountsByKey(publicKey: string, onlyFullAccess: boolean): Promise<{ height: number; accountIds: string[] }> {
     const { rows } = await this.pool.query<{ height: string | null; ids: string[] }>({
       name: "idx_accounts_by_key",
       text: `SELECT m.height,
         (SELECT coalesce(array_agg(account_id ORDER BY account_id), '{}') FROM idx_access_keys
           WHERE public_key = $1 AND (full_access OR NOT $2)) AS ids
         FROM idx_meta m`,
-      values: [publicKey, fullAccessOnly],
+      values: [publicKey, onlyFullAccess],
     });
     const row = rows[0];
     if (row?.height == null) throw new Error(NOT_INDEXED);

@@ -38,8 +38,13 @@ export class PostgresIndexStore extends PostgresIndexReader implements IndexStor
   static async open(pool: pg.Pool, writer?: WriterSession): Promise<PostgresIndexStore> {
     await migrateIndexSchema(pool);
     const store = new PostgresIndexStore(pool, writer);
-    store.height = (await store.status()).height;
+    await store.refreshHeight();
     return store;
+  }
+
+  /** Re-reads the indexed height (after a failed write, or another writer's). */
+  async refreshHeight(): Promise<void> {
+    this.height = (await this.status()).height;
   }
 
   /** The follower state committed with the last block (`{}` before any). */

@@ -64,6 +64,7 @@ export class UpstreamFollower {
     while (!this.stopped) {
       try {
         if (open === undefined) {
+          await store.refreshHeight();
           const state = (await store.followerState()) as FollowerState;
           open = new Map(state.openTransactions ?? []);
           next = undefined;

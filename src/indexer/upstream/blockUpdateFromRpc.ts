@@ -53,7 +53,7 @@ export interface RpcBlockResult {
   readonly hash: string;
 }
 
-/** nearcore's answer to a block it never had at that height (a skipped height). */
+/** nearcore's answer for a height that has no block (no producer made one). */
 const isUnknownBlock = (error: unknown) => error instanceof RpcResponseError && error.causeName === "UNKNOWN_BLOCK";
 
 /**

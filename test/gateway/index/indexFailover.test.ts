@@ -94,6 +94,7 @@ describe("gateway --index --postgres, three instances", () => {
     const round1 = tokenActivity(serve.rpcUrl, 1);
     await until("the leader to index the new activity", async () => ((await indexHeight())! > before ? true : undefined));
     first.child.kill("SIGKILL");
+    expect(await first.exited).toBeNull();
     await round1;
     const second = await until("another leader", async () => alive().find(isLeader));
     expect(second).not.toBe(first);
