@@ -6,6 +6,10 @@
  * to plain Transfers per second (blocks applied in-process, no RPC), per wall and per CPU second.
  *
  * Part `--only=vm` of `npm run bench`; alone: node --import tsx bench/vmCall.ts [--quick]
+ *
+ * Profiling the FT path alone: node --cpu-prof --import tsx bench/vmCall.ts --ft-only runs
+ * only ft_transfer blocks (signing and submission happen outside `ftTransferBlocks`, so a
+ * profile filtered to that function shows block production only).
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -129,4 +133,38 @@ export async function vmCallCost({ quick }: { quick: boolean }): Promise<VmCallR
   return { ftViewPerSecond: ftView, emptyViewPerSecond: emptyView, transfersPerSecond: transfers, ftTransfersPerSecond: ftTransfers, ftToTransferRatio: ratio, ftToTransferCpuRatio: cpuRatio };
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await vmCallCost({ quick: process.argv.includes("--quick") });
+/** Produces `blocks` blocks: named so that a CPU profile can be filtered to block production. */
+function ftTransferBlocks(chain: Chain, blocks: number): void {
+  for (let i = 0; i < blocks; i++) chain.produceBlock();
+}
+
+/** `--ft-only`: ft_transfer rounds and nothing else, for `--cpu-prof`; prints µs of CPU per transaction. */
+async function ftOnly({ quick }: { quick: boolean }): Promise<void> {
+  const chain = await Chain.open({ blockTimeMs: 0 });
+  const [a, , c] = chain.devAccounts.map((d) => d.accountId);
+  const call = (m: string, args: unknown, deposit = 0n, gas = 100n * TGAS): Action => ({ type: "FunctionCall", methodName: m, args: enc.encode(JSON.stringify(args)), gas, deposit });
+  chain.submitTransaction(tx(chain, a!, a!, [{ type: "DeployContract", code: new Uint8Array(readFileSync(join(root, "contracts/build/ft.wasm"))) }]));
+  settle(chain);
+  chain.submitTransaction(tx(chain, a!, a!, [call("new", { owner_id: a, total_supply: "1000000000000", metadata: { spec: "ft-1.0.0", name: "B", symbol: "B", decimals: 0 } })]));
+  settle(chain);
+  chain.submitTransaction(tx(chain, c!, a!, [call("storage_deposit", {}, 10n ** 22n)]));
+  settle(chain);
+  const n = 300;
+  const rounds = quick ? 5 : 30;
+  const cpu: number[] = [];
+  for (let i = 0; i <= rounds; i++) {
+    const txs = Array.from({ length: n }, () => tx(chain, a!, a!, [call("ft_transfer", { receiver_id: c, amount: "1" }, 1n, 30n * TGAS)]));
+    for (const t of txs) chain.submitTransaction(t);
+    const c0 = process.cpuUsage();
+    ftTransferBlocks(chain, 3);
+    const used = process.cpuUsage(c0);
+    if (i > 0) cpu.push((used.user + used.system) / n); // round 0 warms up
+  }
+  console.log(`ft_transfer only: ${rounds} rounds of ${n}, median ${median(cpu).toFixed(1)} µs of CPU per transaction`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const quick = process.argv.includes("--quick");
+  if (process.argv.includes("--ft-only")) await ftOnly({ quick });
+  else await vmCallCost({ quick });
+}

@@ -32,7 +32,7 @@ export class ActionResult {
   newReceipts: NewReceipt[] = [];
   proposals: StakeProposal[] = [];
   /** nearcore `ProfileDataV3` as gas_profile entries (function calls' VM costs). */
-  gasProfile: GasProfileEntry[] = [];
+  gasProfile: readonly GasProfileEntry[] = [];
 
   constructor(gas = 0n) {
     this.gasBurnt = gas;
@@ -69,10 +69,13 @@ export class ActionResult {
   }
 }
 
-/** Sums two gas profiles entry by entry, keeping nearcore's order (category, then cost). */
-function mergeProfiles(a: readonly GasProfileEntry[], b: readonly GasProfileEntry[]): GasProfileEntry[] {
-  if (b.length === 0) return [...a];
-  if (a.length === 0) return [...b];
+/**
+ * Sums two gas profiles entry by entry, keeping nearcore's order (category, then cost).
+ * Profiles are never modified, so one that adds nothing to the other is returned as it is.
+ */
+function mergeProfiles(a: readonly GasProfileEntry[], b: readonly GasProfileEntry[]): readonly GasProfileEntry[] {
+  if (b.length === 0) return a;
+  if (a.length === 0) return b;
   const sums = new Map<string, GasProfileEntry>();
   for (const e of [...a, ...b]) {
     const key = `${e.cost_category} ${e.cost}`;

@@ -1,3 +1,4 @@
+import type { Account } from "../primitives/account.js";
 import { latin1ToBytes } from "../primitives/latin1.js";
 import { ActionResult, type NewReceipt, type StakeProposal } from "./ActionResult.js";
 import type { ActionEnv } from "./actions/ActionEnv.js";
@@ -70,10 +71,13 @@ export function applyActionReceipt(ctx: ApplyContext, su: StateUpdate, receipt: 
     }
   }
 
+  /** The receiver's account as this receipt leaves it in the state (when it wrote it). */
+  let written: Account | undefined;
   if (result.ok && env.account !== undefined) {
     const lacking = lackingStorageStake(p, env.account);
     if (lacking === undefined) {
       setAccount(su, accountId, env.account);
+      written = env.account;
     } else {
       const failed = new ActionResult();
       failed.fail({ LackBalanceForState: { account_id: accountId, amount: lacking.toString() } });
@@ -95,7 +99,8 @@ export function applyActionReceipt(ctx: ApplyContext, su: StateUpdate, receipt: 
   const rewardGas = (result.gasBurntForFunctionCall * p.burntGasReward.numerator) / p.burntGasReward.denominator;
   const reward = rewardGas * ctx.gasPrice;
   if (reward > 0n) {
-    const account = getAccount(su, accountId);
+    // After a success the state holds what was just written: no need to read and decode it.
+    const account = result.ok && written !== undefined ? written : getAccount(su, accountId);
     if (account !== undefined) {
       setAccount(su, accountId, { ...account, amount: account.amount + reward });
       su.commit({ type: "action_receipt_gas_reward", receiptHash: receipt.receiptId });

@@ -34,7 +34,7 @@ export function functionCall(
   result.gasBurntForFunctionCall += outcome.gasBurnt;
   result.gasUsed += outcome.gasUsed;
   result.logs.push(...outcome.logs);
-  if (outcome.gasProfile !== undefined) result.gasProfile = [...outcome.gasProfile];
+  if (outcome.gasProfile !== undefined) result.gasProfile = outcome.gasProfile; // never modified: merges make new arrays
   if (!outcome.ok) {
     result.fail({ FunctionCallError: outcome.error });
     return;
