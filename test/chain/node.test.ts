@@ -199,7 +199,8 @@ describe("Chain timed production", () => {
     chain.start();
     chain.start(); // idempotent
     expect(chain.running).toBe(true);
-    await new Promise((r) => setTimeout(r, 120));
+    // By count, not by a fixed sleep (a loaded machine runs fewer timer ticks in a given time).
+    while (seen.length < 3) await new Promise((r) => setTimeout(r, 10));
     chain.stop();
     chain.stop();
     expect(chain.running).toBe(false);
