@@ -54,7 +54,7 @@ export interface ServiceOptions {
   onInternalError?: (method: string, error: unknown) => void;
   /** The REST index catching up with a resumed chain (see BlockIndexerOptions.onCatchUp). */
   onIndexCatchUp?: (indexedHeight: number, targetHeight: number) => void;
-  /** Request lines (debug), receipt outcomes (info), failing commit subscribers (error); default: only the last, on stderr. */
+  /** Request lines (debug), receipt outcomes (info), failing commit subscribers (error); default: the last of these, on stderr. */
   logger?: Logger;
 }
 

@@ -3,7 +3,7 @@ import type { Service } from "../../src/server/startService.js";
 import { ALICE, BOB, CAROL, NEAR, signedTx } from "../chain/runtime/helpers.js";
 import { rpcResult, startTestService } from "./harness.js";
 
-// `--block-time 0` over HTTP: the handlers only submit; the chain's scheduler produces.
+// `--block-time 0` over HTTP: the handlers just submit; the chain's scheduler produces.
 
 let service: Service;
 let url: string;

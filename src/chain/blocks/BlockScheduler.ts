@@ -79,7 +79,7 @@ export class BlockScheduler {
 
   /**
    * Asks for blocks until `satisfied()` is true (checked before each block), at most
-   * `maxBlocks` of them. Only on demand: a timed chain produces anyway. Returns a release
+   * `maxBlocks` of them. On demand alone: a timed chain produces anyway. Returns a release
    * function (call it when the waiter gives up).
    */
   demand(satisfied: () => boolean, maxBlocks = MAX_BLOCKS_PER_DEMAND): () => void {

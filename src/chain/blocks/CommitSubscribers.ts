@@ -16,7 +16,7 @@ interface Subscriber {
 
 /**
  * Hands each committed block to every subscriber without letting any of them hold up block
- * production: `publish` only queues; each subscriber gets its commits in order on later turns
+ * production: `publish` just queues; each subscriber gets its commits in order on later turns
  * of the event loop, one at a time, the next after the previous call (or its promise) ended.
  * A slow subscriber falls behind alone. A subscriber that throws or rejects is reported with
  * its name and gets the next commits as usual.

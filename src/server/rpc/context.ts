@@ -5,7 +5,7 @@ import type { ViewBudget } from "./query/ViewBudget.js";
 /** A block as the chain hands it out. */
 export type Block = ReturnType<ChainReader["head"]>;
 
-/** What every handler sees: the chain (read interface only) and the serving policy of the listener it runs on. */
+/** What every handler sees: the chain (its read interface) and the serving policy of the listener it runs on. */
 export interface RpcContext {
   chain: ChainReader;
   /** Archival listeners serve every block; regular ones only the last `retention` blocks. */

@@ -154,7 +154,7 @@ async function recordIncluded(url: string, inFlight: Map<string, { sender: strin
   }
 }
 
-/** serve's default `--retention`: the regular listener serves the state of the last 1000 blocks only. */
+/** serve's default `--retention`: the regular listener serves the state of the last 1000 blocks, no older. */
 const RETENTION = 1000;
 
 /** Everything recorded is served again, on the regular (within its retention) and the archival listener, and on REST. */
