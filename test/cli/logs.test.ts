@@ -50,7 +50,9 @@ describe("serve --log-level debug (stdout not a TTY: JSON lines)", () => {
     if (server) await stop(server);
   });
 
-  it("starts with a record of the listeners", () => {
+  it("starts with a record of the listeners", async () => {
+    // startServe returns at the listener lines; the record follows them on the same pipe.
+    await waitFor(() => server.output().stdout, /"msg":"serving"/);
     const [first] = records(server.output().stdout);
     expect(first).toMatchObject({ level: "info", msg: "serving", chain_id: "localnet", shards: 4, rpc_url: server.rpcUrl, archival_url: server.archivalUrl, api_url: server.apiUrl });
   });
