@@ -13,7 +13,7 @@ import { validateRestResponse } from "../../generated/rest/validators.js";
 import { base58Decode, base58Encode } from "../../src/chain/primitives/base58.js";
 import { encodeSignedTransaction, signTransaction, transactionHash, type Transaction } from "../../src/chain/transaction/index.js";
 import { signerKeyPair } from "../../src/contract-test/signerKey.js";
-import { startServe, stop, type CliProcess, type ServeUrls } from "../cli/cliProcess.js";
+import { startServe, stop, waitFor, type CliProcess, type ServeUrls } from "../cli/cliProcess.js";
 import { postRpc, rpcBody, startGatewayProcess, type GatewayUrls } from "./gatewayProcess.js";
 
 const cli = join(import.meta.dirname, "..", "..", "src", "cli", "main.ts");
@@ -33,7 +33,8 @@ async function result(url: string, method: string, params: unknown): Promise<any
 describe("shardkit gateway in front of shardkit serve", () => {
   beforeAll(async () => {
     upstream = await startServe(["--block-time", "50", "--retention", "60"]);
-    const [, , secret] = /test\.near\s+shard \d+\s+(ed25519:\S+)\s+(ed25519:\S+)/.exec(upstream.output().stdout) ?? [];
+    // The dev accounts follow the listener lines startServe waits for: wait for them too.
+    const [, , secret] = await waitFor(() => upstream.output().stdout, /test\.near\s+shard \d+\s+(ed25519:\S+)\s+(ed25519:\S+)/);
     signer = { accountId: "test.near", secretKey: secret! };
     gateway = await startGatewayProcess(["--upstream", upstream.rpcUrl, "--archival-upstream", upstream.archivalUrl, "--probe-interval", "200"]);
     // Past the regular listener's window, so the archival checks have an old block to ask for.
