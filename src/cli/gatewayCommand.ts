@@ -1,6 +1,7 @@
 import { createLogger, isLogLevel, LOG_LEVELS } from "../server/log/Logger.js";
 import { DEFAULT_PROBE_INTERVAL_MS, DEFAULT_UPSTREAM_RETRY_MS, DEFAULT_UPSTREAM_TIMEOUT_MS } from "../gateway/gatewayDefaults.js";
 import type { GatewayOptions } from "../gateway/startGateway.js";
+import { shutdownOnSignals } from "./shutdownOnSignals.js";
 import { UsageError, parseFlags, type FlagSpecs, type FlagValues } from "./flags.js";
 
 interface GatewayFlag {
@@ -182,27 +183,13 @@ export async function gatewayCommand(args: string[]): Promise<void> {
   }).catch((error: unknown) => {
     throw listenError(error, options) ?? error;
   });
+  shutdownOnSignals(gateway);
   const list = (labels: readonly string[]) => labels.join(", ");
   console.log(`shardkit: gateway in front of ${gateway.regular.upstreams.length} upstream node(s)`);
   console.log(`  regular RPC   ${gateway.rpcUrl}  -> ${list(gateway.regular.upstreams.map((u) => u.label))}`);
   const archivalNote = gateway.archival === gateway.regular ? " (no --archival-upstream: the regular nodes)" : "";
   console.log(`  archival RPC  ${gateway.archivalUrl}  -> ${list(gateway.archival.upstreams.map((u) => u.label))}${archivalNote}`);
   console.log(`  REST API      ${gateway.apiUrl}/v1  (${index === undefined ? "no account index: /v1 answers 503; /status and /health report the upstreams" : "account data from the shared index"})`);
-  let closing = false;
-  const shutdown = (signal: string) => {
-    if (closing) return;
-    closing = true;
-    console.log(`shardkit: ${signal}, shutting down`);
-    gateway.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        console.error(error);
-        process.exit(1);
-      },
-    );
-  };
-  process.on("SIGINT", () => shutdown("SIGINT"));
-  process.on("SIGTERM", () => shutdown("SIGTERM"));
 }
 
 /** A port that cannot be bound, said with the flag that chose it. */

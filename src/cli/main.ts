@@ -10,6 +10,7 @@ import { gatewayCommand, gatewayUsage } from "./gatewayCommand.js";
 import { generateCommand, generateUsage } from "./generateCommand.js";
 import { keysCommand, keysUsage } from "./keysCommand.js";
 import { stateCommand, stateUsage } from "./stateCommand.js";
+import { shutdownOnSignals } from "./shutdownOnSignals.js";
 import { packageVersion } from "./packageRoot.js";
 import { devAccountsAtHead } from "./printAccounts.js";
 import { startProgress, type Progress } from "./progressLine.js";
@@ -85,22 +86,7 @@ async function serve(args: string[]): Promise<void> {
     })
     .finally(() => (loadSeconds ??= loading?.done()));
   const { chain } = service;
-  // Before the banner: a SIGTERM that arrives as soon as the listener lines are out still closes the data dir cleanly.
-  let closing = false;
-  const shutdown = (signal: string) => {
-    if (closing) return;
-    closing = true;
-    console.log(`shardkit: ${signal}, shutting down`);
-    service.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        console.error(error);
-        process.exit(1);
-      },
-    );
-  };
-  process.on("SIGINT", () => shutdown("SIGINT"));
-  process.on("SIGTERM", () => shutdown("SIGTERM"));
+  shutdownOnSignals(service);
   const loaded = loadSeconds === undefined ? "" : ` (loaded from ${genesisFile} in ${loadSeconds.toFixed(1)} s)`;
   console.log(`shardkit: chain ${chain.chainId}, ${chain.shardLayout.numShards} shards, genesis ${chain.genesisBlock.hash}${loaded}`);
   const dataDir = options.chain.dataDir;
