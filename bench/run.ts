@@ -245,6 +245,34 @@ async function verifyRates(): Promise<{ wall: number; cpu: number }> {
   return { wall: Number(wall), cpu: Number(cpu) };
 }
 
+/** Posts every batch (one sender each, in order, all senders at once); the server's CPU per transaction and each batch's last hash. */
+async function submitAll(server: Running, batches: string[][]): Promise<{ cpuPerTx: number; hashes: string[] }> {
+  const cpuBefore = cpuMicros(server.child.pid!);
+  const hashes = await Promise.all(
+    batches.map(async (batch) => {
+      let hash = "";
+      for (const tx of batch) {
+        const reply = JSON.parse(await fastPost(server.announced, `{"jsonrpc":"2.0","id":1,"method":"broadcast_tx_async","params":["${tx}"]}`));
+        if (typeof reply.result !== "string") throw new Error(`broadcast_tx_async: ${JSON.stringify(reply.error)}`);
+        hash = reply.result;
+      }
+      return hash;
+    }),
+  );
+  const total = batches.reduce((sum, batch) => sum + batch.length, 0);
+  return { cpuPerTx: (cpuMicros(server.child.pid!) - cpuBefore) / total, hashes };
+}
+
+/** Server CPU per transaction of bareVerifyServer.mjs (parse, decode, verify: the floor of any admission) on the same transactions. */
+async function bareVerifierCost(batches: string[][]): Promise<number> {
+  const bare = await startProcess(process.execPath, [join(import.meta.dirname, "bareVerifyServer.mjs")], /listening (http:\/\/\S+)/);
+  try {
+    return (await submitAll(bare, batches)).cpuPerTx;
+  } finally {
+    bare.child.kill();
+  }
+}
+
 async function transactions(): Promise<void> {
   // The baseline is measured before and after the accept phase and averaged: on a shared
   // machine the core's speed drifts between the two.
@@ -279,33 +307,23 @@ async function transactions(): Promise<void> {
     const bobBefore = BigInt((await call(server.announced, "query", { request_type: "view_account", finality: "final", account_id: "bob.test.near" })).amount);
     const total = senders * perSender;
 
-    const cpuBefore = cpuMicros(server.child.pid!);
     const started = performance.now();
-    const lastHashes = await Promise.all(
-      batches.map(async (batch) => {
-        let hash = "";
-        for (const tx of batch) {
-          const reply = JSON.parse(await fastPost(server.announced, `{"jsonrpc":"2.0","id":1,"method":"broadcast_tx_async","params":["${tx}"]}`));
-          if (typeof reply.result !== "string") throw new Error(`broadcast_tx_async: ${JSON.stringify(reply.error)}`);
-          hash = reply.result;
-        }
-        return hash;
-      }),
-    );
+    const { cpuPerTx: cpuPerAccepted, hashes: lastHashes } = await submitAll(server, batches);
     const acceptedSeconds = (performance.now() - started) / 1000;
-    const cpuPerAccepted = (cpuMicros(server.child.pid!) - cpuBefore) / total;
     for (const hash of lastHashes) await untilFinal(hash);
     const committedSeconds = (performance.now() - started) / 1000;
     const bobAfter = BigInt((await call(server.announced, "query", { request_type: "view_account", finality: "final", account_id: "bob.test.near" })).amount);
     if (bobAfter - bobBefore !== BigInt(total)) throw new Error(`expected ${total} transfers to land, bob got ${bobAfter - bobBefore}`);
 
     const accepted = total / acceptedSeconds;
+    const floor = await bareVerifierCost(batches);
     const verifyAfter = await verifyRates();
     const verifyRate = Math.round((verifyBefore.wall + verifyAfter.wall) / 2);
     const verifyCpuRate = Math.round((verifyBefore.cpu + verifyAfter.cpu) / 2);
     console.log(`(d) ${total} signed transfers from ${senders} concurrent senders (alice -> bob, two shards)`);
     console.log(`    accepted via broadcast_tx_async ${Math.round(accepted)} tx/s, node:crypto ed25519 verify ${verifyRate}/s on the same core, ratio ${(accepted / verifyRate).toFixed(2)} (target >= 0.6)`);
     console.log(`    server CPU per accepted transaction ${cpuPerAccepted.toFixed(0)} µs (${Math.round(1e6 / cpuPerAccepted)} tx/s if the server were saturated); one verification ${(1e6 / verifyCpuRate).toFixed(0)} µs of CPU (${verifyCpuRate}/s), capacity ratio ${(1e6 / cpuPerAccepted / verifyCpuRate).toFixed(2)}`);
+    console.log(`    floor: a bare node:http server that only parses, decodes and verifies the same transactions: ${floor.toFixed(0)} µs of CPU each, capacity ratio ${(1e6 / floor / verifyCpuRate).toFixed(2)}; shardkit's admission costs ${(cpuPerAccepted / floor).toFixed(2)}x that`);
     console.log(`    committed, from the first submission until all are FINAL (every deposit checked): ${Math.round(total / committedSeconds)} tx/s`);
   } finally {
     server.child.kill();
