@@ -6,13 +6,15 @@
 // by tsc into dist/ and parsed at every start. esbuild minifies it here, at generate time, so the
 // committed file is what runs (tsx, vitest and dist/ alike: scripts/copy-compiled-validators.mjs
 // copies it after tsc) and `generate --check` sees any drift. Minifying renames locals only:
-// every string, property name and object shape survives, so the Ajv error objects
+// every string, property name and object shape survives, and the error objects are built by one
+// shared function (error-objects.ts) with Ajv's keys and values, so the Ajv errors
 // (instancePath, schemaPath, keyword, params, message, schema, parentSchema, data) are the ones
-// the in-memory compile produces.
+// the in-memory compile produces (compiled-validators.test.ts compares them).
 
 import standaloneModule from "ajv/dist/standalone/index.js";
 import type { Ajv2020 } from "ajv/dist/2020.js";
 import { transform } from "esbuild";
+import { ERROR_FUNCTION_SOURCE, callErrorObjects } from "./error-objects.js";
 import { render } from "./templates.js";
 
 // The module is CommonJS (`module.exports = fn`, plus `exports.default = fn`).
@@ -70,8 +72,8 @@ export async function emitCompiledValidators(
   exportNames: Record<string, string>,
   banner: string,
 ): Promise<{ js: string; dts: string }> {
-  const { imports, bindings, body } = esmFromStandalone(standaloneCode(ajv, exportNames));
-  const source = render("validators.compiled.js", { imports, bindings, body });
+  const { imports, bindings, body } = esmFromStandalone(callErrorObjects(standaloneCode(ajv, exportNames)));
+  const source = render("validators.compiled.js", { imports, bindings, errorFunction: ERROR_FUNCTION_SOURCE, body });
   const header = [
     banner,
     "// Ajv standalone validators (JSON Schema 2020-12, allErrors: false), minified by esbuild at generate",
