@@ -1,4 +1,5 @@
 import type { VmLogic } from "../VmLogic.js";
+import { altBn128Imports } from "./altBn128Imports.js";
 import { contextImports } from "./contextImports.js";
 import { economicsImports } from "./economicsImports.js";
 import type { HostFunction, HostImports } from "./HostImports.js";
@@ -89,6 +90,7 @@ export function hostFunctions(l: VmLogic): Record<string, HostImports> {
       ...contextImports(l),
       ...economicsImports(l),
       ...mathImports(l),
+      ...altBn128Imports(l),
       ...miscImports(l),
       ...storageImports(l),
       ...promiseImports(l),

@@ -3,16 +3,13 @@ import type { VmLogic } from "../VmLogic.js";
 import type { HostImports } from "./HostImports.js";
 
 /**
- * nearcore host functions shardkit does not implement (curves, yield/resume, global
+ * nearcore host functions shardkit does not implement (bls12-381, p256, yield/resume, global
  * contracts, deterministic state init, refund_to). They exist so that any contract
  * importing them instantiates; a call charges `base` and fails with a HostError
  * (`Deprecated { method_name }`, the variant nearcore uses for host functions that no longer
  * work), or ProhibitedInView in a view call where nearcore prohibits the function.
  */
 const UNSUPPORTED = [
-  "alt_bn128_g1_multiexp",
-  "alt_bn128_g1_sum",
-  "alt_bn128_pairing_check",
   "bls12381_p1_sum",
   "bls12381_p2_sum",
   "bls12381_g1_multiexp",
