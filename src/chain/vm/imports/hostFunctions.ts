@@ -1,5 +1,6 @@
 import type { VmLogic } from "../VmLogic.js";
 import { altBn128Imports } from "./altBn128Imports.js";
+import { p256Imports } from "./p256Imports.js";
 import { contextImports } from "./contextImports.js";
 import { economicsImports } from "./economicsImports.js";
 import type { HostFunction, HostImports } from "./HostImports.js";
@@ -91,6 +92,7 @@ export function hostFunctions(l: VmLogic): Record<string, HostImports> {
       ...economicsImports(l),
       ...mathImports(l),
       ...altBn128Imports(l),
+      ...p256Imports(l),
       ...miscImports(l),
       ...storageImports(l),
       ...promiseImports(l),

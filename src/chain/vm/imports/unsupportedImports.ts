@@ -3,7 +3,7 @@ import type { VmLogic } from "../VmLogic.js";
 import type { HostImports } from "./HostImports.js";
 
 /**
- * nearcore host functions shardkit does not implement (bls12-381, p256, yield/resume, global
+ * nearcore host functions shardkit does not implement (bls12-381, yield/resume, global
  * contracts, deterministic state init, refund_to). They exist so that any contract
  * importing them instantiates; a call charges `base` and fails with a HostError
  * (`Deprecated { method_name }`, the variant nearcore uses for host functions that no longer
@@ -19,7 +19,6 @@ const UNSUPPORTED = [
   "bls12381_pairing_check",
   "bls12381_p1_decompress",
   "bls12381_p2_decompress",
-  "p256_verify",
   "promise_yield_create",
   "promise_yield_resume",
   "promise_set_refund_to",
