@@ -2,6 +2,7 @@
  * Curve host functions on the real VmLogic and `env` imports (hostKit): results, registers,
  * nearcore's HostErrors and the exact gas of each charge, in nearcore's order.
  */
+import { bls12_381 } from "@noble/curves/bls12-381";
 import { describe, expect, it } from "vitest";
 import { E, U64_MAX, hostErrorOf, hostKit } from "./hostKit.js";
 import { le } from "./crypto/leBytes.js";
@@ -76,5 +77,75 @@ describe("alt_bn128 host functions", () => {
     expect(error).toEqual({ name: "AltBn128InvalidInput", fields: { msg: `invalid g1: [${raw}]` } });
     expect(gas).toBe(E.alt_bn128_g1_sum_base + readMem(65) + E.alt_bn128_g1_sum_element);
     expect(k.register(0n)).toBeUndefined();
+  });
+});
+
+describe("bls12381 host functions", () => {
+  const G1P = bls12_381.G1.ProjectivePoint.BASE;
+  const G2P = bls12_381.G2.ProjectivePoint.BASE;
+
+  it("p1_sum: 0 and the point in the register; base, element × (len / 97), read, register write", () => {
+    const k = hostKit();
+    const input = Uint8Array.from([0, ...G1P.toRawBytes(false), 0, ...G1P.toRawBytes(false)]);
+    const [len, ptr] = k.put(0, input);
+    const gas = k.gasOf(() => expect(k.env.bls12381_p1_sum(len, ptr, 5n)).toBe(0n));
+    expect(k.register(5n)).toEqual(G1P.double().toRawBytes(false));
+    expect(gas).toBe(E.bls12381_p1_sum_base + 2n * E.bls12381_p1_sum_element + readMem(194) + writeReg(96));
+  });
+
+  it("an invalid point answers 1 and writes no register, after the same charges", () => {
+    const k = hostKit();
+    const [len, ptr] = k.put(0, Uint8Array.from([2, ...G1P.toRawBytes(false)]));
+    const gas = k.gasOf(() => expect(k.env.bls12381_p1_sum(len, ptr, 5n)).toBe(1n));
+    expect(k.register(5n)).toBeUndefined();
+    expect(gas).toBe(E.bls12381_p1_sum_base + E.bls12381_p1_sum_element + readMem(97));
+  });
+
+  it("the element charge uses value_len as given: floor(len / item) before the length check", () => {
+    const k = hostKit();
+    const [, ptr] = k.put(0, new Uint8Array(200));
+    let error;
+    const gas = k.gasOf(() => {
+      error = hostErrorOf(() => k.env.bls12381_g1_multiexp(200n, ptr, 0n));
+    });
+    expect(error).toEqual({ name: "BLS12381InvalidInput", fields: { msg: "Incorrect input length for bls12381_p1_multiexp: 200 is not divisible by 128" } });
+    expect(gas).toBe(E.bls12381_g1_multiexp_base + E.bls12381_g1_multiexp_element + readMem(200));
+  });
+
+  it("input from a register (len = u64::MAX) overflows that charge, as in nearcore: IntegerOverflow", () => {
+    const k = hostKit();
+    k.l.writeRegister(1n, G1P.toRawBytes(true), false);
+    const gas = k.gasOf(() => expect(hostErrorOf(() => k.env.bls12381_p1_decompress(U64_MAX, 1n, 2n))).toEqual({ name: "IntegerOverflow" }));
+    expect(gas).toBe(E.bls12381_p1_decompress_base);
+  });
+
+  it("decompress, map and multiexp write their outputs; costs scale with the items", () => {
+    const k = hostKit();
+    const [len, ptr] = k.put(0, Uint8Array.from([...G2P.toRawBytes(true), ...G2P.negate().toRawBytes(true)]));
+    const gas = k.gasOf(() => expect(k.env.bls12381_p2_decompress(len, ptr, 1n)).toBe(0n));
+    expect(k.register(1n)).toEqual(Uint8Array.from([...G2P.toRawBytes(false), ...G2P.negate().toRawBytes(false)]));
+    expect(gas).toBe(E.bls12381_p2_decompress_base + 2n * E.bls12381_p2_decompress_element + readMem(192) + writeReg(384));
+    const [fl, fp] = k.put(0, new Uint8Array(96).fill(1));
+    const mapGas = k.gasOf(() => expect(k.env.bls12381_map_fp2_to_g2(fl, fp, 2n)).toBe(0n));
+    expect(mapGas).toBe(E.bls12381_map_fp2_to_g2_base + E.bls12381_map_fp2_to_g2_element + readMem(96) + writeReg(192));
+    const scalar = new Uint8Array(32);
+    scalar[0] = 3;
+    const [ml, mp] = k.put(0, Uint8Array.from([...G2P.toRawBytes(false), ...scalar]));
+    expect(k.env.bls12381_g2_multiexp(ml, mp, 3n)).toBe(0n);
+    expect(k.register(3n)).toEqual(G2P.multiply(3n).toRawBytes(false));
+  });
+
+  it("pairing_check counts elements on the data read (a register works) and returns 0, 2 or 1", () => {
+    const k = hostKit();
+    const one = Uint8Array.from([...G1P.toRawBytes(false), ...G2P.toRawBytes(false), ...G1P.negate().toRawBytes(false), ...G2P.toRawBytes(false)]);
+    k.l.writeRegister(9n, one, false);
+    const gas = k.gasOf(() => expect(k.env.bls12381_pairing_check(U64_MAX, 9n)).toBe(0n));
+    expect(gas).toBe(E.bls12381_pairing_base + E.read_register_base + 576n * E.read_register_byte + 2n * E.bls12381_pairing_element);
+    const [len, ptr] = k.put(0, one.subarray(0, 288));
+    expect(k.env.bls12381_pairing_check(len, ptr)).toBe(2n);
+    expect(hostErrorOf(() => k.env.bls12381_pairing_check(len - 1n, ptr))).toEqual({
+      name: "BLS12381InvalidInput",
+      fields: { msg: "Incorrect input length for bls12381_pairing_check: 287 is not divisible by 288" },
+    });
   });
 });
