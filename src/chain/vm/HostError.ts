@@ -37,7 +37,7 @@ export type HostError =
     }
   | { readonly name: "ContractSizeExceeded"; readonly fields: { readonly size: bigint; readonly limit: bigint } }
   | {
-      readonly name: "ECRecoverError" | "AltBn128InvalidInput" | "Ed25519VerifyInvalidInput" | "BLS12381InvalidInput";
+      readonly name: "ECRecoverError" | "AltBn128InvalidInput" | "Ed25519VerifyInvalidInput" | "BLS12381InvalidInput" | "P256VerifyInvalidInput";
       readonly fields: { readonly msg: string };
     };
 
@@ -122,6 +122,9 @@ export function hostErrorDisplay(e: HostError): string {
       return `ED25519 signature verification error: ${e.fields.msg}`;
     case "BLS12381InvalidInput":
       return `BLS12-381 invalid input: ${e.fields.msg}`;
+    case "P256VerifyInvalidInput":
+      // Wording by analogy with Ed25519VerifyInvalidInput (nearcore's text not seen).
+      return `P256 signature verification error: ${e.fields.msg}`;
     case "YieldPayloadLength":
       return `Yield resume payload is ${e.fields.length} bytes which exceeds the ${e.fields.limit} byte limit`;
     case "DataIdMalformed":

@@ -7,10 +7,8 @@ import type { CongestionControlConfigView, WitnessConfigView } from "../../../ge
  * `core/parameters/res/runtime_configs/parameters.snap` at commit 00fc9501.
  */
 
-/** Host-function costs of functions shardkit's VM answers with a HostError (curves, p256) or lacks (iterators, compilation). */
+/** Host-function costs of functions shardkit's VM lacks (iterators, compilation). */
 export const UNCHARGED_EXT_COSTS = {
-  p256_verify_base: 1_300_000_000_000,
-  p256_verify_byte: 13_000_000,
   storage_iter_create_prefix_base: 0,
   storage_iter_create_prefix_byte: 0,
   storage_iter_create_range_base: 0,
@@ -21,30 +19,6 @@ export const UNCHARGED_EXT_COSTS = {
   storage_iter_next_value_byte: 0,
   contract_compile_base: 0,
   contract_compile_bytes: 0,
-  alt_bn128_g1_multiexp_base: 713_000_000_000,
-  alt_bn128_g1_multiexp_element: 320_000_000_000,
-  alt_bn128_g1_sum_base: 3_000_000_000,
-  alt_bn128_g1_sum_element: 5_000_000_000,
-  alt_bn128_pairing_check_base: 9_686_000_000_000,
-  alt_bn128_pairing_check_element: 5_102_000_000_000,
-  bls12381_p1_sum_base: 16_500_000_000,
-  bls12381_p1_sum_element: 6_000_000_000,
-  bls12381_p2_sum_base: 18_600_000_000,
-  bls12381_p2_sum_element: 15_000_000_000,
-  bls12381_g1_multiexp_base: 16_500_000_000,
-  bls12381_g1_multiexp_element: 930_000_000_000,
-  bls12381_g2_multiexp_base: 18_600_000_000,
-  bls12381_g2_multiexp_element: 1_995_000_000_000,
-  bls12381_map_fp_to_g1_base: 1_500_000_000,
-  bls12381_map_fp_to_g1_element: 252_000_000_000,
-  bls12381_map_fp2_to_g2_base: 1_500_000_000,
-  bls12381_map_fp2_to_g2_element: 900_000_000_000,
-  bls12381_pairing_base: 2_130_000_000_000,
-  bls12381_pairing_element: 2_130_000_000_000,
-  bls12381_p1_decompress_base: 15_000_000_000,
-  bls12381_p1_decompress_element: 81_000_000_000,
-  bls12381_p2_decompress_base: 15_000_000_000,
-  bls12381_p2_decompress_element: 165_000_000_000,
 } as const;
 
 /** nearcore's VM feature flags and VM choice in that snapshot. */

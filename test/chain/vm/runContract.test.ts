@@ -112,13 +112,13 @@ describe("runContract", () => {
     expect(run(unknown, "m").error).toEqual({ kind: "LinkError", msg: "unknown import: `env::no_such_fn` has not been defined" });
     const wrong = contract(`(import "env" "block_index" (func (result i32)))`, `(func (export "m"))`);
     expect(run(wrong, "m").error).toEqual({ kind: "LinkError", msg: "incompatible import type for `env::block_index`" });
-    const curves = contract(
-      `(import "env" "alt_bn128_g1_sum" (func $sum (param i64 i64 i64)))
+    const unimplemented = contract(
+      `(import "env" "promise_set_refund_to" (func $refund (param i64 i64 i64)))
        (import "env" "promise_yield_create" (func (param i64 i64 i64 i64 i64 i64 i64) (result i64)))`,
-      `(func (export "ok")) (func (export "call") (call $sum (i64.const 0) (i64.const 0) (i64.const 0)))`,
+      `(func (export "ok")) (func (export "call") (call $refund (i64.const 0) (i64.const 0) (i64.const 0)))`,
     );
-    expect(run(curves, "ok").error).toBeUndefined();
-    expect(run(curves, "call").error).toEqual({ kind: "HostError", error: { name: "Deprecated", fields: { method_name: "alt_bn128_g1_sum" } } });
+    expect(run(unimplemented, "ok").error).toBeUndefined();
+    expect(run(unimplemented, "call").error).toEqual({ kind: "HostError", error: { name: "Deprecated", fields: { method_name: "promise_set_refund_to" } } });
   });
 
   it("refuses malformed code and modules nearcore's preparation refuses", () => {

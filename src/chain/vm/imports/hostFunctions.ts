@@ -1,4 +1,7 @@
 import type { VmLogic } from "../VmLogic.js";
+import { altBn128Imports } from "./altBn128Imports.js";
+import { bls12381Imports } from "./bls12381Imports.js";
+import { p256Imports } from "./p256Imports.js";
 import { contextImports } from "./contextImports.js";
 import { economicsImports } from "./economicsImports.js";
 import type { HostFunction, HostImports } from "./HostImports.js";
@@ -89,6 +92,9 @@ export function hostFunctions(l: VmLogic): Record<string, HostImports> {
       ...contextImports(l),
       ...economicsImports(l),
       ...mathImports(l),
+      ...altBn128Imports(l),
+      ...p256Imports(l),
+      ...bls12381Imports(l),
       ...miscImports(l),
       ...storageImports(l),
       ...promiseImports(l),

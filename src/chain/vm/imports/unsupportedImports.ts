@@ -3,26 +3,13 @@ import type { VmLogic } from "../VmLogic.js";
 import type { HostImports } from "./HostImports.js";
 
 /**
- * nearcore host functions shardkit does not implement (curves, yield/resume, global
- * contracts, deterministic state init, refund_to). They exist so that any contract
+ * nearcore host functions shardkit does not implement (yield/resume, global contracts,
+ * deterministic state init, refund_to). They exist so that any contract
  * importing them instantiates; a call charges `base` and fails with a HostError
  * (`Deprecated { method_name }`, the variant nearcore uses for host functions that no longer
  * work), or ProhibitedInView in a view call where nearcore prohibits the function.
  */
 const UNSUPPORTED = [
-  "alt_bn128_g1_multiexp",
-  "alt_bn128_g1_sum",
-  "alt_bn128_pairing_check",
-  "bls12381_p1_sum",
-  "bls12381_p2_sum",
-  "bls12381_g1_multiexp",
-  "bls12381_g2_multiexp",
-  "bls12381_map_fp_to_g1",
-  "bls12381_map_fp2_to_g2",
-  "bls12381_pairing_check",
-  "bls12381_p1_decompress",
-  "bls12381_p2_decompress",
-  "p256_verify",
   "promise_yield_create",
   "promise_yield_resume",
   "promise_set_refund_to",
