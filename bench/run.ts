@@ -17,6 +17,7 @@ import { ed25519FromSeed, type Ed25519KeyPair } from "../src/chain/primitives/ed
 import { sha256 } from "../src/chain/primitives/sha256.js";
 import { encodeSignedTransaction, signTransaction, type Action } from "../src/chain/transaction/index.js";
 import { gatewayOverhead } from "./gateway.js";
+import { gatewayIndexBench } from "./gatewayIndex.js";
 import { indexerCostPerBlock, restThroughput } from "./rest.js";
 import { bigStateBench } from "./bigState.js";
 import { rateCapCost } from "./rateCap.js";
@@ -30,7 +31,7 @@ const quick = process.argv.includes("--quick");
 const seconds = quick ? 2 : 5;
 const rounds = quick ? 1 : 3;
 const latencySamples = quick ? 300 : 2000;
-/** `--only=throughput`, `--only=paging`, `--only=transactions`, `--only=rest`, `--only=indexer`, `--only=storage`, `--only=bigstate`, `--only=vm`, `--only=gateway` or `--only=ratecap` runs one part. */
+/** `--only=throughput`, `--only=paging`, `--only=transactions`, `--only=rest`, `--only=indexer`, `--only=storage`, `--only=bigstate`, `--only=vm`, `--only=gateway`, `--only=gatewayindex` or `--only=ratecap` runs one part. */
 const only = process.argv.find((arg) => arg.startsWith("--only="))?.slice("--only=".length);
 
 const hasTaskset = (() => {
@@ -347,6 +348,7 @@ async function main(): Promise<void> {
   if (only === undefined || only === "bigstate") await bigStateBench({ sizes: bigSizes ?? (quick ? [1_000, 100_000] : [1_000, 1_000_000]), work });
   if (only === undefined || only === "vm") await vmCallCost({ quick });
   if (only === undefined || only === "gateway") await gatewayOverhead({ startProcess, cli, seconds, rounds, latencySamples, serverNodeArgs });
+  if (only === undefined || only === "gatewayindex") await gatewayIndexBench({ startProcess, cli, seconds, rounds, quick, serverNodeArgs });
   if (only === undefined || only === "ratecap") await rateCapCost({ quick });
 }
 

@@ -1,8 +1,10 @@
 import { createLogger, isLogLevel, LOG_LEVELS } from "../server/log/Logger.js";
 import { DEFAULT_PROBE_INTERVAL_MS, DEFAULT_UPSTREAM_RETRY_MS, DEFAULT_UPSTREAM_TIMEOUT_MS } from "../gateway/gatewayDefaults.js";
 import type { GatewayOptions } from "../gateway/startGateway.js";
+import { clientAddressOf } from "../server/http/clientAddress.js";
 import { shutdownOnSignals } from "./shutdownOnSignals.js";
 import { UsageError, parseFlags, type FlagSpecs, type FlagValues } from "./flags.js";
+import { trustProxyFlagSpec, trustProxyFrom, trustProxyUsage } from "./trustProxyFlag.js";
 
 interface GatewayFlag {
   value: string;
@@ -43,6 +45,7 @@ export const gatewayFlagSpecs = {
   ...(Object.fromEntries(Object.keys(gatewayFlags).map((name) => [name, { type: "string" }])) as Record<GatewayFlagName, { type: "string" }>),
   upstream: { type: "string", multiple: true },
   "archival-upstream": { type: "string", multiple: true },
+  ...trustProxyFlagSpec,
   index: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const satisfies FlagSpecs;
@@ -63,6 +66,7 @@ ${Object.entries(gatewayFlags)
     return `${left.padEnd(28)} ${flag.help}${flag.default === undefined ? "" : ` (default ${flag.default})`}`;
   })
   .join("\n")}
+${trustProxyUsage}
   --index                      serve REST /v1 from the PostgreSQL index (--postgres); one instance
                                (the advisory-lock leader) follows the upstream's final blocks into it
   -h, --help                   show this help
@@ -118,6 +122,7 @@ export function gatewayOptionsFrom(values: FlagValues<typeof gatewayFlagSpecs>):
   }
   const host = get("host") ?? "127.0.0.1";
   if (host.trim() === "") throw new UsageError("--host must not be empty", "gateway");
+  const trustProxy = trustProxyFrom(values, "gateway");
   return {
     host,
     rpcPort: integer("rpc-port", 0, 65535),
@@ -128,6 +133,7 @@ export function gatewayOptionsFrom(values: FlagValues<typeof gatewayFlagSpecs>):
     ...(keysFile !== undefined && { keysFile }),
     ...(redisUrl !== undefined && { redisUrl }),
     ...(get("public-rate") !== undefined && { publicRatePerMinute: integer("public-rate", 1, 1_000_000_000) }),
+    ...(trustProxy.length > 0 && { trustProxy }),
     upstreamTimeoutMs: integer("upstream-timeout", 1, 600_000),
     upstreamRetryMs: integer("upstream-retry", 1, 3_600_000),
     probeIntervalMs: integer("probe-interval", 0, 3_600_000),
@@ -160,6 +166,7 @@ export async function gatewayCommand(args: string[]): Promise<void> {
           await import("../gateway/redis/RedisAccessGate.js")
         ).RedisAccessGate.connect(redisUrl, {
           ...(options.publicRatePerMinute !== undefined && { publicRatePerMinute: options.publicRatePerMinute }),
+          clientAddress: clientAddressOf(options.trustProxy ?? []),
           onReport: (message) => (/ reloaded: | is back/.test(message) ? logger.info("redis", { message }) : logger.warn("redis", { message })),
         });
   const index =

@@ -2,9 +2,11 @@ import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { UsageError, parseFlags } from "./flags.js";
+import type { RedisKeyStore } from "../gateway/redis/RedisKeyStore.js";
 import { hashApiKey, normalizeOriginRule, parseKeysFile, type KeysFile, type StoredKey } from "../server/http/keyRing.js";
 
 export const keysUsage = `Usage: shardkit keys <add|list|revoke|rotate> (--file F | --redis URL) [options]
+       shardkit keys import --keys F --redis URL [--prune]
 
 Manages the API keys file of \`shardkit serve --keys F\`, or with --redis the keys every
 \`shardkit gateway --redis URL\` instance shares (only sha256 hashes are stored, in both).
@@ -16,6 +18,10 @@ Manages the API keys file of \`shardkit serve --keys F\`, or with --redis the ke
                  remove the key; a running \`serve --keys F\` stops accepting it at once
   rotate --name N
                  replace the key (same name, origins and cap); prints the new one; the old one stops working
+  import --keys F --redis URL [--prune]
+                 copy a keys file's entries into Redis (hashes only; entries with a raw "key" are
+                 hashed first): new names added, changed ones replaced; --prune also removes the
+                 Redis keys the file does not have
 
   --file F       the keys file
   --redis URL    the gateway's Redis (redis://host:port[/db] or a unix socket path); changes
@@ -56,6 +62,8 @@ function positiveInteger(text: string | undefined, flag: string): number | null 
 export function keysCommand(args: string[], out: KeysOutput = { log: (line) => console.log(line) }): void | Promise<void> {
   const { values, positionals } = parseFlags("keys", args, {
     file: { type: "string" },
+    keys: { type: "string" },
+    prune: { type: "boolean" },
     redis: { type: "string" },
     name: { type: "string" },
     browser: { type: "boolean" },
@@ -68,8 +76,10 @@ export function keysCommand(args: string[], out: KeysOutput = { log: (line) => c
     out.log(keysUsage);
     return;
   }
-  if (!["add", "list", "revoke", "rotate"].includes(action)) throw new UsageError(`unknown keys action ${JSON.stringify(action)}\n\n${keysUsage}`);
+  if (!["add", "list", "revoke", "rotate", "import"].includes(action)) throw new UsageError(`unknown keys action ${JSON.stringify(action)}\n\n${keysUsage}`);
   if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])} for keys ${action}`, "keys");
+  if (action === "import") return importKeys(values, out);
+  if (values.keys !== undefined || values.prune === true) throw new UsageError(`--keys and --prune belong to keys import (keys ${action} takes --file F)`, "keys");
   const file = values.file;
   if (file !== undefined && values.redis !== undefined) throw new UsageError("give --file F or --redis URL, not both", "keys");
   const needName = (): string => {
@@ -142,16 +152,53 @@ function listLine(k: StoredKey): string {
   return `${k.name}  ${k.kind}  rate ${k.ratePerMinute === null ? "unlimited" : `${k.ratePerMinute}/min`}${origins}`;
 }
 
-/** The same actions against the gateway's Redis; each change is published to every instance. */
-async function redisKeys(url: string, action: string, name: string, key: string, entry: StoredKey | undefined, out: KeysOutput): Promise<void> {
+/** `keys import --keys F --redis URL [--prune]`: a keys file into the gateway's Redis. */
+async function importKeys(
+  values: { keys?: string; redis?: string; file?: string; prune?: boolean; name?: string; browser?: boolean; origin?: string[]; rate?: string },
+  out: KeysOutput,
+): Promise<void> {
+  if (values.file !== undefined) throw new UsageError("keys import reads the file given with --keys F (not --file)", "keys");
+  if (values.name !== undefined || values.browser === true || values.origin !== undefined || values.rate !== undefined) {
+    throw new UsageError("keys import takes the entries from the file: no --name, --browser, --origin or --rate", "keys");
+  }
+  if (values.keys === undefined || values.keys.length === 0) throw new UsageError("keys import needs --keys F (the keys file to copy)", "keys");
+  if (values.redis === undefined) throw new UsageError("keys import needs --redis URL (where the gateway instances read their keys)", "keys");
+  const file = values.keys;
+  if (!existsSync(file)) throw new Error(`no keys file ${file}`);
+  let entries: readonly StoredKey[];
+  try {
+    entries = readKeys(file).keys;
+  } catch (error) {
+    throw new Error(`keys file ${file}: ${(error as Error).message}`);
+  }
+  const prune = values.prune === true;
+  await withRedisKeyStore(values.redis, async (store, where) => {
+    const result = await store.importKeys(entries, prune);
+    for (const name of result.added) out.log(`added ${name}`);
+    for (const name of result.updated) out.log(`updated ${name}`);
+    for (const name of result.removed) out.log(`removed ${name}`);
+    const removed = prune ? `, ${result.removed.length} removed` : "";
+    out.log(`imported ${file} into ${where}: ${result.added.length} added, ${result.updated.length} updated, ${result.unchanged.length} unchanged${removed}`);
+  });
+}
+
+/** A one-shot connection to the gateway's Redis for one `keys` command. */
+async function withRedisKeyStore(url: string, use: (store: RedisKeyStore, where: string) => Promise<void>): Promise<void> {
   // Loaded here so the keys-file mode does not load a Redis client.
   const { connectRedis, redactRedisUrl } = await import("../gateway/redis/connectRedis.js");
   const { RedisKeyStore } = await import("../gateway/redis/RedisKeyStore.js");
-  // One-shot client: no reconnect loop, a clear error (not a hang) when Redis is away.
+  // No reconnect loop: a clear error (not a hang) when Redis is away.
   const client = await connectRedis(url, { reconnect: false, offlineQueue: true, connectTimeoutMs: 5000, commandTimeoutMs: 5000 });
-  const where = `Redis ${redactRedisUrl(url)}`;
   try {
-    const store = new RedisKeyStore(client);
+    await use(new RedisKeyStore(client), `Redis ${redactRedisUrl(url)}`);
+  } finally {
+    client.disconnect();
+  }
+}
+
+/** The same actions against the gateway's Redis; each change is published to every instance. */
+async function redisKeys(url: string, action: string, name: string, key: string, entry: StoredKey | undefined, out: KeysOutput): Promise<void> {
+  await withRedisKeyStore(url, async (store, where) => {
     switch (action) {
       case "add": {
         await store.add(entry!);
@@ -177,7 +224,5 @@ async function redisKeys(url: string, action: string, name: string, key: string,
         return;
       }
     }
-  } finally {
-    client.disconnect();
-  }
+  });
 }

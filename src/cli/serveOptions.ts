@@ -2,6 +2,7 @@ import type { ServiceOptions } from "../server/startService.js";
 import { isLogLevel, LOG_LEVELS, type LogLevel } from "../server/log/Logger.js";
 import { parseGenesisTime } from "../chain/genesis/GenesisConfig.js";
 import { UsageError, type FlagSpecs, type FlagValues } from "./flags.js";
+import { trustProxyFlagSpec, trustProxyFrom, trustProxyUsage } from "./trustProxyFlag.js";
 
 /** Genesis time of the dev genesis unless --genesis-time says otherwise: a fixed one makes the genesis hash reproducible, as Anvil's chain is. */
 export const DEV_GENESIS_TIME = "2025-01-01T00:00:00Z";
@@ -41,6 +42,7 @@ export type ServeFlagName = keyof typeof serveFlags;
 /** Every flag `serve` accepts, for the parser. */
 export const serveFlagSpecs = {
   ...(Object.fromEntries(Object.keys(serveFlags).map((name) => [name, { type: "string" }])) as Record<ServeFlagName, { type: "string" }>),
+  ...trustProxyFlagSpec,
   ephemeral: { type: "boolean" },
   "print-accounts": { type: "boolean" },
   help: { type: "boolean", short: "h" },
@@ -61,6 +63,7 @@ ${Object.entries(serveFlags)
     return `${left.padEnd(28)} ${flag.help}${flag.default === undefined ? "" : ` (default ${flag.default})`}`;
   })
   .join("\n")}
+${trustProxyUsage}
   --ephemeral                  keep the chain in memory only (lost on exit) instead of in --data-dir
   --print-accounts             print the chain's dev accounts (keys, balances at the head) as JSON and exit
   -h, --help                   show this help
@@ -75,7 +78,7 @@ export function logLevelFrom(values: Partial<Record<ServeFlagName, string>>): Lo
 
 /** Turns parsed flag strings into service options, rejecting values that make no sense. */
 export function serveOptionsFrom(
-  values: Partial<Record<ServeFlagName, string>> & { ephemeral?: boolean },
+  values: Partial<Record<ServeFlagName, string>> & { ephemeral?: boolean; "trust-proxy"?: string[] },
 ): ServiceOptions & { apiPort: number } {
   const get = (name: ServeFlagName): string | undefined => values[name] ?? serveFlags[name].default;
   const integer = (name: ServeFlagName, min: number, max: number): number => {
@@ -105,6 +108,7 @@ export function serveOptionsFrom(
   if (genesisTimeMs < 0) throw new UsageError(`--genesis-time must not be before 1970, got ${JSON.stringify(genesisTimeText)}`, "serve");
   const keysFile = nonEmpty("keys");
   const publicRate = get("public-rate");
+  const trustProxy = trustProxyFrom(values, "serve");
   if (values.ephemeral === true && values["data-dir"] !== undefined) throw new UsageError("--ephemeral and --data-dir exclude each other", "serve");
   const dataDir = values.ephemeral === true ? undefined : get("data-dir");
   if (dataDir !== undefined && dataDir.trim() === "") throw new UsageError("--data-dir must not be empty", "serve");
@@ -125,5 +129,6 @@ export function serveOptionsFrom(
     },
     ...(keysFile !== undefined && { keysFile }),
     ...(publicRate !== undefined && { publicRatePerMinute: integer("public-rate", 1, 1_000_000_000) }),
+    ...(trustProxy.length > 0 && { trustProxy }),
   };
 }

@@ -1,5 +1,6 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { clientAddressOf } from "../server/http/clientAddress.js";
 import { AccessControl } from "../server/http/AccessControl.js";
 import type { AccessGate } from "../server/http/AccessGate.js";
 import { createRestListener } from "../server/http/createRestListener.js";
@@ -33,6 +34,8 @@ export interface GatewayOptions {
   keysFile?: string;
   /** Requests per minute per client address without a key; used when `access` is not given. */
   publicRatePerMinute?: number;
+  /** `--trust-proxy` CIDRs: from these peers keyless caps count the X-Forwarded-For client (clientAddress.ts). */
+  trustProxy?: readonly string[];
   /** Keys file reloads and problems (never a key). */
   onKeysReport?: (message: string) => void;
   /** A shared account index: REST `/v1` is served from it; without one, `/v1` answers 503 (text/plain) and /status, /health still answer. */
@@ -107,7 +110,10 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     options.access ??
     new AccessControl(
       keysWatcher === undefined ? () => KeyRing.EMPTY : () => keysWatcher.current(),
-      options.publicRatePerMinute === undefined ? {} : { publicRatePerMinute: options.publicRatePerMinute },
+      {
+        ...(options.publicRatePerMinute !== undefined && { publicRatePerMinute: options.publicRatePerMinute }),
+        clientAddress: clientAddressOf(options.trustProxy ?? []),
+      },
     );
   const logger = options.logger ?? silentLogger;
   const timeoutMs = options.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;

@@ -6,6 +6,7 @@ import { BlockIndexer } from "../indexer/BlockIndexer.js";
 import { DEFAULT_VIEW_TIMEOUT_MS, ViewBudget } from "./rpc/query/ViewBudget.js";
 import { ftBalanceReaderFrom, type FtBalanceReader, type ViewCall } from "../indexer/FtBalanceReader.js";
 import { MemoryIndexStore } from "../indexer/MemoryIndexStore.js";
+import { clientAddressOf } from "./http/clientAddress.js";
 import { AccessControl } from "./http/AccessControl.js";
 import { createRestListener } from "./http/createRestListener.js";
 import { createRpcListener } from "./http/createRpcListener.js";
@@ -34,6 +35,8 @@ export interface ServiceOptions {
   keysFile?: string;
   /** Requests per minute per client address on the public path (no key); unset = no cap. */
   publicRatePerMinute?: number;
+  /** `--trust-proxy` CIDRs: from these peers keyless caps count the X-Forwarded-For client (clientAddress.ts). */
+  trustProxy?: readonly string[];
   /** Reads FT balances from token contracts for the REST index (the VM's view calls); without one, balances are null. */
   ftBalances?: FtBalanceReader;
   /** Keys file reloads and problems (never a key). */
@@ -84,7 +87,10 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   const keysWatcher = options.keysFile === undefined ? undefined : KeysFileWatcher.open(options.keysFile, options.onKeysReport);
   const access = new AccessControl(
     keysWatcher === undefined ? () => KeyRing.EMPTY : () => keysWatcher.current(),
-    options.publicRatePerMinute === undefined ? {} : { publicRatePerMinute: options.publicRatePerMinute },
+    {
+      ...(options.publicRatePerMinute !== undefined && { publicRatePerMinute: options.publicRatePerMinute }),
+      clientAddress: clientAddressOf(options.trustProxy ?? []),
+    },
   );
   if (options.onProductionFailure !== undefined) chain.onProductionFailure(options.onProductionFailure);
   const ftBalances = options.ftBalances ?? defaultFtBalances(chain);

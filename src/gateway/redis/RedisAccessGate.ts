@@ -1,10 +1,9 @@
 import type { IncomingMessage } from "node:http";
 import type { Redis } from "ioredis";
-import type { AccessDecision } from "../../server/http/AccessControl.js";
+import { decideAccess, type AccessDecision } from "../../server/http/AccessControl.js";
 import type { AccessGate } from "../../server/http/AccessGate.js";
-import { presentedApiKey } from "../../server/http/apiKeys.js";
+import { clientAddressOf, type ClientAddressOf } from "../../server/http/clientAddress.js";
 import type { KeyRing } from "../../server/http/keyRing.js";
-import { originAllowed, requestOrigin } from "../../server/http/originRules.js";
 import { RateLimiter } from "../../server/http/RateLimiter.js";
 import { connectRedis, redactRedisUrl } from "./connectRedis.js";
 import { RedisKeysWatcher, REDIS_KEYS_POLL_MS } from "./RedisKeysWatcher.js";
@@ -16,6 +15,8 @@ export interface RedisAccessGateOptions {
   readonly prefix?: string;
   /** Requests per minute per client address without a key (shared across instances); undefined = no cap. */
   readonly publicRatePerMinute?: number;
+  /** Who a keyless request counts as (default: the TCP peer; `--trust-proxy`, see clientAddress.ts). */
+  readonly clientAddress?: ClientAddressOf;
   /** Connection losses, reconnects, reloads and fallbacks (never a key). */
   readonly onReport?: (message: string) => void;
   readonly pollMs?: number;
@@ -26,8 +27,6 @@ export interface RedisAccessGateOptions {
 }
 
 const ALLOW: AccessDecision = { kind: "allow" };
-const UNKNOWN: AccessDecision = { kind: "unknown-key" };
-const ORIGIN: AccessDecision = { kind: "origin-not-allowed" };
 
 /**
  * The gateway's access check with the keys and rate caps in Redis: the same decisions as
@@ -47,6 +46,7 @@ const ORIGIN: AccessDecision = { kind: "origin-not-allowed" };
 export class RedisAccessGate implements AccessGate {
   private readonly fallback = new RateLimiter();
   private redisDown = false;
+  private readonly clientAddress: ClientAddressOf;
   private readonly onClose = (): void => this.markDown("connection closed");
   private readonly onReady = (): void => {
     if (!this.redisDown) return;
@@ -62,6 +62,7 @@ export class RedisAccessGate implements AccessGate {
     private readonly options: RedisAccessGateOptions,
     private readonly where: string,
   ) {
+    this.clientAddress = options.clientAddress ?? clientAddressOf([]);
     client.on("close", this.onClose);
     client.on("ready", this.onReady);
   }
@@ -97,20 +98,7 @@ export class RedisAccessGate implements AccessGate {
   }
 
   check(req: IncomingMessage, url: URL): AccessDecision | Promise<AccessDecision> {
-    const presented = presentedApiKey(req, url);
-    if (presented === undefined) {
-      const cap = this.options.publicRatePerMinute;
-      if (cap === undefined) return ALLOW;
-      // The TCP peer: behind a proxy all public clients share its bucket (as AccessControl).
-      return this.limited(`ip:${req.socket.remoteAddress ?? "?"}`, cap);
-    }
-    const key = this.currentKeys().lookup(presented);
-    if (key === undefined) return UNKNOWN;
-    if (key.kind === "browser") {
-      const origin = requestOrigin(req.headers);
-      if (origin === undefined || !originAllowed(origin, key.origins)) return ORIGIN;
-    }
-    return key.ratePerMinute === null ? ALLOW : this.limited(`key:${key.sha256}`, key.ratePerMinute);
+    return decideAccess(req, url, this.currentKeys(), this.options.publicRatePerMinute, this.clientAddress, this.limited);
   }
 
   currentKeys(): KeyRing {
@@ -130,7 +118,7 @@ export class RedisAccessGate implements AccessGate {
     await Promise.allSettled([this.client, this.subscriber].map((c) => (c.status === "ready" ? c.quit() : (c.disconnect(), undefined))));
   }
 
-  private limited(client: string, perMinute: number): AccessDecision | Promise<AccessDecision> {
+  private readonly limited = (client: string, perMinute: number): AccessDecision | Promise<AccessDecision> => {
     if (this.client.status !== "ready") {
       this.markDown(`status ${this.client.status}`);
       return this.local(client, perMinute);
@@ -146,7 +134,7 @@ export class RedisAccessGate implements AccessGate {
         return this.local(client, perMinute);
       },
     );
-  }
+  };
 
   private local(client: string, perMinute: number): AccessDecision {
     const wait = this.fallback.take(client, perMinute);

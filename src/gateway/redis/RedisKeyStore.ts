@@ -31,6 +31,19 @@ export interface RedisKeysSnapshot {
   readonly keys: readonly StoredKey[];
 }
 
+/** What `importKeys` did, by key name. */
+export interface RedisKeysImport {
+  readonly added: readonly string[];
+  readonly updated: readonly string[];
+  readonly unchanged: readonly string[];
+  readonly removed: readonly string[];
+}
+
+/** An entry as stored: fixed field order, so equal entries are equal strings. */
+function entryJson(k: StoredKey): string {
+  return JSON.stringify({ name: k.name, sha256: k.sha256, kind: k.kind, origins: k.origins, ratePerMinute: k.ratePerMinute });
+}
+
 /**
  * The API keys in Redis: the same StoredKey entries as the keys file (name, sha256, kind,
  * origins, rate cap), one hash field per name. Keys themselves are never sent to Redis.
@@ -84,7 +97,7 @@ export class RedisKeyStore {
 
   /** Adds a new entry; throws when the name is taken. */
   async add(entry: StoredKey): Promise<number> {
-    const version = await this.change(entry.name, "", JSON.stringify(entry));
+    const version = await this.change(entry.name, "", entryJson(entry));
     if (version < 0) throw new Error(`a key named ${JSON.stringify(entry.name)} already exists in Redis`);
     return version;
   }
@@ -103,9 +116,40 @@ export class RedisKeyStore {
     const current = await this.client.hget(this.layout.keys, name);
     if (current === null) throw new Error(`no key named ${JSON.stringify(name)} in Redis`);
     const entry = JSON.parse(current) as StoredKey;
-    const version = await this.change(name, current, JSON.stringify({ ...entry, sha256 }));
+    const version = await this.change(name, current, entryJson({ ...entry, sha256 }));
     if (version < 0) throw new Error(`the key named ${JSON.stringify(name)} changed meanwhile; run the command again`);
     return version;
+  }
+
+  /**
+   * Makes Redis hold `entries` (a keys file's, already hashed): new names are added, changed
+   * entries replaced, equal ones left alone (no version bump, no message); with `prune`, names
+   * absent from `entries` are removed. Each change is the same compare-and-set + publish as
+   * add/rotate/revoke, so a concurrent `shardkit keys` change is never overwritten unseen.
+   */
+  async importKeys(entries: readonly StoredKey[], prune: boolean): Promise<RedisKeysImport> {
+    const stored = await this.client.hgetall(this.layout.keys);
+    const result = { added: [] as string[], updated: [] as string[], unchanged: [] as string[], removed: [] as string[] };
+    const changed = (name: string) => new Error(`the key named ${JSON.stringify(name)} changed in Redis during the import; run it again`);
+    for (const entry of entries) {
+      const json = entryJson(entry);
+      const before = stored[entry.name];
+      if (before !== undefined && entryJson(JSON.parse(before) as StoredKey) === json) {
+        result.unchanged.push(entry.name);
+        continue;
+      }
+      if ((await this.change(entry.name, before ?? "", json)) < 0) throw changed(entry.name);
+      (before === undefined ? result.added : result.updated).push(entry.name);
+    }
+    if (prune) {
+      const kept = new Set(entries.map((e) => e.name));
+      for (const [name, before] of Object.entries(stored).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+        if (kept.has(name)) continue;
+        if ((await this.change(name, before, "")) < 0) throw changed(name);
+        result.removed.push(name);
+      }
+    }
+    return result;
   }
 
   private async change(name: string, expected: string, next: string): Promise<number> {

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import type { AccessGate } from "./AccessGate.js";
 import { presentedApiKey } from "./apiKeys.js";
+import { clientAddressOf, type ClientAddressOf } from "./clientAddress.js";
 import { KeyRing } from "./keyRing.js";
 import { originAllowed, requestOrigin } from "./originRules.js";
 import { RateLimiter } from "./RateLimiter.js";
@@ -18,6 +19,8 @@ export type AccessDecision =
 export interface AccessControlOptions {
   /** Requests per minute per client address without a key; undefined = no cap. */
   readonly publicRatePerMinute?: number;
+  /** Who a keyless request counts as (default: the TCP peer; see clientAddress.ts for `--trust-proxy`). */
+  readonly clientAddress?: ClientAddressOf;
   readonly now?: () => number;
 }
 
@@ -32,12 +35,14 @@ const ORIGIN: AccessDecision = { kind: "origin-not-allowed" };
  */
 export class AccessControl implements AccessGate {
   private readonly limiter: RateLimiter;
+  private readonly clientAddress: ClientAddressOf;
 
   constructor(
     private readonly keys: () => KeyRing,
     private readonly options: AccessControlOptions = {},
   ) {
     this.limiter = new RateLimiter(options.now);
+    this.clientAddress = options.clientAddress ?? clientAddressOf([]);
   }
 
   /** No keys and no public cap: every request without a key passes, every key is refused. */
@@ -46,24 +51,37 @@ export class AccessControl implements AccessGate {
   }
 
   check(req: IncomingMessage, url: URL): AccessDecision {
-    const presented = presentedApiKey(req, url);
-    if (presented === undefined) {
-      const cap = this.options.publicRatePerMinute;
-      if (cap === undefined) return ALLOW;
-      // The TCP peer: behind a proxy all public clients share its bucket (README, API keys).
-      return this.limited(`ip:${req.socket.remoteAddress ?? "?"}`, cap);
-    }
-    const key = this.keys().lookup(presented);
-    if (key === undefined) return UNKNOWN;
-    if (key.kind === "browser") {
-      const origin = requestOrigin(req.headers);
-      if (origin === undefined || !originAllowed(origin, key.origins)) return ORIGIN;
-    }
-    return key.ratePerMinute === null ? ALLOW : this.limited(`key:${key.sha256}`, key.ratePerMinute);
+    return decideAccess(req, url, this.keys(), this.options.publicRatePerMinute, this.clientAddress, this.limited);
   }
 
-  private limited(client: string, perMinute: number): AccessDecision {
+  private readonly limited = (client: string, perMinute: number): AccessDecision => {
     const wait = this.limiter.take(client, perMinute);
     return wait === 0 ? ALLOW : { kind: "rate-limited", retryAfterSec: wait };
+  };
+}
+
+/**
+ * The rules every access gate applies (AccessControl here, RedisAccessGate in the gateway); only
+ * where the keys and the rate counters live differs. `limited` takes one request from a
+ * client's bucket: `key:<sha256>` for a capped key, `ip:<address>` for a keyless request.
+ */
+export function decideAccess<R>(
+  req: IncomingMessage,
+  url: URL,
+  keys: KeyRing,
+  publicRatePerMinute: number | undefined,
+  clientAddress: ClientAddressOf,
+  limited: (client: string, perMinute: number) => R,
+): AccessDecision | R {
+  const presented = presentedApiKey(req, url);
+  if (presented === undefined) {
+    return publicRatePerMinute === undefined ? ALLOW : limited(`ip:${clientAddress(req)}`, publicRatePerMinute);
   }
+  const key = keys.lookup(presented);
+  if (key === undefined) return UNKNOWN;
+  if (key.kind === "browser") {
+    const origin = requestOrigin(req.headers);
+    if (origin === undefined || !originAllowed(origin, key.origins)) return ORIGIN;
+  }
+  return key.ratePerMinute === null ? ALLOW : limited(`key:${key.sha256}`, key.ratePerMinute);
 }

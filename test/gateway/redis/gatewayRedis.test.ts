@@ -89,10 +89,15 @@ describe("three gateway processes sharing keys and rate caps in Redis", () => {
   });
 
   it("answers through every instance as the upstream does", async () => {
-    const direct = await rpc(upstream.rpcUrl, VIEW_ACCOUNT);
+    // Pinned to one final block: the upstream keeps producing blocks between the direct read and
+    // the gateway reads, and a `finality` read would answer at whichever block is final then.
+    const final = JSON.parse((await rpc(upstream.rpcUrl, { jsonrpc: "2.0", id: 1, method: "block", params: { finality: "final" } })).body).result.header;
+    const atBlock = { ...VIEW_ACCOUNT, params: { request_type: "view_account", block_id: final.hash, account_id: "test.near" } };
+    const direct = await rpc(upstream.rpcUrl, atBlock);
     expect(JSON.parse(direct.body).result.amount).toMatch(/^\d+$/);
+    expect(JSON.parse(direct.body).result.block_height).toBe(final.height);
     for (const g of gateways) {
-      const through = await rpc(g.rpcUrl, VIEW_ACCOUNT, unlimitedKey);
+      const through = await rpc(g.rpcUrl, atBlock, unlimitedKey);
       expect(through.status).toBe(200);
       expect(JSON.parse(through.body)).toEqual(JSON.parse(direct.body));
     }
