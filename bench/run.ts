@@ -326,7 +326,12 @@ async function main(): Promise<void> {
   if (only === undefined || only === "storage") await storageComparison({ quick, work });
   // `--bigstate-sizes=1000,10000000` for the long run quoted in the README.
   const bigSizes = process.argv.find((a) => a.startsWith("--bigstate-sizes="))?.slice("--bigstate-sizes=".length).split(",").map(Number);
-  if (only === undefined || only === "bigstate") await bigStateBench({ sizes: bigSizes ?? (quick ? [1_000, 100_000] : [1_000, 1_000_000]), work });
+  // `--bigstate-baseline=DIR`: another checkout measured on the same data dirs (A/B), `--bigstate-rounds=N` interleaved rounds.
+  const bigFlag = (name: string) => process.argv.find((a) => a.startsWith(`--bigstate-${name}=`))?.slice(`--bigstate-${name}=`.length);
+  const bigRounds = bigFlag("rounds") === undefined ? undefined : Number(bigFlag("rounds"));
+  if (only === undefined || only === "bigstate") {
+    await bigStateBench({ sizes: bigSizes ?? (quick ? [1_000, 100_000] : [1_000, 1_000_000]), work, baseline: bigFlag("baseline"), rounds: bigRounds });
+  }
   if (only === undefined || only === "vm") await vmCallCost({ quick });
   if (only === undefined || only === "gateway") await gatewayOverhead({ startProcess, cli, seconds, rounds, latencySamples, serverNodeArgs });
   if (only === undefined || only === "ratecap") await rateCapCost({ quick });
