@@ -6,7 +6,7 @@
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { Agent, request } from "node:http";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import autocannon from "autocannon";
@@ -72,8 +72,14 @@ const serverNodeArgs = process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?
 
 /** `--storage=disk`: servers keep their chain in a fresh data dir (default: --ephemeral), to compare the two. */
 const onDisk = process.argv.includes("--storage=disk");
-let dataDirs = 0;
-const storageArgs = (): string[] => (onDisk ? ["--data-dir", join(work, `data-${process.pid}-${dataDirs++}`)] : ["--ephemeral"]);
+/** Data dirs of the servers started with --storage=disk, removed when the run ends. */
+const dataDirs: string[] = [];
+const storageArgs = (): string[] => {
+  if (!onDisk) return ["--ephemeral"];
+  const dir = join(work, `data-${process.pid}-${dataDirs.length}`);
+  dataDirs.push(dir);
+  return ["--data-dir", dir];
+};
 
 const startShardkit = (genesis?: string, blockTime = "0") =>
   startProcess(
@@ -337,7 +343,11 @@ async function main(): Promise<void> {
   if (only === undefined || only === "ratecap") await rateCapCost({ quick });
 }
 
-main().catch((error: unknown) => {
+const removeDataDirs = () => {
+  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
+};
+main().then(removeDataDirs, (error: unknown) => {
+  removeDataDirs();
   console.error(error);
   process.exit(1);
 });
