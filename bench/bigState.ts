@@ -1,43 +1,66 @@
 /**
  * Large state on disk (`npm run bench -- --only=bigstate`, or
- * `node --expose-gc --import tsx bench/bigState.ts [--sizes=1000,1000000]`).
+ * `node --expose-gc --import tsx bench/bigState.ts [--sizes=1000,1000000] [--baseline=DIR] [--rounds=N]`).
  *
  * For each size a child process writes a synthetic genesis file (one contract holding N
- * entries: 32-byte sha256-derived keys, 32-byte values, records unsorted), then:
- * - loads it into a fresh data dir (streamed records, trie written to LMDB in batches);
- * - closes and reopens the data dir (what `serve` does on restart: no state is rebuilt);
- * - measures 100-entry view_state pages from cursors spread over the contract at the
- *   head, with the node cache at its default budget;
- * - reports JS heap and RSS after a GC while the chain is open (serving).
- * Page latency is a ratio against the smallest size of the same run (noisy machines).
+ * entries: 32-byte sha256-derived keys, 32-byte values, records unsorted) and loads it into a
+ * fresh data dir (streamed records, trie written to LMDB). Then, in a fresh process per
+ * measurement (what `serve` does on restart: no state is rebuilt), the data dir is reopened and
+ * 100-entry view_state pages are read from cursors spread over the contract at the head, with
+ * the node cache at its default budget:
+ * - cold: the first page from each cursor after the reopen (node cache empty; the OS page
+ *   cache still holds the data file, which was just written);
+ * - warm: wall and CPU time per page, LMDB loads (node cache misses) per page, entries per page;
+ * - JS heap and RSS after a GC while the chain is open (serving).
+ * Page latency is a ratio against the smallest size of the same run and variant (noisy machines).
+ *
+ * `--baseline=DIR` (`--bigstate-baseline=DIR` through bench/run.ts): DIR is another checkout of
+ * shardkit (e.g. `git archive main | tar -x -C DIR`, node_modules linked); its src/ is measured
+ * on the same data dirs, interleaved with this tree's, for an A/B in the same run.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
+import { loadavg } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { writeSyntheticGenesis } from "../src/chain/genesis/writeSyntheticGenesis.js";
 import { Chain } from "../src/chain/node.js";
 
-interface Result {
+interface LoadResult {
   keys: number;
   fileMB: number;
   writeS: number;
   loadS: number;
   /** CPU seconds of the load (user + system): what the wall time is on an idle core. */
   loadCpuS: number;
-  reopenMs: number;
   dataDirMB: number;
+  /** Highest RSS of the loading process. */
+  peakRssMB: number;
+}
+
+interface PageResult {
+  reopenMs: number;
+  /** First page from each cursor after the reopen: µs and LMDB loads per page. */
+  coldPageUs: number;
+  coldLoadsPerPage: number;
+  /** Wall time per page: the fastest batch, and the median batch. */
+  pageUs: number;
+  pageMedianUs: number;
+  /** CPU time (user + system) per page: the lowest batch, and the median batch. */
+  pageCpuUs: number;
+  pageCpuMedianUs: number;
+  /** Node cache misses that read LMDB, per page (warm). */
+  loadsPerPage: number;
+  entriesPerPage: number;
   heapMB: number;
   rssMB: number;
   /** The part of the RSS that is not file pages (LMDB's map is file pages, reclaimable). */
   rssAnonMB: number;
-  peakRssMB: number;
-  pageUs: number;
 }
 
 const ACCOUNT = "bench.test.near";
 const gc = () => (globalThis as { gc?: () => void }).gc?.();
+const repoRoot = join(import.meta.dirname, "..");
 
 /** A memory figure of /proc/self/status, MiB. */
 function statusMB(field: string): number {
@@ -45,107 +68,167 @@ function statusMB(field: string): number {
   return m ? Number(m[1]) / 1024 : NaN;
 }
 
-/** Highest RSS of this process so far (MiB). */
-function peakRssMB(): number {
-  return statusMB("VmHWM");
+function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 === 1 ? s[s.length >> 1]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 }
 
-function dirSizeMB(dir: string): number {
-  return statSync(join(dir, "data.mdb")).size / 1e6;
+function cpuUs(since: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(since);
+  return used.user + used.system;
 }
 
-async function child(keys: number, work: string): Promise<Result> {
-  const dir = mkdtempSync(join(work, "bigstate-"));
+/** Writes (once) the genesis file of `keys` entries and loads it into `dataDir`. */
+async function loadChild(keys: number, work: string, dataDir: string): Promise<LoadResult> {
   // The genesis file is kept in the work dir: written once per size (10M entries: ~1.6 GB).
   const file = join(work, `bigstate-${keys}.json`);
-  const dataDir = join(dir, "data");
-  try {
-    let t = performance.now();
-    if (!existsSync(file)) {
-      await writeSyntheticGenesis(`${file}.tmp`, { keys, accountId: ACCOUNT });
-      renameSync(`${file}.tmp`, file);
-    }
-    const writeS = (performance.now() - t) / 1000;
-    const fileMB = statSync(file).size / 1e6;
-    gc();
-    t = performance.now();
+  let t = performance.now();
+  if (!existsSync(file)) {
+    await writeSyntheticGenesis(`${file}.tmp`, { keys, accountId: ACCOUNT });
+    renameSync(`${file}.tmp`, file);
+  }
+  const writeS = (performance.now() - t) / 1000;
+  gc();
+  t = performance.now();
+  const cpu = process.cpuUsage();
+  const loaded = await Chain.open({ genesisFile: file, dataDir, blockTimeMs: 0 });
+  const loadS = (performance.now() - t) / 1000;
+  const loadCpuS = cpuUs(cpu) / 1e6;
+  const peakRssMB = statusMB("VmHWM");
+  loaded.produceBlock();
+  await loaded.close();
+  return { keys, fileMB: statSync(file).size / 1e6, writeS, loadS, loadCpuS, dataDirMB: statSync(join(dataDir, "data.mdb")).size / 1e6, peakRssMB };
+}
+
+/** Reopens `dataDir` with the chain code of the checkout at `srcRoot` and reads pages. */
+async function pagesChild(dataDir: string, srcRoot: string): Promise<PageResult> {
+  const at = (path: string) => pathToFileURL(join(srcRoot, path)).href;
+  const { Chain: ChainOf } = (await import(at("src/chain/node.js"))) as typeof import("../src/chain/node.js");
+  const { LmdbChainStore } = (await import(at("src/chain/store/LmdbChainStore.js"))) as typeof import("../src/chain/store/LmdbChainStore.js");
+  gc();
+  let t = performance.now();
+  const chainStore = LmdbChainStore.open(dataDir);
+  const chain = await ChainOf.open({ chainStore, blockTimeMs: 0 });
+  const reopenMs = performance.now() - t;
+  const loads = () => chainStore.stateStore().cacheStats().diskReads;
+  const block = chain.head();
+  // Cursors spread evenly over the key space (keys are sha256-derived, so over the contract):
+  // made up, not found by a scan, so the bench reads no more of the state than the pages do.
+  const cursors = Array.from({ length: 64 }, (_, i) => Uint8Array.of(i * 4, 0x80));
+  const page = (i: number) => chain.viewState(block, ACCOUNT, { prefix: new Uint8Array(), limit: 100, afterKey: cursors[i % cursors.length]! }).values.length;
+
+  let loaded = loads();
+  t = performance.now();
+  for (let i = 0; i < cursors.length; i++) page(i);
+  const coldPageUs = ((performance.now() - t) * 1000) / cursors.length;
+  const coldLoadsPerPage = (loads() - loaded) / cursors.length;
+
+  for (let i = 0; i < 2_000; i++) page(i);
+  // Batches of 1,000 pages: the fastest batch is the one least disturbed by other processes
+  // (shared, loaded machines); the median is reported beside it.
+  const batches = 12;
+  const batch = 1_000;
+  const wall: number[] = [];
+  const cpuTimes: number[] = [];
+  let entries = 0;
+  loaded = loads();
+  for (let b = 0; b < batches; b++) {
     const cpu = process.cpuUsage();
-    const loaded = await Chain.open({ genesisFile: file, dataDir, blockTimeMs: 0 });
-    const loadS = (performance.now() - t) / 1000;
-    const used = process.cpuUsage(cpu);
-    const loadCpuS = (used.user + used.system) / 1e6;
-    const loadPeak = peakRssMB();
-    loaded.produceBlock();
-    await loaded.close();
-    gc();
-
     t = performance.now();
-    const chain = await Chain.open({ dataDir, blockTimeMs: 0 });
-    const reopenMs = performance.now() - t;
-    const block = chain.head();
-    // Cursors spread evenly over the key space (keys are sha256-derived, so over the contract):
-    // made up, not found by a scan, so the bench reads no more of the state than the pages do.
-    const cursors = Array.from({ length: 64 }, (_, i) => Uint8Array.of(i * 4, 0x80));
-    const page = (i: number) => chain.viewState(block, ACCOUNT, { prefix: new Uint8Array(), limit: 100, afterKey: cursors[i % cursors.length]! });
-    for (let i = 0; i < 2_000; i++) page(i);
-    const rounds = 10_000;
-    t = performance.now();
-    for (let i = 0; i < rounds; i++) page(i);
-    const pageUs = ((performance.now() - t) * 1000) / rounds;
-    gc();
-    const mem = process.memoryUsage();
-    const result: Result = {
-      keys,
-      fileMB,
-      writeS,
-      loadS,
-      loadCpuS,
-      reopenMs,
-      dataDirMB: dirSizeMB(dataDir),
-      heapMB: mem.heapUsed / 2 ** 20,
-      rssMB: mem.rss / 2 ** 20,
-      rssAnonMB: statusMB("RssAnon"),
-      peakRssMB: loadPeak,
-      pageUs,
-    };
-    await chain.close();
-    return result;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
+    for (let i = 0; i < batch; i++) entries += page(b * batch + i);
+    wall.push(((performance.now() - t) * 1000) / batch);
+    cpuTimes.push(cpuUs(cpu) / batch);
   }
+  const rounds = batches * batch;
+  const loadsPerPage = (loads() - loaded) / rounds;
+  gc();
+  const mem = process.memoryUsage();
+  const result: PageResult = {
+    reopenMs,
+    coldPageUs,
+    coldLoadsPerPage,
+    pageUs: Math.min(...wall),
+    pageMedianUs: median(wall),
+    pageCpuUs: Math.min(...cpuTimes),
+    pageCpuMedianUs: median(cpuTimes),
+    loadsPerPage,
+    entriesPerPage: entries / rounds,
+    heapMB: mem.heapUsed / 2 ** 20,
+    rssMB: mem.rss / 2 ** 20,
+    rssAnonMB: statusMB("RssAnon"),
+  };
+  await chain.close();
+  return result;
 }
 
-export async function bigStateBench(options: { sizes: readonly number[]; work: string }): Promise<void> {
-  const self = fileURLToPath(import.meta.url);
+function runChild(args: string[]): unknown {
+  const out = execFileSync(process.execPath, ["--expose-gc", "--import", "tsx", fileURLToPath(import.meta.url), ...args], {
+    encoding: "utf8",
+    maxBuffer: 1 << 20,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  return JSON.parse(out);
+}
+
+const load = () => loadavg().map((l) => l.toFixed(1)).join(" ");
+const pad = (s: string, n: number) => s.padStart(n);
+
+export async function bigStateBench(options: { sizes: readonly number[]; work: string; baseline?: string | undefined; rounds?: number | undefined }): Promise<void> {
+  const variants = [{ name: "this tree", root: repoRoot }, ...(options.baseline === undefined ? [] : [{ name: "baseline", root: options.baseline }])];
+  const rounds = options.rounds ?? 1;
   console.log(`\nbigstate: genesis contract of N entries into a data dir, reopen, 100-entry view_state pages (sizes ${options.sizes.join(", ")})`);
-  const results: Result[] = [];
-  for (const keys of options.sizes) {
-    const out = execFileSync(process.execPath, ["--expose-gc", "--import", "tsx", self, "--child", String(keys), options.work], {
-      encoding: "utf8",
-      maxBuffer: 1 << 20,
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    results.push(JSON.parse(out) as Result);
-  }
-  const base = results[0]!;
-  console.log("       keys  file MB  write s  load s  load CPU s  reopen ms  data MB  heap MiB  RSS MiB  anon MiB  load peak RSS MiB  page µs  page vs smallest");
-  for (const r of results) {
+  if (options.baseline !== undefined) console.log(`    A/B: this tree vs ${options.baseline}, ${rounds} interleaved round(s)`);
+  console.log(`    load average at start ${load()}`);
+  mkdirSync(options.work, { recursive: true });
+  const scratch = mkdtempSync(join(options.work, "bigstate-"));
+  try {
+    const loads: LoadResult[] = [];
+    const dirs: string[] = [];
+    for (const keys of options.sizes) {
+      const dataDir = join(scratch, `data-${keys}`);
+      loads.push(runChild(["--load", String(keys), options.work, dataDir]) as LoadResult);
+      dirs.push(dataDir);
+    }
+    console.log("       keys  file MB  write s  load s  load CPU s  data MB  load peak RSS MiB");
+    for (const r of loads) {
+      console.log(`${pad(String(r.keys), 11)}  ${pad(r.fileMB.toFixed(0), 7)}  ${pad(r.writeS.toFixed(1), 7)}  ${pad(r.loadS.toFixed(1), 6)}  ${pad(r.loadCpuS.toFixed(1), 10)}  ${pad(r.dataDirMB.toFixed(0), 7)}  ${pad(r.peakRssMB.toFixed(0), 17)}`);
+    }
+    console.log(`    load average after loading ${load()}`);
+    // page and CPU: fastest batch (median batch); ratios against the smallest size of the same round and variant.
     console.log(
-      `${String(r.keys).padStart(11)}  ${r.fileMB.toFixed(0).padStart(7)}  ${r.writeS.toFixed(1).padStart(7)}  ${r.loadS.toFixed(1).padStart(6)}  ${r.loadCpuS.toFixed(1).padStart(10)}  ` +
-        `${r.reopenMs.toFixed(0).padStart(9)}  ${r.dataDirMB.toFixed(0).padStart(7)}  ${r.heapMB.toFixed(0).padStart(8)}  ${r.rssMB.toFixed(0).padStart(7)}  ${r.rssAnonMB.toFixed(0).padStart(8)}  ` +
-        `${r.peakRssMB.toFixed(0).padStart(17)}  ${r.pageUs.toFixed(1).padStart(7)}  ${(r.pageUs / base.pageUs).toFixed(2).padStart(15)}x`,
+      "  round  variant          keys  reopen ms  cold page µs  cold loads/page  page µs (median)  CPU µs/page (median)  loads/page  entries/page  heap MiB  RSS MiB  anon MiB  page vs smallest (median)  CPU vs smallest (median)",
     );
+    for (let round = 1; round <= rounds; round++) {
+      for (const variant of variants) {
+        const pages = dirs.map((dir) => runChild(["--pages", dir, variant.root]) as PageResult);
+        const base = pages[0]!;
+        pages.forEach((r, i) => {
+          const pair = (a: number, b: number, digits: number, width: number) => pad(`${a.toFixed(digits)} (${b.toFixed(digits)})`, width);
+          console.log(
+            `${pad(String(round), 7)}  ${variant.name.padEnd(9)}  ${pad(String(options.sizes[i]), 11)}  ${pad(r.reopenMs.toFixed(0), 9)}  ${pad(r.coldPageUs.toFixed(0), 12)}  ${pad(r.coldLoadsPerPage.toFixed(1), 15)}  ` +
+              `${pair(r.pageUs, r.pageMedianUs, 1, 16)}  ${pair(r.pageCpuUs, r.pageCpuMedianUs, 1, 20)}  ${pad(r.loadsPerPage.toFixed(2), 10)}  ${pad(r.entriesPerPage.toFixed(1), 12)}  ` +
+              `${pad(r.heapMB.toFixed(0), 8)}  ${pad(r.rssMB.toFixed(0), 7)}  ${pad(r.rssAnonMB.toFixed(0), 8)}  ` +
+              `${pair(r.pageUs / base.pageUs, r.pageMedianUs / base.pageMedianUs, 2, 25)}  ${pair(r.pageCpuUs / base.pageCpuUs, r.pageCpuMedianUs / base.pageCpuMedianUs, 2, 24)}`,
+          );
+        });
+      }
+    }
+    console.log(`    load average at the end ${load()}`);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (import.meta.url === pathToFileURL(process.argv[1]!).href) {
   const args = process.argv.slice(2);
-  if (args[0] === "--child") {
-    process.stdout.write(JSON.stringify(await child(Number(args[1]), args[2]!)));
+  if (args[0] === "--load") {
+    process.stdout.write(JSON.stringify(await loadChild(Number(args[1]), args[2]!, args[3]!)));
+  } else if (args[0] === "--pages") {
+    process.stdout.write(JSON.stringify(await pagesChild(args[1]!, args[2]!)));
   } else {
-    const sizes = args.find((a) => a.startsWith("--sizes="))?.slice("--sizes=".length).split(",").map(Number) ?? [1_000, 1_000_000];
-    const work = join(import.meta.dirname, "..", ".bench");
-    (await import("node:fs")).mkdirSync(work, { recursive: true });
-    await bigStateBench({ sizes, work });
+    const flag = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+    const sizes = flag("sizes")?.split(",").map(Number) ?? [1_000, 1_000_000];
+    const rounds = flag("rounds") === undefined ? undefined : Number(flag("rounds"));
+    await bigStateBench({ sizes, work: join(repoRoot, ".bench"), baseline: flag("baseline"), rounds });
   }
 }

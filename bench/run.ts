@@ -6,7 +6,7 @@
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { Agent, request } from "node:http";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import autocannon from "autocannon";
@@ -73,8 +73,14 @@ const serverNodeArgs = process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?
 
 /** `--storage=disk`: servers keep their chain in a fresh data dir (default: --ephemeral), to compare the two. */
 const onDisk = process.argv.includes("--storage=disk");
-let dataDirs = 0;
-const storageArgs = (): string[] => (onDisk ? ["--data-dir", join(work, `data-${process.pid}-${dataDirs++}`)] : ["--ephemeral"]);
+/** Data dirs of the servers started with --storage=disk, removed when the run ends. */
+const dataDirs: string[] = [];
+const storageArgs = (): string[] => {
+  if (!onDisk) return ["--ephemeral"];
+  const dir = join(work, `data-${process.pid}-${dataDirs.length}`);
+  dataDirs.push(dir);
+  return ["--data-dir", dir];
+};
 
 const startShardkit = (genesis?: string, blockTime = "0") =>
   startProcess(
@@ -345,14 +351,23 @@ async function main(): Promise<void> {
   if (only === undefined || only === "storage") await storageComparison({ quick, work });
   // `--bigstate-sizes=1000,10000000` for the long run quoted in the README.
   const bigSizes = process.argv.find((a) => a.startsWith("--bigstate-sizes="))?.slice("--bigstate-sizes=".length).split(",").map(Number);
-  if (only === undefined || only === "bigstate") await bigStateBench({ sizes: bigSizes ?? (quick ? [1_000, 100_000] : [1_000, 1_000_000]), work });
+  // `--bigstate-baseline=DIR`: another checkout measured on the same data dirs (A/B), `--bigstate-rounds=N` interleaved rounds.
+  const bigFlag = (name: string) => process.argv.find((a) => a.startsWith(`--bigstate-${name}=`))?.slice(`--bigstate-${name}=`.length);
+  const bigRounds = bigFlag("rounds") === undefined ? undefined : Number(bigFlag("rounds"));
+  if (only === undefined || only === "bigstate") {
+    await bigStateBench({ sizes: bigSizes ?? (quick ? [1_000, 100_000] : [1_000, 1_000_000]), work, baseline: bigFlag("baseline"), rounds: bigRounds });
+  }
   if (only === undefined || only === "vm") await vmCallCost({ quick });
   if (only === undefined || only === "gateway") await gatewayOverhead({ startProcess, cli, seconds, rounds, latencySamples, serverNodeArgs });
   if (only === undefined || only === "gatewayindex") await gatewayIndexBench({ startProcess, cli, seconds, rounds, quick, serverNodeArgs });
   if (only === undefined || only === "ratecap") await rateCapCost({ quick });
 }
 
-main().catch((error: unknown) => {
+const removeDataDirs = () => {
+  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
+};
+main().then(removeDataDirs, (error: unknown) => {
+  removeDataDirs();
   console.error(error);
   process.exit(1);
 });

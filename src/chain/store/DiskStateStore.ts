@@ -2,7 +2,7 @@ import type { Database } from "lmdb";
 import { bytesToLatin1, latin1ToBytes } from "../primitives/latin1.js";
 import { applyChanges, type SortedChanges } from "./applyChanges.js";
 import { BulkTrieLoad, type BulkWriter } from "./BulkTrieLoad.js";
-import { NodeCache } from "./NodeCache.js";
+import { NodeCache, type CacheEntry } from "./NodeCache.js";
 import { encodeNode, nodeHash } from "./nodeEncoding.js";
 import type { ScanVisitor } from "./scanTrie.js";
 import type { StateSnapshot, StateStore } from "./stateStore.js";
@@ -81,18 +81,33 @@ export class DiskStateStore implements StateStore, NodeSource {
 
   // ---- NodeSource ------------------------------------------------------------------------
 
-  load(hash: string, path: string | NodePath, depth: number): LoadedNode {
-    let stored = this.cache.get(hash);
-    if (stored === undefined) {
+  load(ref: HashNode, path: string | NodePath, depth: number): LoadedNode {
+    // A reference walked before holds its cache entry: no lookup by hash while it is cached.
+    const held = ref.held as CacheEntry<StoredNode> | undefined;
+    const stored = (held === undefined ? undefined : this.cache.use(held)) ?? this.lookup(ref);
+    return placeNode(stored, ref.hash, path, depth);
+  }
+
+  /** The node `ref` names, from the cache or else from LMDB; `ref` then holds its cache entry. */
+  private lookup(ref: HashNode): StoredNode {
+    const hash = ref.hash;
+    let entry = this.cache.entry(hash);
+    if (entry === undefined) {
       const bytes = this.nodes.getBinaryFast(Buffer.from(hash, "latin1"));
       if (bytes === undefined) {
         throw new Error(`trie node ${Buffer.from(hash, "latin1").toString("hex")} is missing from the data dir`);
       }
       this.diskReads++;
-      stored = decodeStoredNode(bytes, hash, this);
-      this.cache.set(hash, stored, storedNodeSize(stored, bytes.length));
+      const stored = decodeStoredNode(bytes, hash, this);
+      entry = this.cache.add(hash, stored, storedNodeSize(stored, bytes.length));
+      // Too big to cache (a budget smaller than two nodes): used once, not held.
+      if (entry === undefined) {
+        ref.held = undefined;
+        return stored;
+      }
     }
-    return placeNode(stored, hash, path, depth);
+    ref.held = entry;
+    return entry.value!;
   }
 
   // ---- StateStore ------------------------------------------------------------------------

@@ -58,7 +58,7 @@ export class Trie {
     let node = this.root;
     let depth = 0;
     while (node !== null) {
-      if (node instanceof HashNode) node = node.source.load(node.hash, key, depth);
+      if (node instanceof HashNode) node = node.source.load(node, key, depth);
       if (node instanceof LeafNode) return node.key === key ? node.value : undefined;
       if (node instanceof ExtensionNode) {
         if (matchPath(key, depth, node.path) !== node.path.length) return undefined;

@@ -29,7 +29,7 @@ class Prover {
   }
 
   collect(ref: TrieNode, depth: number): void {
-    const node = ref instanceof HashNode ? ref.source.load(ref.hash, this.trail, depth) : ref;
+    const node = ref instanceof HashNode ? ref.source.load(ref, this.trail, depth) : ref;
     this.out.push(encodeNode(node));
     if (node instanceof LeafNode) return;
     if (node instanceof ExtensionNode) {

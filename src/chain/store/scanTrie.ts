@@ -40,7 +40,7 @@ class Scan {
    * may hold keys at or below the cursor. Returns false once the visitor stopped.
    */
   walk(node: TrieNode, depth: number, bounded: boolean): boolean {
-    if (node instanceof HashNode) node = node.source.load(node.hash, this.trail, depth);
+    if (node instanceof HashNode) node = node.source.load(node, this.trail, depth);
     if (node instanceof LeafNode) {
       const k = node.key;
       if (!k.startsWith(this.prefix)) return true;

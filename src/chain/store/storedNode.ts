@@ -1,4 +1,5 @@
 import { TrieNodeTag } from "../../proof/trieNodeFormat.js";
+import { flatConcat } from "./flatConcat.js";
 import { BranchNode, ExtensionNode, HashNode, LeafNode, type LoadedNode, type NodePath, type NodeSource } from "./trieNode.js";
 
 /**
@@ -95,20 +96,24 @@ function samePosition(key: string, path: string, depth: number): boolean {
   return (depth & 1) === 0 || (key.charCodeAt(whole) & 0xf0) === (path.charCodeAt(whole) & 0xf0);
 }
 
-/** First `depth` nibbles of `path` followed by the leaf's nibbles, as a latin1 key. */
+/**
+ * First `depth` nibbles of `path` followed by the leaf's nibbles, as a flat latin1 key: a
+ * placed leaf is kept (StoredLeaf.placed) and its key read on every page (position checks,
+ * cursor comparisons, slicing), which a V8 rope would route through its halves.
+ */
 function leafKey(path: string, depth: number, leaf: StoredLeaf): string {
   const head = path.slice(0, depth >> 1);
-  if ((depth & 1) === 0) return head + leaf.rest;
+  if ((depth & 1) === 0) return flatConcat(head, leaf.rest);
   // Odd depth: every byte straddles the path and the leaf by one nibble.
-  let out = head;
+  const tail = Buffer.allocUnsafe((leaf.nibbles + 1) >> 1);
   let high = path.charCodeAt(depth >> 1) & 0xf0;
   for (let i = 0; i < leaf.nibbles; i++) {
     const b = leaf.rest.charCodeAt(i >> 1);
     const nibble = (i & 1) === 0 ? b >> 4 : b & 15;
-    if ((i & 1) === 0) out += String.fromCharCode(high | nibble);
+    if ((i & 1) === 0) tail[i >> 1] = high | nibble;
     else high = nibble << 4;
   }
-  return out;
+  return flatConcat(head, tail.toString("latin1"));
 }
 
 /** Rough heap bytes a decoded node takes (for the cache budget). */

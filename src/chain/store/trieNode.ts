@@ -1,6 +1,9 @@
+import type { CacheEntry } from "./NodeCache.js";
+
 /**
  * Immutable trie nodes. Nodes are never mutated after construction except for the lazily
- * memoised `hash`, so any number of state roots can share them.
+ * memoised `hash` (and a reference's `held` handle, a cache of its source), so any number of
+ * state roots can share them.
  *
  * Keys and values are latin1 strings (one char per byte). A leaf keeps its full key plus the
  * nibble depth it sits at: the remaining path is `key` from `depth`, so no per-leaf path
@@ -45,11 +48,13 @@ export class BranchNode {
 /** Where the nodes behind {@link HashNode} references are read from (an on-disk node store). */
 export interface NodeSource {
   /**
-   * The node with this hash, sitting `depth` nibbles deep: `path` is any latin1 string whose
+   * The node `ref` names, sitting `depth` nibbles deep: `path` is any latin1 string whose
    * first `depth` nibbles are the node's position (leaves and branch values get their full
-   * keys from it, since the stored encoding keeps just the part below the node).
+   * keys from it, since the stored encoding keeps just the part below the node). The source
+   * may keep a handle on what it loaded in `ref.held`, so the next walk through `ref` skips
+   * the lookup by hash.
    */
-  load(hash: string, path: string | NodePath, depth: number): LeafNode | ExtensionNode | BranchNode;
+  load(ref: HashNode, path: string | NodePath, depth: number): LeafNode | ExtensionNode | BranchNode;
 }
 
 /**
@@ -69,6 +74,11 @@ export interface NodePath {
  * memory as a whole. Callers resolve it with the path they walked (see {@link resolveNode}).
  */
 export class HashNode {
+  /**
+   * The source's handle on the node last loaded through this reference (DiskStateStore: its
+   * node cache entry, emptied when the cache drops it, so holding it keeps nothing evicted alive).
+   */
+  held: CacheEntry<unknown> | undefined = undefined;
   constructor(
     readonly hash: string,
     readonly source: NodeSource,
@@ -80,7 +90,7 @@ export type LoadedNode = LeafNode | ExtensionNode | BranchNode;
 
 /** The node itself, or for a reference the node it names (`path`/`depth` as in NodeSource.load). */
 export function resolveNode(node: TrieNode, path: string, depth: number): LoadedNode {
-  return node instanceof HashNode ? node.source.load(node.hash, path, depth) : node;
+  return node instanceof HashNode ? node.source.load(node, path, depth) : node;
 }
 
 /** A latin1 path string for the node under nibble `n` of a node at `depth` on `path`. */

@@ -123,6 +123,54 @@ describe("DiskStateStore", () => {
     expect(store.stagedNodes).toBe(0);
   });
 
+  it("reads subtrees that share nodes (one hash under two parents) correctly while the cache evicts what they hold", () => {
+    // Accounts "acc-a/" and "acc-b/" hold the same suffixes and values: the nodes below the
+    // nibble where they part are the same nodes (a leaf's stored key is just the part below it).
+    const suffixes = Array.from({ length: 300 }, (_, i) => `k${String((i * 7919) % 1000).padStart(4, "0")}`).sort();
+    const keys = ["acc-a/", "acc-b/"].flatMap((p) => suffixes.map((s) => p + s));
+    const values = keys.map((k) => `v-${k.slice(6)}`);
+    const memory = new MemoryStateStore().build(keys, values);
+    const { env, nodes } = nodeDb();
+    const roomy = diskStore(env, nodes, 1 << 24, 100_000);
+    const root = roomy.store.build(keys, values).rootHash;
+    roomy.commitBlock();
+
+    // The sharing is real: with room for everything, the second account costs (almost) no LMDB reads.
+    const warm = diskStore(env, nodes, 1 << 24, 100_000).store;
+    const w = warm.byRoot(root)!;
+    w.scan("acc-a/", undefined, () => undefined);
+    const afterFirst = warm.cacheStats().diskReads;
+    w.scan("acc-b/", undefined, () => undefined);
+    expect(afterFirst).toBeGreaterThan(300);
+    expect(warm.cacheStats().diskReads - afterFirst).toBeLessThan(3);
+
+    // Room for everything (nodes met again under the other parent), a cache of a few pages, and
+    // one that drops nodes (emptying the entries parents hold) on every page.
+    const page = (snap: StateSnapshot, prefix: string, after: string | undefined) => {
+      const out: [string, string][] = [];
+      snap.scan(prefix, after, (k, v) => (out.length < 25 ? (out.push([k, v]), true) : false));
+      return out;
+    };
+    for (const budget of [1 << 24, 48 * 1024, 8 * 1024]) {
+      const store = diskStore(env, nodes, budget, 100_000).store;
+      const s = store.byRoot(root)!;
+      for (let round = 0; round < 3; round++) {
+        for (let i = 0; i < suffixes.length; i += 37) {
+          for (const p of ["acc-a/", "acc-b/"]) {
+            const after = p + suffixes[i]!;
+            expect(page(s, p, after)).toEqual(page(memory, p, after));
+            expect(s.get(after)).toBe(memory.get(after));
+          }
+        }
+        for (const p of ["acc-b/", "acc-a/"]) expect(page(s, p, undefined)).toEqual(page(memory, p, undefined));
+        expect(s.prove("acc-b/k00").map((n) => Buffer.from(n).toString("hex"))).toEqual(memory.prove("acc-b/k00").map((n) => Buffer.from(n).toString("hex")));
+      }
+      const stats = store.cacheStats();
+      expect(stats.bytes).toBeLessThanOrEqual(budget);
+      if (budget < 1 << 20) expect(stats.diskReads).toBeGreaterThan(1000); // it did evict and read back
+    }
+  });
+
   it("refuses snapshots of another store", () => {
     const { env, nodes } = nodeDb();
     const { store } = diskStore(env, nodes, 1 << 20, 10);
