@@ -117,7 +117,11 @@ describe("contracts under arbitrary arguments (real VM, one-account harness)", (
           },
         ),
         // FC_SEED / FC_PATH replay a reported failure (fast-check prints both).
-        { numRuns: 300, ...(process.env.FC_SEED ? { seed: Number(process.env.FC_SEED), path: process.env.FC_PATH } : {}) },
+        {
+          numRuns: 300,
+          ...(process.env.FC_SEED ? { seed: Number(process.env.FC_SEED) } : {}),
+          ...(process.env.FC_PATH ? { path: process.env.FC_PATH } : {}),
+        },
       );
     });
   }
