@@ -56,7 +56,7 @@ export class GasCounter {
   private burnt = 0n;
   private promisesGas = 0n;
   private gasLimit: bigint;
-  private readonly prepaid: bigint;
+  private prepaid: bigint;
   /**
    * Gas burnt per cost (nearcore ProfileDataV3): per ext cost (EXT_COST_INDEX), units charged
    * in `units` plus gas recorded exactly in `profileExtra` (clamped charges, large totals);
@@ -80,15 +80,34 @@ export class GasCounter {
   private settle: (() => void) | undefined;
 
   constructor(
-    private readonly extCosts: Readonly<Record<ExtCost, bigint>>,
-    private readonly maxGasBurnt: bigint,
+    readonly extCosts: Readonly<Record<ExtCost, bigint>>,
+    private maxGasBurnt: bigint,
     prepaidGas: bigint,
-    private readonly isView: boolean,
+    private isView: boolean,
   ) {
     this.prepaid = isView ? U64_MAX : prepaidGas;
     this.gasLimit = this.maxGasBurnt < this.prepaid ? this.maxGasBurnt : this.prepaid;
     this.hostLimit = this.gasLimit;
     this.costs = extCostTable(extCosts);
+  }
+
+  /**
+   * The counter of a new call with the same cost table, as a fresh `new GasCounter` would be
+   * (VmLogic.begin reuses its counter: no per-call arrays for the profile).
+   */
+  reset(maxGasBurnt: bigint, prepaidGas: bigint, isView: boolean): void {
+    this.maxGasBurnt = maxGasBurnt;
+    this.isView = isView;
+    this.prepaid = isView ? U64_MAX : prepaidGas;
+    this.gasLimit = maxGasBurnt < this.prepaid ? maxGasBurnt : this.prepaid;
+    this.hostLimit = this.gasLimit;
+    this.burnt = 0n;
+    this.promisesGas = 0n;
+    this.reserve = 0n;
+    this.settle = undefined;
+    this.units.fill(0);
+    this.profileExtra.fill(0n);
+    this.actionProfile.clear();
   }
 
   /**

@@ -119,7 +119,9 @@ export class VmLogic {
     const viewMax =
       viewGasLimit !== undefined && viewGasLimit < config.maxGasBurntView ? viewGasLimit : config.maxGasBurntView;
     const maxBurnt = context.isView ? viewMax : config.maxGasBurnt;
-    this.gas = new GasCounter(config.extCosts, maxBurnt, context.prepaidGas, context.isView);
+    // Reused from the previous call when there is one (begin runs before every call of a linked contract).
+    if (this.gas?.extCosts === config.extCosts) this.gas.reset(maxBurnt, context.prepaidGas, context.isView);
+    else this.gas = new GasCounter(config.extCosts, maxBurnt, context.prepaidGas, context.isView);
     this.registers = new Map();
     this.registersUsage = 0;
     this.logs = [];

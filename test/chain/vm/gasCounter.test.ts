@@ -47,4 +47,38 @@ describe("GasCounter (nearcore gas_counter.rs)", () => {
     expect((e as HostErrorThrow).hostError).toEqual({ name: "GasExceeded" });
     expect(h.burntGas).toBe(40n);
   });
+
+  it("reset() gives the counter of a new call: the same figures, profile and errors as a fresh one", () => {
+    // Each step's error (or none) and the figures after it.
+    const script = (g: GasCounter): unknown[] => {
+      const steps = [
+        () => g.payBase("base"),
+        () => g.payPer("read_memory_byte", 100),
+        () => g.payAction(1_000_000n, 5_000_000n, "function_call_base"),
+        () => g.burnWasm(7n),
+        () => g.burn(10n ** 15n),
+      ];
+      return steps.map((step) => {
+        let error: unknown = null;
+        try {
+          step();
+        } catch (e) {
+          if (!(e instanceof HostErrorThrow)) throw e;
+          error = e.hostError;
+        }
+        return [error, g.burntGas, g.usedGas, g.gasProfile()];
+      });
+    };
+    const used = counter(10n ** 14n, 300n * 10n ** 12n);
+    script(used);
+    used.setReserve(1000n, () => used.clearReserve());
+    for (const [maxBurnt, prepaid, view] of [
+      [10n ** 14n, 50n * 10n ** 12n, false],
+      [10n ** 13n, 0n, true],
+      [300n * 10n ** 12n, 9_000_000n, false],
+    ] as const) {
+      used.reset(maxBurnt, prepaid, view);
+      expect(script(used)).toEqual(script(counter(maxBurnt, prepaid, view)));
+    }
+  });
 });

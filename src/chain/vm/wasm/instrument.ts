@@ -39,6 +39,7 @@ import { type ConstExpr, readConstExpr, writeConstExpr } from "./constExpr.js";
 import { LocalTypes, type ModuleContext, funcType, moduleContext } from "./functionContext.js";
 import { type FeeModel, type GasPoint, PointKind, analyzeGas, nearcoreFeeModel } from "./gasAnalysis.js";
 import { Op, type Operator, readOperator } from "./operators.js";
+import { type BulkLoop, emitBulkLoop, findBulkLoops } from "./bulkLoops.js";
 import { frameSize, maxOperandStackSize } from "./stackAnalysis.js";
 import { WasmDecodeError } from "./wasmDecodeError.js";
 import type { WasmLimits } from "./wasmLimits.js";
@@ -148,6 +149,12 @@ export interface InstrumentOptions {
    * gas and stack counters live in wasm globals (see GasGlobals).
    */
   readonly gasInGlobals?: boolean;
+  /**
+   * false: no bulk fast path for byte loops (bulkLoops.ts). Default (true, with gas in
+   * globals): recognised memmove/memset byte loops run as memory.copy/fill with one charge
+   * when that cannot differ from the per-iteration charges.
+   */
+  readonly bulkLoops?: boolean;
 }
 
 /**
@@ -242,7 +249,7 @@ export function instrumentModule(
     const typeIdx = m.functions[i];
     if (typeIdx === undefined) throw new WasmDecodeError("function without a type");
     const type = funcType(ctx, typeIdx);
-    const result = instrumentFunction(body, type, typeIdx, ctx, feeOf, typeIndex, mergeSegments, mark, counters);
+    const result = instrumentFunction(body, type, typeIdx, ctx, feeOf, typeIndex, mergeSegments, mark, counters, options.bulkLoops ?? true);
     metering.push(result.metering);
     return result.body;
   });
@@ -367,6 +374,7 @@ function instrumentFunction(
   mergeSegments: boolean,
   mark: { readonly global: number; reach: number } | undefined,
   counters: Counters | undefined,
+  bulkLoops: boolean,
 ): { body: FunctionBody; metering: FunctionMetering } {
   const ops = decodeOperators(body.code);
   const locals = new LocalTypes(type.params, body.locals);
@@ -392,6 +400,11 @@ function instrumentFunction(
   const feeLocal = addrLocal + markLocals.length;
   const needsFeeLocal = counters !== undefined && needsCountLocal;
   const valueLocal = (type: ValType): number => addrLocal + 1 + valueTypes.indexOf(type);
+  // Byte loops with a bulk fast path (gas in globals only), and their i64 fee / i32 address scratch locals.
+  const loops = new Map<number, BulkLoop>();
+  if (counters !== undefined && bulkLoops) for (const loop of findBulkLoops(ops, points, locals)) loops.set(loop.start, loop);
+  const bulkFeeLocal = feeLocal + (needsFeeLocal ? 1 : 0);
+  const bulkLastLocal = bulkFeeLocal + 1;
 
   const w = new ByteWriter(body.code.length * 2 + 64);
   const need = BigInt(operandStackSize) + BigInt(frame);
@@ -437,6 +450,11 @@ function instrumentFunction(
         if (counters === undefined) emitCharge(w, points[next++]!, countLocal);
         else emitGlobalPoint(w, points[next++]!, countLocal, feeLocal, counters.gas);
       }
+    }
+    const loop = op.code === Op.loop ? loops.get(op.start) : undefined;
+    if (loop !== undefined) {
+      copyUpTo(op.start);
+      emitBulkLoop(w, loop, { gas: counters!.gas, mark: mark?.global }, bulkFeeLocal, bulkLastLocal);
     }
     switch (op.code) {
       case Op.call:
@@ -493,6 +511,7 @@ function instrumentFunction(
   if (needsF64) newLocals.push({ count: 1, type: ValType.f64 });
   for (const type of markLocals) newLocals.push({ count: 1, type });
   if (needsFeeLocal) newLocals.push({ count: 1, type: ValType.i64 });
+  if (loops.size > 0) newLocals.push({ count: 1, type: ValType.i64 }, { count: 1, type: ValType.i32 });
   const newCode = w.finish();
   return {
     body: { locals: newLocals, code: newCode, size: newCode.length },

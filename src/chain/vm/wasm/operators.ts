@@ -36,6 +36,8 @@ export interface Operator {
   /** Memory access alignment exponent and offset. */
   readonly align?: number;
   readonly offset?: number;
+  /** i32.const: its value. */
+  readonly value?: number;
 }
 
 export const Op = {
@@ -181,7 +183,7 @@ export function readOperator(r: ByteReader, base: number): Operator {
   } else if (byte === 0x3f || byte === 0x40) {
     zeroByte(r);
   } else if (byte === 0x41) {
-    r.varS32();
+    op.value = r.varS32();
   } else if (byte === 0x42) {
     r.varS64();
   } else if (byte === 0x43) {
