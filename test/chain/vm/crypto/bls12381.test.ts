@@ -167,6 +167,19 @@ describe("bls12381 sums, multiexp, decompression and pairing", () => {
     expect(pairingCheck(bytes(P, Q.map((b, i) => (i === 191 ? b ^ 1 : b))))).toBe(1n);
   });
 
+  // nearcore's test_bls12381_pairing_check_one_point and _incorrect_input_point cases.
+  it("pairing_check with points at infinity: one (0); malformed infinity encodings: invalid (1)", () => {
+    const P = raw1(G1.multiply(99n));
+    const Q = raw2(G2.multiply(7n));
+    expect(pairingCheck(bytes(INF1, INF2))).toBe(0n);
+    expect(pairingCheck(bytes(INF1, Q))).toBe(0n);
+    expect(pairingCheck(bytes(P, INF2))).toBe(0n);
+    expect(pairingCheck(bytes(P, Q))).toBe(2n);
+    expect(pairingCheck(bytes("40", "00".repeat(94), "01", Q))).toBe(1n);
+    expect(pairingCheck(bytes("c0", "00".repeat(95), Q))).toBe(1n);
+    expect(pairingCheck(bytes(P.map((b, i) => (i === 0 ? b | 0x80 : b)), Q))).toBe(1n);
+  });
+
   it.each([
     [() => p1Sum(new Uint8Array(98)), "Incorrect input length for bls12381_p1_sum: 98 is not divisible by 97"],
     [() => p2Sum(new Uint8Array(1)), "Incorrect input length for bls12381_p2_sum: 1 is not divisible by 193"],
