@@ -84,6 +84,14 @@ describe("bls12381 vectors (nearcore's CSV rows)", () => {
     expect(hex(mapFpToG1(bytes(g1(input))))).toBe(g1(result));
   });
 
+  it("map_fp_to_g1 / map_fp2_to_g2 refuse field elements ≥ p (the *_error.csv rows)", () => {
+    const p = "1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab";
+    expect(mapFpToG1(bytes(p))).toBeUndefined();
+    expect(mapFpToG1(bytes("00".repeat(47), "01", p))).toBeUndefined();
+    expect(mapFp2ToG2(bytes(p, "00".repeat(48)))).toBeUndefined();
+    expect(mapFp2ToG2(bytes("00".repeat(48), p))).toBeUndefined();
+  });
+
   it("map_fp_to_g1 maps every element of the input, outputs concatenated", () => {
     const a = "14406e5bfb9209256a3820879a29ac2f62d6aca82324bf3ae2aa7d3c54792043bd8c791fccdb080c1a52dc68b8b69350";
     const b = "0e885bb33996e12f07da69073e2c0cc880bc8eff26d2a724299eb12d54f4bcf26f4748bb020e80a7e3794a7b0e47a641";
@@ -154,6 +162,8 @@ describe("bls12381 sums, multiexp, decompression and pairing", () => {
     expect(p1Decompress(bytes(G1.toRawBytes(true)).map((b, i) => (i === 0 ? b & 0x7f : b)))).toBeUndefined();
     expect(p1Decompress(bytes("e0", "00".repeat(47)))).toBeUndefined();
     expect(p1Decompress(bytes("80", "00".repeat(47)))).toBeUndefined();
+    // x ≥ p under the compression flag (as nearcore's add_p_x): not canonical.
+    expect(p1Decompress(bytes((bls12_381.fields.Fp.ORDER | (1n << 383n)).toString(16).padStart(96, "0")))).toBeUndefined();
   });
 
   it("pairing_check: 0 when the product is one, 2 when not, 1 for invalid points", () => {
@@ -165,6 +175,19 @@ describe("bls12381 sums, multiexp, decompression and pairing", () => {
     expect(pairingCheck(bytes(INF1, Q))).toBe(0n);
     expect(pairingCheck(new Uint8Array(0))).toBe(0n);
     expect(pairingCheck(bytes(P, Q.map((b, i) => (i === 191 ? b ^ 1 : b))))).toBe(1n);
+  });
+
+  // nearcore's test_bls12381_pairing_check_one_point and _incorrect_input_point cases.
+  it("pairing_check with points at infinity: one (0); malformed infinity encodings: invalid (1)", () => {
+    const P = raw1(G1.multiply(99n));
+    const Q = raw2(G2.multiply(7n));
+    expect(pairingCheck(bytes(INF1, INF2))).toBe(0n);
+    expect(pairingCheck(bytes(INF1, Q))).toBe(0n);
+    expect(pairingCheck(bytes(P, INF2))).toBe(0n);
+    expect(pairingCheck(bytes(P, Q))).toBe(2n);
+    expect(pairingCheck(bytes("40", "00".repeat(94), "01", Q))).toBe(1n);
+    expect(pairingCheck(bytes("c0", "00".repeat(95), Q))).toBe(1n);
+    expect(pairingCheck(bytes(P.map((b, i) => (i === 0 ? b | 0x80 : b)), Q))).toBe(1n);
   });
 
   it.each([
