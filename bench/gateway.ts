@@ -9,10 +9,10 @@
  *     direct, so the gateway's own cost is told apart from the cost of being a Node proxy at all.
  */
 import type { ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { join } from "node:path";
 import autocannon from "autocannon";
+import { cpuMicros, median } from "./measure.js";
 
 interface Running {
   child: ChildProcess;
@@ -28,17 +28,7 @@ export interface GatewayBenchContext {
   serverNodeArgs: string[];
 }
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 
-/** CPU time (user + system) a process has used so far, in microseconds. */
-function cpuMicros(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100;
-}
 
 interface Round {
   rate: number;

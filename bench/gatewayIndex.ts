@@ -1,18 +1,17 @@
 /**
  * Gateway index part of `npm run bench` (`--only=gatewayindex`), one throwaway PostgreSQL 15
  * (test/support/postgresServer.ts: fsync off, as the tests run it):
- * (l) the follower's indexing rate: `shardkit gateway --index --postgres` following an upstream
+ * (m) the follower's indexing rate: `shardkit gateway --index --postgres` following an upstream
  *     `shardkit serve` that already holds N blocks, from genesis to its final head; blocks/s and
  *     the gateway's CPU per block, timed from the first committed block to the last (polls of
  *     idx_meta, so start-up and leader election are not counted);
- * (m) REST GET /v1/account/{id}/full from the PostgreSQL index (through the gateway) vs `serve`'s
+ * (n) REST GET /v1/account/{id}/full from the PostgreSQL index (through the gateway) vs `serve`'s
  *     in-process index, same answer bytes, interleaved rounds in the same run.
  */
 import type { ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
-import autocannon from "autocannon";
 import pg from "pg";
 import { startPostgres } from "../test/support/postgresServer.js";
+import { cpuMicros, loadGet, median } from "./measure.js";
 
 interface Running {
   child: ChildProcess;
@@ -28,29 +27,13 @@ export interface GatewayIndexBenchContext {
   serverNodeArgs: string[];
 }
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 
-function cpuMicros(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100;
-}
 
 async function call<T>(url: string, method: string, params: unknown): Promise<T> {
   const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
   const body = (await response.json()) as { result?: T; error?: unknown };
   if (body.result === undefined) throw new Error(`${method}: ${JSON.stringify(body.error)}`);
   return body.result;
-}
-
-async function loadGet(url: string, pid: number, seconds: number): Promise<{ rate: number; cpuPerRequest: number }> {
-  const cpuBefore = cpuMicros(pid);
-  const result = await autocannon({ url, method: "GET", connections: 50, pipelining: 1, duration: seconds });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`load run had ${result.non2xx} non-2xx and ${result.errors} errors`);
-  return { rate: result.requests.average, cpuPerRequest: (cpuMicros(pid) - cpuBefore) / result.requests.total };
 }
 
 export async function gatewayIndexBench(ctx: GatewayIndexBenchContext): Promise<void> {
@@ -95,7 +78,7 @@ export async function gatewayIndexBench(ctx: GatewayIndexBenchContext): Promise<
     const seconds = (performance.now() - first!.at) / 1000;
     const followed = height - first!.height;
     const cpuPerBlock = (cpuMicros(pid) - first!.cpu) / followed;
-    console.log(`(l) gateway --index following shardkit serve into PostgreSQL 15 (fsync off): ${followed} blocks (dev chain, 4 shards, mostly empty) after the first`);
+    console.log(`(m) gateway --index following shardkit serve into PostgreSQL 15 (fsync off): ${followed} blocks (dev chain, 4 shards, mostly empty) after the first`);
     console.log(`    ${(followed / seconds).toFixed(1)} blocks/s (${seconds.toFixed(1)} s), gateway CPU ${(cpuPerBlock / 1000).toFixed(2)} ms per block`);
 
     const path = "/v1/account/alice.test.near/full";
@@ -115,7 +98,7 @@ export async function gatewayIndexBench(ctx: GatewayIndexBenchContext): Promise<
     }
     const rate = (runs: typeof pgRuns) => median(runs.map((r) => r.rate));
     const cpu = (runs: typeof pgRuns) => median(runs.map((r) => r.cpuPerRequest));
-    console.log(`(m) REST GET ${path} (${Buffer.byteLength(a)} B, the same rows from both), 50 connections, ${ctx.rounds}x${ctx.seconds}s interleaved`);
+    console.log(`(n) REST GET ${path} (${Buffer.byteLength(a)} B, the same rows from both), 50 connections, ${ctx.rounds}x${ctx.seconds}s interleaved`);
     console.log(
       `    PostgreSQL index via gateway ${Math.round(rate(pgRuns))} req/s, serve's in-process index ${Math.round(rate(memRuns))} req/s, ratio ${(rate(pgRuns) / rate(memRuns)).toFixed(2)}`,
     );

@@ -7,14 +7,14 @@
  *     against the 1 s block time.
  */
 import type { ChildProcess } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import autocannon from "autocannon";
 import { Chain } from "../src/chain/node.js";
 import { devKeyPair } from "../src/chain/genesis/devKey.js";
 import { encodeSignedTransaction, signTransaction } from "../src/chain/transaction/index.js";
 import { BlockIndexer } from "../src/indexer/BlockIndexer.js";
 import { MemoryIndexStore } from "../src/indexer/MemoryIndexStore.js";
+import { loadGet, median } from "./measure.js";
 
 interface Running {
   child: ChildProcess;
@@ -30,24 +30,8 @@ interface RestBenchContext {
   serverNodeArgs: string[];
 }
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))]!;
 
-function cpuMicros(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100;
-}
-
-async function loadGet(url: string, pid: number, seconds: number): Promise<{ rate: number; cpuPerRequest: number }> {
-  const cpuBefore = cpuMicros(pid);
-  const result = await autocannon({ url, method: "GET", connections: 50, pipelining: 1, duration: seconds });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`load run had ${result.non2xx} non-2xx and ${result.errors} errors`);
-  return { rate: result.requests.average, cpuPerRequest: (cpuMicros(pid) - cpuBefore) / result.requests.total };
-}
 
 export async function restThroughput(ctx: RestBenchContext): Promise<void> {
   const server = await ctx.startProcess(

@@ -1,5 +1,5 @@
 import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { closeServer, listenOn } from "../server/http/serverLifecycle.js";
 import { clientAddressOf } from "../server/http/clientAddress.js";
 import { AccessControl } from "../server/http/AccessControl.js";
 import type { AccessGate } from "../server/http/AccessGate.js";
@@ -130,15 +130,9 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
 
   const health = (): GatewayHealth => ({ upstreams: regular.health(), archivalUpstreams: archival === regular ? [] : archival.health() });
 
-  const listenOn = async (server: Server, port: number): Promise<string> => {
+  const bind = (server: Server, port: number): Promise<string> => {
     servers.push(server);
-    await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
-      server.listen(port, options.host, () => resolve());
-    });
-    const address = server.address() as AddressInfo;
-    const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
-    return `http://${host}:${address.port}`;
+    return listenOn(server, port, options.host);
   };
 
   const rpcListener = (pool: UpstreamPool, name: string) => {
@@ -164,8 +158,8 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   };
 
   try {
-    const rpcUrl = await listenOn(rpcListener(regular, "rpc"), options.rpcPort);
-    const archivalUrl = await listenOn(rpcListener(archival, "archival"), options.archivalPort);
+    const rpcUrl = await bind(rpcListener(regular, "rpc"), options.rpcPort);
+    const archivalUrl = await bind(rpcListener(archival, "archival"), options.archivalPort);
     let apiUrl: string | undefined;
     if (options.apiPort !== undefined) {
       const index = options.index;
@@ -193,27 +187,11 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
               }),
             });
       logRequests(restServer, "rest", logger);
-      apiUrl = await listenOn(restServer, options.apiPort);
+      apiUrl = await bind(restServer, options.apiPort);
     }
     return { rpcUrl, archivalUrl, apiUrl, regular, archival, health, close };
   } catch (error) {
     await close();
     throw error;
   }
-}
-
-/** How long in-flight requests may take to finish when the gateway closes. */
-const CLOSE_GRACE_MS = 5_000;
-
-function closeServer(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    if (!server.listening) return resolve();
-    const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
-    force.unref();
-    server.close(() => {
-      clearTimeout(force);
-      resolve();
-    });
-    server.closeIdleConnections();
-  });
 }

@@ -1,5 +1,5 @@
-import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
+import { closeServer, listenOn } from "./http/serverLifecycle.js";
 import { Chain, type ChainOptions } from "../chain/node.js";
 import { DevChainControl } from "../chain/sandbox/DevChainControl.js";
 import { BlockIndexer } from "../indexer/BlockIndexer.js";
@@ -160,20 +160,14 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     });
     logRequests(server, archival ? "archival" : "rpc", logger, details);
-    const url = await listenOn(server, port);
+    const url = await bind(server, port);
     context.rpcAddr = url.slice("http://".length).replace(/^\[(.*)\]/, "$1");
     return url;
   };
 
-  const listenOn = async (server: Server, port: number): Promise<string> => {
+  const bind = (server: Server, port: number): Promise<string> => {
     servers.push(server);
-    await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
-      server.listen(port, options.host, () => resolve());
-    });
-    const address = server.address() as AddressInfo;
-    const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
-    return `http://${host}:${address.port}`;
+    return listenOn(server, port, options.host);
   };
 
   const stopAll = async () => {
@@ -206,7 +200,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
         }),
       });
       logRequests(restServer, "rest", logger);
-      apiUrl = await listenOn(restServer, options.apiPort);
+      apiUrl = await bind(restServer, options.apiPort);
     }
     chain.start();
     return {
@@ -233,21 +227,4 @@ export async function startService(options: ServiceOptions): Promise<Service> {
 function defaultFtBalances(chain: Chain): FtBalanceReader | undefined {
   const callFunction = (chain as { callFunction?: ViewCall }).callFunction;
   return callFunction === undefined ? undefined : ftBalanceReaderFrom(callFunction.bind(chain));
-}
-
-/** How long in-flight requests may take to finish when the service closes. */
-const CLOSE_GRACE_MS = 5_000;
-
-/** Stops accepting, lets in-flight requests finish (up to a grace period), then closes. */
-function closeServer(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    if (!server.listening) return resolve();
-    const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
-    force.unref();
-    server.close(() => {
-      clearTimeout(force);
-      resolve();
-    });
-    server.closeIdleConnections();
-  });
 }
