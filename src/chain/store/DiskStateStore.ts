@@ -84,12 +84,12 @@ export class DiskStateStore implements StateStore, NodeSource {
   load(ref: HashNode, path: string | NodePath, depth: number): LoadedNode {
     // A reference walked before holds its cache entry: no lookup by hash while it is cached.
     const held = ref.held as CacheEntry<StoredNode> | undefined;
-    const stored = (held === undefined ? undefined : this.cache.use(held)) ?? this.lookup(ref);
+    const stored = (held === undefined ? undefined : this.cache.use(held)) ?? this.lookup(ref, path, depth);
     return placeNode(stored, ref.hash, path, depth);
   }
 
-  /** The node `ref` names, from the cache or else from LMDB; `ref` then holds its cache entry. */
-  private lookup(ref: HashNode): StoredNode {
+  /** The node `ref` names, from the cache or else from LMDB (decoded where it is reached); `ref` then holds its cache entry. */
+  private lookup(ref: HashNode, path: string | NodePath, depth: number): StoredNode {
     const hash = ref.hash;
     let entry = this.cache.entry(hash);
     if (entry === undefined) {
@@ -98,7 +98,7 @@ export class DiskStateStore implements StateStore, NodeSource {
         throw new Error(`trie node ${Buffer.from(hash, "latin1").toString("hex")} is missing from the data dir`);
       }
       this.diskReads++;
-      const stored = decodeStoredNode(bytes, hash, this);
+      const stored = decodeStoredNode(bytes, hash, this, path, depth);
       entry = this.cache.add(hash, stored, storedNodeSize(stored, bytes.length));
       // Too big to cache (a budget smaller than two nodes): used once, not held.
       if (entry === undefined) {

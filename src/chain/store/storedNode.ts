@@ -3,34 +3,51 @@ import { flatConcat } from "./flatConcat.js";
 import { BranchNode, ExtensionNode, HashNode, LeafNode, type LoadedNode, type NodePath, type NodeSource } from "./trieNode.js";
 
 /**
- * A node as read from disk, before it learns where it sits. The stored bytes are the
- * canonical encoding (what the hash covers), which keeps just the part of a leaf's key below
- * the leaf; the same node may sit under many paths (two accounts with the same key and
- * value below them), so the full key is joined on each load (see placeNode).
+ * A leaf as read from disk. The stored bytes are the canonical encoding (what the hash covers),
+ * which keeps just the part of the key below the leaf (`rest`); the same node may sit under many
+ * paths (two accounts with the same key and value below them), so the full key depends on where
+ * it is reached (see placeNode). A leaf is decoded where a walk reached it and is itself the
+ * placed leaf there (nearly every leaf has a single position): a walk that meets it again goes
+ * from the cache entry straight to its key, with no second object and no join.
  */
-export class StoredLeaf {
-  /** The last placement: nearly every leaf is reached at a single position, so its key is joined once. */
-  placed: LeafNode | undefined = undefined;
+export class StoredLeaf extends LeafNode {
+  /** The last placement at another position (a leaf shared between paths). */
+  elsewhere: LeafNode | undefined = undefined;
   constructor(
+    /** The full key where decoded ("" with depth -1 when decoded without a position: never matched). */
+    key: string,
+    value: string,
+    depth: number,
     /** The leaf's nibbles, packed two per byte, high half first. */
     readonly rest: string,
     readonly nibbles: number,
-    readonly value: string,
-  ) {}
+  ) {
+    super(key, value, depth);
+  }
 }
 
-/** Leaves wait for their path; extensions and value-less branches are used as they are. */
+/** Leaves carry their first position; extensions and value-less branches are used as they are. */
 export type StoredNode = StoredLeaf | ExtensionNode | BranchNode;
 
-/** Decodes the canonical encoding of a node stored under `hash`; children become references into `source`. */
-export function decodeStoredNode(bytes: Uint8Array, hash: string, source: NodeSource): StoredNode {
+/**
+ * Decodes the canonical encoding of a node stored under `hash`; children become references into
+ * `source`. A leaf takes its key from `at` (as in NodeSource.load), when given.
+ */
+export function decodeStoredNode(bytes: Uint8Array, hash: string, source: NodeSource, at?: string | NodePath, depth = 0): StoredNode {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const tag = buf[0];
   if (tag === TrieNodeTag.LEAF) {
     const nibbles = buf.readUInt32LE(1);
     const end = 5 + ((nibbles + 1) >> 1);
     const length = buf.readUInt32LE(end);
-    return new StoredLeaf(buf.toString("latin1", 5, end), nibbles, buf.toString("latin1", end + 4, end + 4 + length));
+    const rest = buf.toString("latin1", 5, end);
+    const value = buf.toString("latin1", end + 4, end + 4 + length);
+    const leaf =
+      at === undefined
+        ? new StoredLeaf("", value, -1, rest, nibbles)
+        : new StoredLeaf(leafKey(typeof at === "string" ? at : at.path(depth), depth, rest, nibbles), value, depth, rest, nibbles);
+    leaf.hash = hash;
+    return leaf;
   }
   if (tag === TrieNodeTag.EXTENSION) {
     const count = buf.readUInt32LE(1);
@@ -69,14 +86,13 @@ export function decodeStoredNode(bytes: Uint8Array, hash: string, source: NodeSo
 /** The stored node as it sits `depth` nibbles down `path` (see NodeSource.load). */
 export function placeNode(stored: StoredNode, hash: string, at: string | NodePath, depth: number): LoadedNode {
   if (stored instanceof StoredLeaf) {
-    const last = stored.placed;
-    if (last !== undefined && last.depth === depth && (typeof at === "string" ? samePosition(last.key, at, depth) : at.leads(last.key, depth))) {
-      return last;
-    }
+    if (placedAt(stored, at, depth)) return stored;
+    const last = stored.elsewhere;
+    if (last !== undefined && placedAt(last, at, depth)) return last;
     const path = typeof at === "string" ? at : at.path(depth);
-    const leaf = new LeafNode(leafKey(path, depth, stored), stored.value, depth);
+    const leaf = new LeafNode(leafKey(path, depth, stored.rest, stored.nibbles), stored.value, depth);
     leaf.hash = hash;
-    stored.placed = leaf;
+    stored.elsewhere = leaf;
     return leaf;
   }
   if (stored instanceof BranchNode && stored.value !== undefined) {
@@ -87,6 +103,11 @@ export function placeNode(stored: StoredNode, hash: string, at: string | NodePat
     return branch;
   }
   return stored;
+}
+
+/** True when `leaf` sits `depth` nibbles down `at`. */
+function placedAt(leaf: LeafNode, at: string | NodePath, depth: number): boolean {
+  return leaf.depth === depth && (typeof at === "string" ? samePosition(leaf.key, at, depth) : at.leads(leaf.key, depth));
 }
 
 /** True when `key` starts with the first `depth` nibbles of `path`. */
@@ -101,14 +122,14 @@ function samePosition(key: string, path: string, depth: number): boolean {
  * placed leaf is kept (StoredLeaf.placed) and its key read on every page (position checks,
  * cursor comparisons, slicing), which a V8 rope would route through its halves.
  */
-function leafKey(path: string, depth: number, leaf: StoredLeaf): string {
+function leafKey(path: string, depth: number, rest: string, nibbles: number): string {
   const head = path.slice(0, depth >> 1);
-  if ((depth & 1) === 0) return flatConcat(head, leaf.rest);
+  if ((depth & 1) === 0) return flatConcat(head, rest);
   // Odd depth: every byte straddles the path and the leaf by one nibble.
-  const tail = Buffer.allocUnsafe((leaf.nibbles + 1) >> 1);
+  const tail = Buffer.allocUnsafe((nibbles + 1) >> 1);
   let high = path.charCodeAt(depth >> 1) & 0xf0;
-  for (let i = 0; i < leaf.nibbles; i++) {
-    const b = leaf.rest.charCodeAt(i >> 1);
+  for (let i = 0; i < nibbles; i++) {
+    const b = rest.charCodeAt(i >> 1);
     const nibble = (i & 1) === 0 ? b >> 4 : b & 15;
     if ((i & 1) === 0) tail[i >> 1] = high | nibble;
     else high = nibble << 4;
@@ -116,8 +137,9 @@ function leafKey(path: string, depth: number, leaf: StoredLeaf): string {
   return flatConcat(head, tail.toString("latin1"));
 }
 
-/** Rough heap bytes a decoded node takes (for the cache budget). */
+/** Rough heap bytes a decoded node takes (for the cache budget); a leaf also holds its full key. */
 export function storedNodeSize(stored: StoredNode, encodedLength: number): number {
   const children = stored instanceof BranchNode ? stored.children.length : stored instanceof ExtensionNode ? 1 : 0;
-  return 96 + 2 * encodedLength + 88 * children;
+  const key = stored instanceof StoredLeaf ? 16 + stored.key.length : 0;
+  return 96 + 2 * encodedLength + 88 * children + key;
 }
