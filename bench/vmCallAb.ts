@@ -1,11 +1,13 @@
 /**
  * In-process A/B of one contract VM call (runContract) on the FT contract: ft_transfer with
- * byte loops charged per iteration (`bulkLoops: false`, the previous instrumentation) against
- * the default (wasm/bulkLoops.ts), alternating batches in one process so that the machine's
- * load hits both alike. Each side has its own contract cache and its own copy of the
- * contract's storage; every call's burnt gas, used gas, gas profile and logs are compared.
+ * the previous instrumentation (`--old=bulkLoops,counterLocals`: those PrepareOptions set to
+ * false; both by default, i.e. byte loops charged per iteration and every charge on the gas
+ * global) against the default, alternating batches in one process so that the machine's load
+ * hits both alike. Each side has its own contract cache and its own copy of the contract's
+ * storage; the first calls' burnt gas, used gas, gas profile, logs and return data are compared
+ * in every round.
  *
- * node --import tsx bench/vmCallAb.ts [--quick] [--batch=300] [--rounds=15]
+ * node --import tsx bench/vmCallAb.ts [--quick] [--batch=300] [--rounds=15] [--old=bulkLoops]
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -107,7 +109,9 @@ const median = (values: number[]): number => {
 const quick = process.argv.includes("--quick");
 const batch = arg("batch", quick ? 100 : 300);
 const rounds = arg("rounds", quick ? 5 : 15);
-const sides = [new Side("per-iteration (bulkLoops: false)", { bulkLoops: false }), new Side("bulk loops (default)", {})];
+const oldFlag = process.argv.find((a) => a.startsWith("--old="))?.slice("--old=".length) ?? "bulkLoops,counterLocals";
+const oldOptions: PrepareOptions = Object.fromEntries(oldFlag.split(",").map((name) => [name, false]));
+const sides = [new Side(`previous (${oldFlag.split(",").map((n) => `${n}: false`).join(", ")})`, oldOptions), new Side("default", {})];
 
 for (const side of sides) {
   side.call("new", { owner_id: OWNER, total_supply: "1000000000000000", metadata: { spec: "ft-1.0.0", name: "B", symbol: "B", decimals: 0 } }, FT, 0n);

@@ -26,6 +26,8 @@ const LIMITS = wasmLimitsOf(P);
 const variants = {
   host: new ContractCache(LIMITS, 16 * 1024 * 1024, { gasInGlobals: false }),
   perIteration: new ContractCache(LIMITS, 16 * 1024 * 1024, { bulkLoops: false }),
+  /** The instrumentation before counter locals and bulk loops. */
+  globalsOnly: new ContractCache(LIMITS, 16 * 1024 * 1024, { bulkLoops: false, counterLocals: false }),
   bulk: new ContractCache(LIMITS, 16 * 1024 * 1024),
 };
 const MEM = P.wasm.initialMemoryPages * 65_536;
@@ -194,6 +196,7 @@ function run(cache: ContractCache, kind: Kind, dest: number, src: number, n: num
 function same(kind: Kind, dest: number, src: number, n: number, prepaidGas = 300n * TGAS): VmOutcome {
   const expected = run(variants.perIteration, kind, dest, src, n, { prepaidGas });
   expect(run(variants.host, kind, dest, src, n, { prepaidGas })).toEqual(expected);
+  expect(run(variants.globalsOnly, kind, dest, src, n, { prepaidGas })).toEqual(expected);
   // Twice: a fresh instance, then the warm one (reset after the first call).
   expect(run(variants.bulk, kind, dest, src, n, { prepaidGas })).toEqual(expected);
   expect(run(variants.bulk, kind, dest, src, n, { prepaidGas })).toEqual(expected);

@@ -15,6 +15,8 @@ import { contract } from "./wat.js";
  */
 const viaHost = new ContractCache(wasmLimitsOf(P), 16 * 1024 * 1024, { gasInGlobals: false });
 const viaGlobals = new ContractCache(wasmLimitsOf(P), 16 * 1024 * 1024);
+/** Every charge on the gas global itself (no counter locals). */
+const viaGlobalsOnly = new ContractCache(wasmLimitsOf(P), 16 * 1024 * 1024, { counterLocals: false });
 
 function run(cache: ContractCache, code: Uint8Array, methodName: string, context: Partial<VmContext>): VmOutcome {
   return runContract({
@@ -74,7 +76,15 @@ const CODE = contract(
      (call $log (i64.const 4) (i64.const 16)))
    (func (export "started") (if (i32.ne (global.get $started) (i32.const 7)) (then unreachable)))
    (func (export "recurse") (call $deep (i32.const 100000)))
-   (func (export "trap") (call $spin (i32.const 1000)) unreachable)`,
+   (func (export "trap") (call $spin (i32.const 1000)) unreachable)
+   ;; Traps after charges the gas global has not seen yet with counter locals.
+   (func (export "oob") (local $i i32)
+     (call $spin (i32.const 300))
+     (loop $l
+       (drop (i32.load (local.get $i)))
+       (local.set $i (i32.add (local.get $i) (i32.const 65536)))
+       (br $l)))
+   (func (export "divzero") (call $spin (i32.const 300)) (drop (i32.div_u (i32.const 1) (i32.sub (global.get $started) (i32.const 7)))))`,
 );
 
 /** Bulk memory makes a module untracked (no write mark, no instance reuse): metered the same. */
@@ -87,7 +97,7 @@ describe("gas in wasm globals equals host-call metering", () => {
 
   const TGAS = 10n ** 12n;
   const cases: [string, bigint][] = [];
-  for (const method of ["short", "long", "chatty", "started", "recurse", "trap"]) {
+  for (const method of ["short", "long", "chatty", "started", "recurse", "trap", "oob", "divzero"]) {
     for (const gas of [300n * TGAS, 2n * TGAS, TGAS / 2n, 3_000_000_000n, 250_000_000n]) cases.push([method, gas]);
   }
   it.each(cases)("%s with %d prepaid gas", (method, prepaidGas) => {
@@ -95,6 +105,7 @@ describe("gas in wasm globals equals host-call metering", () => {
     // Twice: a fresh instance, then (CODE is reusable) the warm one put back after the first call.
     expect(run(viaGlobals, CODE, method, { prepaidGas })).toEqual(expected);
     expect(run(viaGlobals, CODE, method, { prepaidGas })).toEqual(expected);
+    expect(run(viaGlobalsOnly, CODE, method, { prepaidGas })).toEqual(expected);
   });
 
   // Prepaid gas running out at many points: inside wasm, in a host charge right after wasm the
@@ -109,6 +120,7 @@ describe("gas in wasm globals equals host-call metering", () => {
   for (let gas = 1_000_000_000_000n; gas <= 2_600_000_000_000n; gas += 150_000_000_000n) sweep.push(["long", gas + 7_777n]);
   it.each(sweep)("%s with %d prepaid gas (limit sweep)", (method, prepaidGas) => {
     const expected = run(viaHost, CODE, method, { prepaidGas });
+    expect(run(viaGlobalsOnly, CODE, method, { prepaidGas })).toEqual(expected);
     expect(run(viaGlobals, CODE, method, { prepaidGas })).toEqual(expected);
     expect(run(viaGlobals, CODE, method, { prepaidGas })).toEqual(expected);
   });
@@ -132,11 +144,14 @@ describe("gas in wasm globals equals host-call metering", () => {
     expect(run(viaGlobals, CODE, "long", { prepaidGas: 2n * TGAS }).error).toEqual({ kind: "HostError", error: { name: "GasExceeded" } });
     expect(run(viaGlobals, CODE, "started", { prepaidGas: TGAS }).error).toBeUndefined();
     expect(run(viaGlobals, CODE, "recurse", { prepaidGas: 300n * TGAS }).error).toEqual({ kind: "HostError", error: { name: "MemoryAccessViolation" } });
+    expect(run(viaGlobals, CODE, "oob", { prepaidGas: 300n * TGAS }).error).toEqual({ kind: "WasmTrap", trap: "MemoryOutOfBounds" });
+    expect(run(viaGlobals, CODE, "divzero", { prepaidGas: 300n * TGAS }).error).toEqual({ kind: "WasmTrap", trap: "IllegalArithmetic" });
   });
 
   it("views (no prepaid limit, max burnt only) match too", () => {
-    for (const method of ["long", "chatty", "trap"]) {
+    for (const method of ["long", "chatty", "trap", "oob"]) {
       expect(run(viaGlobals, CODE, method, { isView: true })).toEqual(run(viaHost, CODE, method, { isView: true }));
+      expect(run(viaGlobalsOnly, CODE, method, { isView: true })).toEqual(run(viaHost, CODE, method, { isView: true }));
     }
   });
 });

@@ -38,7 +38,8 @@ import { ByteWriter } from "./byteWriter.js";
 import { type ConstExpr, readConstExpr, writeConstExpr } from "./constExpr.js";
 import { LocalTypes, type ModuleContext, funcType, moduleContext } from "./functionContext.js";
 import { type FeeModel, type GasPoint, PointKind, analyzeGas, nearcoreFeeModel } from "./gasAnalysis.js";
-import { Op, type Operator, readOperator } from "./operators.js";
+import { isTrappingNumeric } from "./numericEffects.js";
+import { Op, type Operator, isMemoryAccess, readOperator } from "./operators.js";
 import { type BulkLoop, emitBulkLoop, findBulkLoops } from "./bulkLoops.js";
 import { frameSize, maxOperandStackSize } from "./stackAnalysis.js";
 import { WasmDecodeError } from "./wasmDecodeError.js";
@@ -155,6 +156,14 @@ export interface InstrumentOptions {
    * when that cannot differ from the per-iteration charges.
    */
   readonly bulkLoops?: boolean;
+  /**
+   * false: every charge reads and writes the gas global. Default (true, with gas in globals):
+   * each function keeps the counter in a local, loaded at entry and after calls, and writes it
+   * back to the global before anything the host can observe it at: calls (host functions read
+   * it, callees continue it), instructions that can trap (the host reads it after a trap),
+   * gas checkpoints and exits. Charges are the same, in the same order.
+   */
+  readonly counterLocals?: boolean;
 }
 
 /**
@@ -232,7 +241,7 @@ export function instrumentModule(
     !m.code.some((body) => decodeOperators(body.code).some((op) => BULK_MEMORY_WRITES.has(op.code)));
   // No global is imported (preparation refuses global imports): injected globals follow the module's.
   const counters: Counters | undefined = inGlobals
-    ? { gas: m.globals.length, stack: m.globals.length + 1, regularOpCost: limits.regularOpCost }
+    ? { gas: m.globals.length, stack: m.globals.length + 1, regularOpCost: limits.regularOpCost, inLocal: options.counterLocals ?? true }
     : undefined;
   const mark = trackable ? { global: m.globals.length + (inGlobals ? 2 : 0), reach: 0 } : undefined;
 
@@ -318,6 +327,18 @@ interface Counters {
   readonly gas: number;
   readonly stack: number;
   readonly regularOpCost: number;
+  /** InstrumentOptions.counterLocals. */
+  readonly inLocal: boolean;
+}
+
+/**
+ * Instructions after which the gas global may be stale with counterLocals: they can neither
+ * trap nor call nor leave the function. Everything else gets the local written back first.
+ */
+function keepsGasLocal(code: number): boolean {
+  if (code === Op.unreachable || code === Op.call || code === Op.callIndirect || code === Op.return) return false;
+  if (code === Op.tableGet || code === Op.tableSet || code >= 0xfc00) return false;
+  return !isMemoryAccess(code) && !isTrappingNumeric(code);
 }
 
 const BULK_MEMORY_WRITES: ReadonlySet<number> = new Set([Op.memoryInit, Op.memoryCopy, Op.memoryFill]);
@@ -405,6 +426,15 @@ function instrumentFunction(
   if (counters !== undefined && bulkLoops) for (const loop of findBulkLoops(ops, points, locals)) loops.set(loop.start, loop);
   const bulkFeeLocal = feeLocal + (needsFeeLocal ? 1 : 0);
   const bulkLastLocal = bulkFeeLocal + 1;
+  // counterLocals: the gas counter's local, and how it goes to and from the global.
+  const gasInLocal = counters !== undefined && counters.inLocal;
+  const gasLocal = bulkFeeLocal + (loops.size > 0 ? 2 : 0);
+  const writeBack = (): void => {
+    if (gasInLocal) w.u8(Op.localGet).varU32(gasLocal).u8(GLOBAL_SET).varU32(counters.gas);
+  };
+  const reload = (): void => {
+    if (gasInLocal) w.u8(GLOBAL_GET).varU32(counters.gas).u8(Op.localSet).varU32(gasLocal);
+  };
 
   const w = new ByteWriter(body.code.length * 2 + 64);
   const need = BigInt(operandStackSize) + BigInt(frame);
@@ -428,6 +458,7 @@ function instrumentFunction(
     const frameFee = ((BigInt(frame) + 7n) / 8n) * BigInt(counters.regularOpCost);
     if (frameFee > 0n) emitConstCharge(w, counters.gas, frameFee);
   }
+  reload();
   // The body runs inside a block, so branches to the function's outermost label land before
   // the final unstack call instead of leaving the function.
   w.u8(Op.block);
@@ -448,19 +479,30 @@ function instrumentFunction(
       copyUpTo(op.start);
       while (next < points.length && points[next]!.offset === op.start) {
         if (counters === undefined) emitCharge(w, points[next++]!, countLocal);
-        else emitGlobalPoint(w, points[next++]!, countLocal, feeLocal, counters.gas);
+        else emitGlobalPoint(w, points[next++]!, countLocal, feeLocal, counters.gas, gasInLocal ? gasLocal : undefined);
       }
     }
     const loop = op.code === Op.loop ? loops.get(op.start) : undefined;
     if (loop !== undefined) {
       copyUpTo(op.start);
+      writeBack();
       emitBulkLoop(w, loop, { gas: counters!.gas, mark: mark?.global }, bulkFeeLocal, bulkLastLocal);
+      reload();
+    }
+    if (gasInLocal && !keepsGasLocal(op.code)) {
+      copyUpTo(op.start);
+      writeBack();
     }
     switch (op.code) {
       case Op.call:
         copyUpTo(op.start);
         w.u8(Op.call).varU32(op.index! + INJECTED_FUNCTIONS);
         copied = op.end;
+        reload();
+        break;
+      case Op.callIndirect:
+        copyUpTo(op.end);
+        reload();
         break;
       case Op.refFunc:
         copyUpTo(op.start);
@@ -502,6 +544,7 @@ function instrumentFunction(
   // The body's own final `end` closes the wrapping block.
   copyUpTo(code.length);
   if (next !== points.length) throw new WasmDecodeError("gas point at an offset without an instruction");
+  writeBack();
   stackCall(UNSTACK_FN);
   w.u8(Op.end);
 
@@ -512,6 +555,7 @@ function instrumentFunction(
   for (const type of markLocals) newLocals.push({ count: 1, type });
   if (needsFeeLocal) newLocals.push({ count: 1, type: ValType.i64 });
   if (loops.size > 0) newLocals.push({ count: 1, type: ValType.i64 }, { count: 1, type: ValType.i32 });
+  if (gasInLocal) newLocals.push({ count: 1, type: ValType.i64 });
   const newCode = w.finish();
   return {
     body: { locals: newLocals, code: newCode, size: newCode.length },
@@ -543,13 +587,30 @@ function emitConstCharge(w: ByteWriter, gas: number, fee: bigint): void {
   w.u8(Op.if).u8(0x40).u8(Op.i64Const).varS64(fee).u8(Op.call).varU32(GAS_FN).u8(Op.end);
 }
 
-/** A gas point charged against the gas global (GasGlobals). */
-function emitGlobalPoint(w: ByteWriter, point: GasPoint, countLocal: number, feeLocal: number, gas: number): void {
+/**
+ * counterLocals: local -= fee; if (local < 0) { global = local; gas_checkpoint(fee); local = global }.
+ * `fee` pushes the fee.
+ */
+function emitLocalCharge(w: ByteWriter, gas: number, local: number, fee: () => void): void {
+  w.u8(Op.localGet).varU32(local);
+  fee();
+  w.u8(I64_SUB).u8(Op.localTee).varU32(local).u8(Op.i64Const).u8(0).u8(I64_LT_S);
+  w.u8(Op.if).u8(0x40);
+  w.u8(Op.localGet).varU32(local).u8(GLOBAL_SET).varU32(gas);
+  fee();
+  w.u8(Op.call).varU32(GAS_FN);
+  w.u8(GLOBAL_GET).varU32(gas).u8(Op.localSet).varU32(local);
+  w.u8(Op.end);
+}
+
+/** A gas point charged against the gas global (GasGlobals), or its function local (counterLocals). */
+function emitGlobalPoint(w: ByteWriter, point: GasPoint, countLocal: number, feeLocal: number, gas: number, gasLocal: number | undefined): void {
   if (point.kind === PointKind.unreachable) return;
   const { constant, linear } = point.fee;
   if (constant === 0 && linear === 0) return;
   if (linear === 0) {
-    emitConstCharge(w, gas, BigInt(constant));
+    if (gasLocal === undefined) emitConstCharge(w, gas, BigInt(constant));
+    else emitLocalCharge(w, gas, gasLocal, () => w.u8(Op.i64Const).varS64(BigInt(constant)));
     return;
   }
   if (point.kind !== PointKind.aggregate) throw new WasmDecodeError("linear fee outside an aggregate operation");
@@ -561,9 +622,12 @@ function emitGlobalPoint(w: ByteWriter, point: GasPoint, countLocal: number, fee
   w.u8(Op.i64Const).varSafeInt(constant);
   w.u8(I64_ADD);
   w.u8(Op.localSet).varU32(feeLocal);
-  w.u8(GLOBAL_GET).varU32(gas).u8(Op.localGet).varU32(feeLocal).u8(I64_SUB).u8(GLOBAL_SET).varU32(gas);
-  w.u8(GLOBAL_GET).varU32(gas).u8(Op.i64Const).u8(0).u8(I64_LT_S);
-  w.u8(Op.if).u8(0x40).u8(Op.localGet).varU32(feeLocal).u8(Op.call).varU32(GAS_FN).u8(Op.end);
+  if (gasLocal !== undefined) emitLocalCharge(w, gas, gasLocal, () => w.u8(Op.localGet).varU32(feeLocal));
+  else {
+    w.u8(GLOBAL_GET).varU32(gas).u8(Op.localGet).varU32(feeLocal).u8(I64_SUB).u8(GLOBAL_SET).varU32(gas);
+    w.u8(GLOBAL_GET).varU32(gas).u8(Op.i64Const).u8(0).u8(I64_LT_S);
+    w.u8(Op.if).u8(0x40).u8(Op.localGet).varU32(feeLocal).u8(Op.call).varU32(GAS_FN).u8(Op.end);
+  }
   w.u8(Op.localGet).varU32(countLocal);
 }
 

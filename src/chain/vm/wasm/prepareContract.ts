@@ -42,7 +42,7 @@ export interface PreparedContract {
 export type PrepareResult = { ok: true; contract: PreparedContract } | { ok: false; error: PrepareErrorJson };
 
 /** Instrumentation variants (defaults: gas in wasm globals, write tracking). */
-export type PrepareOptions = Pick<InstrumentOptions, "gasInGlobals" | "trackWrites" | "reuseInstances" | "bulkLoops">;
+export type PrepareOptions = Pick<InstrumentOptions, "gasInGlobals" | "trackWrites" | "reuseInstances" | "bulkLoops" | "counterLocals">;
 
 /** The module and name under which every prepared contract imports its linear memory. */
 export const MEMORY_IMPORT = { module: "env", name: "memory" } as const;
