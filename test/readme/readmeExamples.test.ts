@@ -112,7 +112,7 @@ describe("README examples", () => {
     // The serve line as written, on free ports, comes up with the file it names.
     const served = await startServe([...serveLine!.replace(/#.*/, "").trim().split(/\s+/).slice(2), "--block-time", "0"], { cwd });
     expect(await stop(served)).toBe(0);
-  });
+  }, 90_000); // six CLI runs through tsx: ~24 s on a loaded 2-core machine
 
   it.each(blocks.filter(isCurlOnly).map((b) => [b.line, b] as const))("the curl block at README line %i runs", async (_line, block) => {
     const answers = await runCurls(block);
