@@ -1,12 +1,12 @@
 // @shardkit/client as a user gets it: `npm pack`, installed from the tarball into an empty
-// project (offline: its dependencies come from the npm cache `npm ci` filled), type-checked with
+// project (offline: its dependencies are this checkout's installed copies, packed), type-checked with
 // `tsc --strict` against a consumer file through the package's "exports", imported by Node, and
 // held to the size budget the README states.
 
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../cli/cliProcess.js";
@@ -41,12 +41,45 @@ function run(command: string, args: string[], cwd: string): string {
   return result.stdout;
 }
 
+/** Where Node would find `name` from `fromDir` (its own node_modules, then each parent's). */
+function installedDir(fromDir: string, name: string): string {
+  for (let dir = fromDir; ; dir = dirname(dir)) {
+    const candidate = join(dir, "node_modules", name);
+    if (existsSync(join(candidate, "package.json"))) return candidate;
+    if (dir === dirname(dir)) throw new Error(`${name} is not installed above ${fromDir}`);
+  }
+}
+
+/**
+ * The client's runtime dependency closure as this checkout has it installed, packed into
+ * `into`. Installed with the client's tarball, they satisfy its dependencies without any
+ * registry metadata: the npm cache `npm ci` fills holds no full packuments, which an offline
+ * `npm install` of a tarball asks for (ENOTCACHED on a fresh machine).
+ */
+function packDependencies(into: string): string[] {
+  const dirs = new Map<string, string>(); // name@version -> installed dir
+  const visit = (fromDir: string): void => {
+    const { dependencies = {} } = JSON.parse(readFileSync(join(fromDir, "package.json"), "utf8")) as { dependencies?: Record<string, string> };
+    for (const name of Object.keys(dependencies)) {
+      const dir = installedDir(fromDir, name);
+      const { version } = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { version: string };
+      if (dirs.has(`${name}@${version}`)) continue;
+      dirs.set(`${name}@${version}`, dir);
+      visit(dir);
+    }
+  };
+  visit(packageDir);
+  const packed = JSON.parse(run("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", into, ...dirs.values()], into)) as PackReport[];
+  return packed.map((p) => join(into, p.filename));
+}
+
 beforeAll(() => {
   buildClientPackage();
   project = mkdtempSync(join(tmpdir(), "shardkit-client-consumer-"));
   report = (JSON.parse(run("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", project], packageDir)) as PackReport[])[0]!;
   writeFileSync(join(project, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
-  run("npm", ["install", "--offline", "--no-audit", "--no-fund", "--ignore-scripts", "--no-package-lock", join(project, report.filename)], project);
+  const dependencies = packDependencies(mkdtempSync(join(project, "deps-")));
+  run("npm", ["install", "--offline", "--no-audit", "--no-fund", "--ignore-scripts", "--no-package-lock", join(project, report.filename), ...dependencies], project);
 }, 240_000);
 afterAll(() => {
   if (project) rmSync(project, { recursive: true, force: true });
