@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NEARCORE_RUNTIME_PARAMETERS } from "../../src/chain/runtime/parameters.js";
 import type { Service } from "../../src/server/startService.js";
 import { ALICE, BOB, signedTx } from "../chain/runtime/helpers.js";
+import { BN_G1, BN_G1_NEG, BN_G2 } from "../chain/vm/crypto/bn254Points.js";
 import { le } from "../chain/vm/crypto/leBytes.js";
 import { CURVES } from "../chain/vm/curvesContract.js";
 import { call } from "../chain/vm/deploy.js";
@@ -12,14 +13,6 @@ import { rpcResult, startTestService } from "./harness.js";
 // views and transactions (send_tx), with nearcore's results, gas_profile entries and errors.
 const E = NEARCORE_RUNTIME_PARAMETERS.wasm.extCosts;
 const b64 = (b: Uint8Array): string => Buffer.from(b).toString("base64");
-const BN_G1 = [1n, 2n] as const;
-const BN_G1_NEG = [1n, 0x30644e72e131a029b85045b68181585d97816a916871ca8d3c208c16d87cfd45n] as const;
-const BN_G2 = [
-  10857046999023057135944570762232829481370756359578518086990519993285655852781n,
-  11559732032986387107991004021392285783925812861821192530917403151452391805634n,
-  8495653923123431417604973247489272438418190587263600148770280649306958101930n,
-  4082367875863433681332203403145435568316851327593401208105741076214120093531n,
-] as const;
 const G1 = bls12_381.G1.ProjectivePoint.BASE;
 
 let service: Service;

@@ -11,6 +11,7 @@ import { ContractCache } from "../../../src/chain/vm/ContractCache.js";
 import { runContract } from "../../../src/chain/vm/runContract.js";
 import { wasmLimitsOf } from "../../../src/chain/vm/wasmLimitsOf.js";
 import { le } from "./crypto/leBytes.js";
+import { BN_G1, BN_G1_NEG, BN_G2 } from "./crypto/bn254Points.js";
 import { CURVES } from "./curvesContract.js";
 import { DEFAULT_CONTEXT, E, P } from "./hostKit.js";
 
@@ -40,14 +41,6 @@ const u64 = (b: Uint8Array): bigint => Buffer.from(b).readBigUInt64LE(0);
 const profileOf = (out: ReturnType<typeof run>, prefix: string) =>
   Object.fromEntries(out.profile.filter((e) => e.cost.startsWith(prefix)).map((e) => [e.cost, BigInt(e.gas_used)]));
 
-const BN_G1 = [1n, 2n] as const;
-const BN_G1_NEG = [1n, 0x30644e72e131a029b85045b68181585d97816a916871ca8d3c208c16d87cfd45n] as const;
-const BN_G2 = [
-  10857046999023057135944570762232829481370756359578518086990519993285655852781n,
-  11559732032986387107991004021392285783925812861821192530917403151452391805634n,
-  8495653923123431417604973247489272438418190587263600148770280649306958101930n,
-  4082367875863433681332203403145435568316851327593401208105741076214120093531n,
-] as const;
 
 describe("curve host functions in a contract", () => {
   it("alt_bn128: sum and multiexp return the point; pairing 1/0; profile has their costs", () => {

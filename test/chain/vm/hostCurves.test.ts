@@ -5,20 +5,10 @@
 import { bls12_381 } from "@noble/curves/bls12-381";
 import { describe, expect, it } from "vitest";
 import { E, U64_MAX, hostErrorOf, hostKit } from "./hostKit.js";
+import { BN_G1 as G1, BN_G1_DOUBLE, BN_G2 as G2, BN_P as P } from "./crypto/bn254Points.js";
 import { le } from "./crypto/leBytes.js";
 
-const G1 = [1n, 2n] as const;
-const G1_DOUBLE = le(
-  0x030644e72e131a029b85045b68181585d97816a916871ca8d3c208c16d87cfd3n,
-  0x15ed738c0e0a7c92e7845f96b2ae9c0a68a6a449e3538fc7ff3ebf7a5a18a2c4n,
-);
-const G2 = [
-  10857046999023057135944570762232829481370756359578518086990519993285655852781n,
-  11559732032986387107991004021392285783925812861821192530917403151452391805634n,
-  8495653923123431417604973247489272438418190587263600148770280649306958101930n,
-  4082367875863433681332203403145435568316851327593401208105741076214120093531n,
-] as const;
-const P = 0x30644e72e131a029b85045b68181585d97816a916871ca8d3c208c16d87cfd47n;
+const G1_DOUBLE = le(...BN_G1_DOUBLE);
 
 const readMem = (bytes: number): bigint => E.read_memory_base + BigInt(bytes) * E.read_memory_byte;
 const writeReg = (bytes: number): bigint => E.write_register_base + BigInt(bytes) * E.write_register_byte;

@@ -13,23 +13,10 @@ import {
   pairingCheck,
   splitElements,
 } from "../../../../src/chain/vm/crypto/altBn128.js";
+import { BN_G1 as G1, BN_G1_DOUBLE as G1_DOUBLE, BN_G1_NEG as G1_NEG, BN_G2 as G2, BN_P as P } from "./bn254Points.js";
 import { le } from "./leBytes.js";
 
-const P = 0x30644e72e131a029b85045b68181585d97816a916871ca8d3c208c16d87cfd47n;
 const R = 0x30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001n;
-const G1 = [1n, 2n] as const;
-const G1_NEG = [1n, P - 2n] as const;
-const G1_DOUBLE = [
-  0x030644e72e131a029b85045b68181585d97816a916871ca8d3c208c16d87cfd3n,
-  0x15ed738c0e0a7c92e7845f96b2ae9c0a68a6a449e3538fc7ff3ebf7a5a18a2c4n,
-] as const;
-/** EIP-197's G2 generator, as nearcore lays it out: x.re, x.im, y.re, y.im. */
-const G2 = [
-  10857046999023057135944570762232829481370756359578518086990519993285655852781n,
-  11559732032986387107991004021392285783925812861821192530917403151452391805634n,
-  8495653923123431417604973247489272438418190587263600148770280649306958101930n,
-  4082367875863433681332203403145435568316851327593401208105741076214120093531n,
-] as const;
 
 const multiexp = (data: Uint8Array) => g1Multiexp(splitElements(data, G1_MULTIEXP_ELEMENT));
 const sum = (data: Uint8Array) => g1Sum(splitElements(data, G1_SUM_ELEMENT));
