@@ -13,7 +13,7 @@ import { analyzeGas, nearcoreFeeModel } from "../../../src/chain/vm/wasm/gasAnal
 import { decodeOperators } from "../../../src/chain/vm/wasm/instrument.js";
 import { decodeModule } from "../../../src/chain/vm/wasm/wasmModule.js";
 import { wasmLimitsOf } from "../../../src/chain/vm/wasmLimitsOf.js";
-import { DEFAULT_CONTEXT, P } from "./hostKit.js";
+import { DEFAULT_CONTEXT, NO_STATE_EXT, P } from "./hostKit.js";
 import { contract } from "./wat.js";
 
 /**
@@ -180,13 +180,7 @@ function run(cache: ContractCache, kind: Kind, dest: number, src: number, n: num
     methodName: "run",
     context: { ...DEFAULT_CONTEXT, input, ...context },
     params: P,
-    ext: {
-      storageGet: () => undefined,
-      storageSet: () => undefined,
-      storageRemove: () => undefined,
-      validatorStake: () => undefined,
-      validatorTotalStake: () => 0n,
-    },
+    ext: NO_STATE_EXT,
     newDataId: () => sha256(Uint8Array.of(0)),
     cache,
   });

@@ -38,6 +38,15 @@ export const DEFAULT_CONTEXT: VmContext = {
  * A VmLogic over 1 page of memory and an in-memory storage, with the host functions as the
  * guest would call them (i64 as bigint). Gas is checked against the parameter table.
  */
+/** An External with no contract storage and no validators: for calls that never reach either. */
+export const NO_STATE_EXT: VmExternal = {
+  storageGet: () => undefined,
+  storageSet: () => undefined,
+  storageRemove: () => undefined,
+  validatorStake: () => undefined,
+  validatorTotalStake: () => 0n,
+};
+
 export function hostKit(context: Partial<VmContext> = {}, params: RuntimeParameters = P) {
   const storage = new Map<string, Uint8Array>();
   const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");

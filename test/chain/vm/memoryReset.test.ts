@@ -5,7 +5,7 @@ import { wasmLimitsOf } from "../../../src/chain/vm/wasmLimitsOf.js";
 import { MemoryPool } from "../../../src/chain/vm/MemoryPool.js";
 import { runContract } from "../../../src/chain/vm/runContract.js";
 import { prepareContract } from "../../../src/chain/vm/wasm/prepareContract.js";
-import { DEFAULT_CONTEXT, P } from "./hostKit.js";
+import { DEFAULT_CONTEXT, NO_STATE_EXT, P } from "./hostKit.js";
 import { contract } from "./wat.js";
 
 /**
@@ -32,13 +32,7 @@ function runWith(code: Uint8Array, methodName: string, memories: MemoryPool, inp
     methodName,
     context: { ...DEFAULT_CONTEXT, input },
     params: P,
-    ext: {
-      storageGet: () => undefined,
-      storageSet: () => undefined,
-      storageRemove: () => undefined,
-      validatorStake: () => undefined,
-      validatorTotalStake: () => 0n,
-    },
+    ext: NO_STATE_EXT,
     newDataId: () => sha256(Uint8Array.of(0)),
     cache,
     memories,

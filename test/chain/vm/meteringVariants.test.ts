@@ -4,7 +4,7 @@ import { ContractCache } from "../../../src/chain/vm/ContractCache.js";
 import { wasmLimitsOf } from "../../../src/chain/vm/wasmLimitsOf.js";
 import { runContract, type VmOutcome } from "../../../src/chain/vm/runContract.js";
 import type { VmContext } from "../../../src/chain/vm/VmContext.js";
-import { DEFAULT_CONTEXT, P } from "./hostKit.js";
+import { DEFAULT_CONTEXT, NO_STATE_EXT, P } from "./hostKit.js";
 import { contract } from "./wat.js";
 
 /**
@@ -26,13 +26,7 @@ function run(cache: ContractCache, code: Uint8Array, methodName: string, context
     methodName,
     context: { ...DEFAULT_CONTEXT, ...context },
     params: P,
-    ext: {
-      storageGet: () => undefined,
-      storageSet: () => undefined,
-      storageRemove: () => undefined,
-      validatorStake: () => undefined,
-      validatorTotalStake: () => 0n,
-    },
+    ext: NO_STATE_EXT,
     newDataId: () => sha256(Uint8Array.of(0)),
     cache,
   });
