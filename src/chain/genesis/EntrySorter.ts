@@ -1,5 +1,6 @@
 import { closeSync, mkdirSync, openSync, readSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
+import { entryRecordSize, writeEntryRecord } from "./entryRecords.js";
 import { sortByKey } from "./sortByKey.js";
 
 /** Key and value characters (latin1: bytes) held in memory before a sorted run goes to disk. */
@@ -22,8 +23,7 @@ export interface SortedEntry {
  * External sort of genesis trie entries by key (raw byte order) in bounded memory: entries
  * are collected up to a budget, sorted (radix, sortByKey) and written to a scratch file as a
  * sorted run; `sorted()` merges the runs with a binary heap. A genesis that fits the budget
- * never touches the disk. Run record: u32le key length ‖ key ‖ u32le value length ‖ value ‖
- * u32le record ‖ u32le owner.
+ * never touches the disk. Runs are files of entry records (entryRecords.ts).
  */
 export class EntrySorter {
   private keys: string[] = [];
@@ -141,20 +141,12 @@ class RunWriter {
   constructor(private readonly fd: number) {}
 
   entry(key: string, value: string, record: number, owner: number): void {
-    const need = 16 + key.length + value.length;
+    const need = entryRecordSize(key, value);
     if (this.at + need > this.buf.length) {
       this.flush();
       if (need > this.buf.length) this.buf = Buffer.allocUnsafe(need);
     }
-    const b = this.buf;
-    let at = this.at;
-    b.writeUInt32LE(key.length, at);
-    at += 4 + b.write(key, at + 4, "latin1");
-    b.writeUInt32LE(value.length, at);
-    at += 4 + b.write(value, at + 4, "latin1");
-    b.writeUInt32LE(record, at);
-    b.writeUInt32LE(owner, at + 4);
-    this.at = at + 8;
+    this.at = writeEntryRecord(this.buf, this.at, key, value, record, owner);
   }
 
   flush(): void {

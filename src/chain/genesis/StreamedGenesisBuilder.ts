@@ -1,9 +1,10 @@
 import { join } from "node:path";
 import type { BulkTrieLoad } from "../store/BulkTrieLoad.js";
 import type { ShardLayout } from "../shards/ShardLayout.js";
-import { EntrySorter, type SortedEntry } from "./EntrySorter.js";
+import { readEntryRecords } from "./entryRecords.js";
 import { GenesisError } from "./GenesisError.js";
 import { GenesisStateBuilder, type AccountAggregate, type GenesisState } from "./GenesisStateBuilder.js";
+import { WorkerEntrySorter } from "./WorkerEntrySorter.js";
 
 /** Entries merged between two turns of the event loop (a progress line redraws in between). */
 const YIELD_EVERY = 500_000;
@@ -12,17 +13,19 @@ const YIELD_EVERY = 500_000;
  * {@link GenesisStateBuilder} for genesis files of any size: entries go to an external sort
  * (EntrySorter: sorted runs in scratch files, merged) instead of the heap, and the merged
  * stream feeds a bulk trie load into the on-disk store. Memory holds one account aggregate per
- * account, one sort run and the open branches of the tries, not the state.
+ * account, one sort run and the open branches of the tries, not the state. The sort runs on a
+ * worker thread (WorkerEntrySorter): it sorts while this thread parses, and merges while this
+ * thread builds the tries.
  */
 export class StreamedGenesisBuilder extends GenesisStateBuilder {
-  private readonly sorter: EntrySorter;
+  private readonly sorter: WorkerEntrySorter;
 
   constructor(
     private readonly bulk: BulkTrieLoad,
     options: { readonly runBytes?: number } = {},
   ) {
     super();
-    this.sorter = new EntrySorter(join(bulk.scratchDir, "entries"), options.runBytes);
+    this.sorter = new WorkerEntrySorter(join(bulk.scratchDir, "entries"), options.runBytes);
   }
 
   protected override push(key: string, value: string, owner: AccountAggregate, index: number): void {
@@ -34,16 +37,24 @@ export class StreamedGenesisBuilder extends GenesisStateBuilder {
     try {
       const totalSupply = this.finishAccounts();
       const shardOf = Int32Array.from(this.ordered, (a) => layout.shardIndexOf(a.id));
-      let previous: SortedEntry | undefined;
+      let previousKey: string | undefined;
+      let previousRecord = 0;
       let merged = 0;
-      for (const entry of this.sorter.sorted()) {
-        if (previous !== undefined && previous.key === entry.key) {
-          const [first, second] = previous.record < entry.record ? [previous.record, entry.record] : [entry.record, previous.record];
-          throw new GenesisError(`writes the same state key as record #${first}`, second);
+      for await (const batch of this.sorter.sortedBatches()) {
+        readEntryRecords(batch, (key, value, record, owner) => {
+          if (key === previousKey) {
+            const [first, second] = previousRecord < record ? [previousRecord, record] : [record, previousRecord];
+            throw new GenesisError(`writes the same state key as record #${first}`, second);
+          }
+          this.bulk.add(shardOf[owner]!, key, value);
+          previousKey = key;
+          previousRecord = record;
+          merged++;
+        });
+        if (merged >= YIELD_EVERY) {
+          merged = 0;
+          await new Promise<void>((resolve) => setImmediate(resolve));
         }
-        this.bulk.add(shardOf[entry.owner]!, entry.key, entry.value);
-        previous = entry;
-        if (++merged % YIELD_EVERY === 0) await new Promise<void>((resolve) => setImmediate(resolve));
       }
       const roots = await this.bulk.finish(layout.numShards);
       const state: GenesisState = {
@@ -54,13 +65,18 @@ export class StreamedGenesisBuilder extends GenesisStateBuilder {
       };
       return { state, roots };
     } finally {
-      this.sorter.dispose();
+      await this.sorter.close();
     }
   }
 
+  /** Resolves when the sort has caught up with the entries added (back-pressure between file chunks). */
+  ready(): Promise<void> {
+    return this.sorter.ready();
+  }
+
   /** Drops the scratch files of a load that failed. */
-  abort(): void {
-    this.sorter.dispose();
+  async abort(): Promise<void> {
+    await this.sorter.close();
     this.bulk.abort();
   }
 }

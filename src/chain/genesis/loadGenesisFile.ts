@@ -1,6 +1,7 @@
 import type { ShardLayout } from "../shards/ShardLayout.js";
 import { DiskStateStore } from "../store/DiskStateStore.js";
 import type { StateStore } from "../store/stateStore.js";
+import { dataRecordFromBytes } from "./dataRecordBytes.js";
 import { parseGenesisConfig, type GenesisConfig } from "./GenesisConfig.js";
 import { GenesisStateBuilder, type GenesisState } from "./GenesisStateBuilder.js";
 import { scanGenesisFile } from "./scanGenesisFile.js";
@@ -49,6 +50,12 @@ export async function loadGenesisFile(
     let firstAccountId: string | undefined;
     await scanGenesisFile(path, {
       field: (name, value) => fields.set(name, value),
+      chunkDone: () => streamed?.ready(),
+      recordBytes: (index, bytes) => {
+        const record = dataRecordFromBytes(bytes);
+        if (record !== undefined) builder.add(record, index);
+        return record !== undefined;
+      },
       record: (index, value) => {
         const record = parseStateRecord(value, index);
         if (firstAccountId === undefined && record.kind === "Account") firstAccountId = record.accountId;
@@ -61,7 +68,7 @@ export async function loadGenesisFile(
     const { state, roots } = await streamed.load(layout);
     return { config, layout, state, roots, firstAccountId };
   } catch (e) {
-    streamed?.abort();
+    await streamed?.abort();
     throw e;
   }
 }

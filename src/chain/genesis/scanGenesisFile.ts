@@ -6,6 +6,10 @@ export interface GenesisScanHandlers {
   field(name: string, value: unknown): void;
   /** One element of `records`, parsed on its own (the file is never parsed whole). */
   record(index: number, value: unknown): void;
+  /** Sees each record's raw bytes first (a view, valid during the call): true if it took the record, which `record` then never sees. */
+  recordBytes?(index: number, bytes: Buffer): boolean;
+  /** After each chunk of the file: a returned promise holds the next read back (back-pressure). */
+  chunkDone?(): Promise<void> | undefined;
 }
 
 const enum S {
@@ -47,6 +51,7 @@ export async function scanGenesisFile(path: string, handlers: GenesisScanHandler
       const { bytesRead } = await file.read(buf, 0, chunkSize, null);
       if (bytesRead === 0) break;
       scanner.feed(buf.subarray(0, bytesRead));
+      await handlers.chunkDone?.();
     }
     return scanner.end();
   } finally {
@@ -74,12 +79,16 @@ export class GenesisScanner {
   }
 
   private takeCapture(chunk: Buffer, endExclusive: number): string {
+    return this.takeCaptureBytes(chunk, endExclusive).toString("utf8");
+  }
+
+  private takeCaptureBytes(chunk: Buffer, endExclusive: number): Buffer {
     const start = this.captureStart;
     this.captureStart = -1;
-    if (this.pieces.length === 0) return chunk.toString("utf8", start, endExclusive);
+    if (this.pieces.length === 0) return chunk.subarray(start, endExclusive);
     const bytes = Buffer.concat([...this.pieces, chunk.subarray(start, endExclusive)]);
     this.pieces = [];
-    return bytes.toString("utf8");
+    return bytes;
   }
 
   feed(chunk: Buffer): void {
@@ -267,15 +276,19 @@ export class GenesisScanner {
   }
 
   private finishRecord(chunk: Buffer, end: number): void {
-    const text = this.takeCapture(chunk, end);
+    const bytes = this.takeCaptureBytes(chunk, end);
+    this.state = S.AfterRecord;
+    if (this.handlers.recordBytes?.(this.records, bytes) === true) {
+      this.records++;
+      return;
+    }
     let value: unknown;
     try {
-      value = JSON.parse(text);
+      value = JSON.parse(bytes.toString("utf8"));
     } catch (e) {
       throw new GenesisError(`not valid JSON (${(e as Error).message})`, this.records);
     }
     this.handlers.record(this.records++, value);
-    this.state = S.AfterRecord;
   }
 
   private finishValue(chunk: Buffer, end: number): void {

@@ -4,6 +4,8 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { devKeyPair } from "../../../src/chain/genesis/devKey.js";
 import { EntrySorter } from "../../../src/chain/genesis/EntrySorter.js";
+import { readEntryRecords } from "../../../src/chain/genesis/entryRecords.js";
+import { WorkerEntrySorter } from "../../../src/chain/genesis/WorkerEntrySorter.js";
 import { loadGenesisFile } from "../../../src/chain/genesis/loadGenesisFile.js";
 import { Chain } from "../../../src/chain/node.js";
 import { sha256 } from "../../../src/chain/primitives/sha256.js";
@@ -122,6 +124,64 @@ describe("external sort pieces", () => {
     sorter.dispose();
     const want = keys.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1])).map(([k, i]) => [k, i, `v${i}`, i % 5]);
     expect(got).toEqual(want);
+  });
+
+  /** 3,000 entries with short keys (many equal), as EntrySorter's test above adds them. */
+  function sortInput(): [string, string, number, number][] {
+    return Array.from({ length: 3_000 }, (_, i) => {
+      const k = Buffer.from(sha256(Buffer.from([i & 0xff, i >> 8]))).toString("latin1").slice(0, 1 + (i % 3));
+      return [k, `v${i}`.repeat(1 + (i % 40)), i, i % 5];
+    });
+  }
+
+  async function drain(sorter: WorkerEntrySorter, limit = Infinity): Promise<[string, string, number, number][]> {
+    const got: [string, string, number, number][] = [];
+    for await (const batch of sorter.sortedBatches()) {
+      readEntryRecords(batch, (key, value, record, owner) => got.push([key, value, record, owner]));
+      if (got.length >= limit) break;
+    }
+    return got;
+  }
+
+  it("WorkerEntrySorter sorts on its worker thread exactly as EntrySorter does, in memory and through spilled runs", async () => {
+    const input = sortInput();
+    for (const runBytes of [undefined, 4_000]) {
+      const local = new EntrySorter(fresh("sort"), runBytes);
+      for (const e of input) local.add(...e);
+      const want = [...local.sorted()].map((e) => [e.key, e.value, e.record, e.owner]);
+      local.dispose();
+      const dir = fresh("sort");
+      const sorter = new WorkerEntrySorter(dir, runBytes);
+      for (const e of input) sorter.add(...e);
+      await sorter.ready();
+      expect(await drain(sorter)).toEqual(want);
+      await sorter.close();
+      expect(existsSync(dir)).toBe(false);
+    }
+  });
+
+  it("WorkerEntrySorter reports its worker's failure (scratch dir impossible) and a consumer may stop early", async () => {
+    const file = fresh("a-file");
+    writeFileSync(file, "");
+    const broken = new WorkerEntrySorter(join(file, "entries"), 1_000);
+    const input = sortInput();
+    await expect(
+      (async () => {
+        for (const e of input) broken.add(...e);
+        await broken.ready();
+        await drain(broken);
+      })(),
+    ).rejects.toThrow(/genesis sort: ENOTDIR/);
+    await broken.close();
+
+    const dir = fresh("sort");
+    const early = new WorkerEntrySorter(dir, 4_000);
+    // Large values: many sorted batches, more than are ever in flight.
+    for (let i = 0; i < 200; i++) early.add(`k${1000 + i}`, "x".repeat(100_000), i, 0);
+    const first = await drain(early, 1);
+    expect(first[0]![0]).toBe("k1000");
+    await early.close();
+    expect(existsSync(dir)).toBe(false);
   });
 
   it("NodeBuckets gives every distinct node once, in hash order, spilled or not", async () => {

@@ -1,0 +1,89 @@
+/**
+ * Worker thread of {@link WorkerEntrySorter}: owns an {@link EntrySorter}, takes batches of
+ * entry records from the loader (acknowledging each, which is the loader's back-pressure) and,
+ * once asked, merges the runs and sends the sorted entries back in batches, never more than
+ * `MAX_BATCHES_IN_FLIGHT` unacknowledged ones.
+ */
+import { parentPort, workerData } from "node:worker_threads";
+import { EntrySorter } from "./EntrySorter.js";
+import { entryRecordSize, readEntryRecords, writeEntryRecord } from "./entryRecords.js";
+import { BATCH_BYTES, MAX_BATCHES_IN_FLIGHT, type ToSorter, type FromSorter } from "./sortWorkerMessages.js";
+
+const port = parentPort!;
+const { dir, runBytes } = workerData as { dir: string; runBytes: number | undefined };
+const sorter = new EntrySorter(dir, runBytes);
+let credit = MAX_BATCHES_IN_FLIGHT;
+let stopped = false;
+let merging = false;
+let wake: (() => void) | undefined;
+
+const send = (message: FromSorter, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
+
+function fail(e: unknown): void {
+  const error = e as NodeJS.ErrnoException;
+  send({ kind: "error", message: error?.message ?? String(e), code: error?.code });
+}
+
+function stop(): void {
+  stopped = true;
+  wake?.();
+  if (!merging) finish();
+}
+
+function finish(): void {
+  sorter.dispose();
+  port.close();
+}
+
+async function merge(): Promise<void> {
+  merging = true;
+  let buf = Buffer.from(new ArrayBuffer(BATCH_BYTES));
+  let at = 0;
+  const flush = async () => {
+    while (credit === 0 && !stopped) await new Promise<void>((resolve) => (wake = resolve));
+    if (stopped) return;
+    credit--;
+    send({ kind: "sorted", buffer: buf.buffer as ArrayBuffer, length: at }, [buf.buffer as ArrayBuffer]);
+    buf = Buffer.from(new ArrayBuffer(BATCH_BYTES));
+    at = 0;
+  };
+  try {
+    for (const entry of sorter.sorted()) {
+      const need = entryRecordSize(entry.key, entry.value);
+      if (at + need > buf.length) {
+        if (at > 0) await flush();
+        if (stopped) return; // leaving the loop closes the runs (the generator's finally)
+        if (need > buf.length) buf = Buffer.from(new ArrayBuffer(need));
+      }
+      at = writeEntryRecord(buf, at, entry.key, entry.value, entry.record, entry.owner);
+    }
+    if (at > 0) await flush();
+    if (!stopped) send({ kind: "done" });
+  } finally {
+    merging = false;
+    if (stopped) finish();
+  }
+}
+
+port.on("message", (message: ToSorter) => {
+  try {
+    switch (message.kind) {
+      case "entries":
+        readEntryRecords(Buffer.from(message.buffer, 0, message.length), (key, value, record, owner) => sorter.add(key, value, record, owner));
+        send({ kind: "taken" });
+        return;
+      case "merge":
+        merge().catch(fail);
+        return;
+      case "taken":
+        credit++;
+        wake?.();
+        return;
+      case "stop":
+        stop();
+        return;
+    }
+  } catch (e) {
+    fail(e);
+  }
+});

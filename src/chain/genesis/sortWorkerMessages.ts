@@ -1,0 +1,28 @@
+/** Messages between {@link WorkerEntrySorter} and its worker (entrySortWorker.ts). */
+
+/** Size of one batch of entry records (a batch holds at least one record, however large). */
+export const BATCH_BYTES = 1 << 20;
+/** Batches sent and not yet taken, each way: what bounds the memory between the two threads. */
+export const MAX_BATCHES_IN_FLIGHT = 8;
+
+/** Loader → worker. */
+export type ToSorter =
+  /** Entry records to add (the buffer is transferred). */
+  | { readonly kind: "entries"; readonly buffer: ArrayBuffer; readonly length: number }
+  /** Every entry is in: merge and send them back sorted. */
+  | { readonly kind: "merge" }
+  /** One sorted batch was consumed. */
+  | { readonly kind: "taken" }
+  /** Stop (the load ended or failed): close the runs, remove the scratch files, exit. */
+  | { readonly kind: "stop" };
+
+/** Worker → loader. */
+export type FromSorter =
+  /** One batch of entries was added. */
+  | { readonly kind: "taken" }
+  /** Sorted entry records (the buffer is transferred). */
+  | { readonly kind: "sorted"; readonly buffer: ArrayBuffer; readonly length: number }
+  /** Every sorted entry was sent. */
+  | { readonly kind: "done" }
+  /** The sorter failed (e.g. the scratch disk is full). */
+  | { readonly kind: "error"; readonly message: string; readonly code: string | undefined };
