@@ -1,7 +1,7 @@
 import type { ShardLayout } from "../shards/ShardLayout.js";
 import { DiskStateStore } from "../store/DiskStateStore.js";
 import type { StateStore } from "../store/stateStore.js";
-import { dataRecordFromBytes } from "./dataRecordBytes.js";
+import { DataRecordReader } from "./dataRecordBytes.js";
 import { parseGenesisConfig, type GenesisConfig } from "./GenesisConfig.js";
 import { GenesisStateBuilder, type GenesisState } from "./GenesisStateBuilder.js";
 import { scanGenesisFile } from "./scanGenesisFile.js";
@@ -48,11 +48,12 @@ export async function loadGenesisFile(
   try {
     const fields = new Map<string, unknown>();
     let firstAccountId: string | undefined;
+    const dataRecords = new DataRecordReader();
     await scanGenesisFile(path, {
       field: (name, value) => fields.set(name, value),
       chunkDone: () => streamed?.ready(),
       recordBytes: (index, bytes) => {
-        const record = dataRecordFromBytes(bytes);
+        const record = dataRecords.read(bytes);
         if (record !== undefined) builder.add(record, index);
         return record !== undefined;
       },

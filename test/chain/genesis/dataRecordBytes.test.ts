@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { dataRecordFromBytes } from "../../../src/chain/genesis/dataRecordBytes.js";
+import { DataRecordReader } from "../../../src/chain/genesis/dataRecordBytes.js";
 import { parseStateRecord } from "../../../src/chain/genesis/stateRecord.js";
 
 /** What the JSON path makes of the same text: the record, or its error message. */
@@ -11,6 +11,8 @@ function viaJson(text: string): unknown {
   }
 }
 
+const reader = new DataRecordReader();
+const dataRecordFromBytes = (bytes: Buffer) => reader.read(bytes);
 const plain = '{"Data":{"account_id":"kv.test.near","data_key":"a2V5","value":"dmFsdWU="}}';
 
 describe("Data records read from their bytes", () => {
