@@ -1,7 +1,7 @@
 import type { Worker } from "node:worker_threads";
 import { entryRecordSize, writeEntryRecord } from "./entryRecords.js";
 import { BATCH_BYTES, MAX_BATCHES_IN_FLIGHT, type FromSorter, type ToSorter } from "./sortWorkerMessages.js";
-import { startWorker } from "./startWorker.js";
+import { startWorker } from "../primitives/startWorker.js";
 
 /**
  * {@link EntrySorter} on a worker thread, so a genesis load uses both cores: the loader's

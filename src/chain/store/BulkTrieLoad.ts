@@ -1,6 +1,7 @@
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Database } from "lmdb";
+import { WorkerBucketOrder } from "./WorkerBucketOrder.js";
 import { NodeBuckets } from "./NodeBuckets.js";
 import { StreamTrieBuilder } from "./StreamTrieBuilder.js";
 import type { NodeSource } from "./trieNode.js";
@@ -74,18 +75,26 @@ export class BulkTrieLoad {
       for (const _ of this.nodes.getKeys({ limit: 1 })) empty = false;
       const put = empty ? { append: true } : {};
       let written = 0;
-      await this.buckets.forEachBucket(async (forEachNode, bucket) => {
-        this.writer.write(() =>
-          forEachNode((hash, encoding) => {
-            this.nodes.putSync(hash, encoding, put);
-            written++;
-          }),
+      const sorter = new WorkerBucketOrder();
+      try {
+        await this.buckets.forEachBucket(
+          async (forEachNode, bucket) => {
+            this.writer.write(() =>
+              forEachNode((hash, encoding) => {
+                this.nodes.putSync(hash, encoding, put);
+                written++;
+              }),
+            );
+            if (bucket % 16 === 15) {
+              progress?.({ phase: "write", buckets: bucket + 1, nodes: written });
+              await new Promise<void>((resolve) => setImmediate(resolve)); // lets a progress line redraw
+            }
+          },
+          (data) => sorter.order(data),
         );
-        if (bucket % 16 === 15) {
-          progress?.({ phase: "write", buckets: bucket + 1, nodes: written });
-          await new Promise<void>((resolve) => setImmediate(resolve)); // lets a progress line redraw
-        }
-      });
+      } finally {
+        await sorter.close();
+      }
       return roots;
     } finally {
       this.abort();

@@ -1,11 +1,10 @@
 import { appendFileSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { bucketOrder, visitInOrder, type OrderedBucket } from "./bucketOrder.js";
 
 /** Bytes of node records held in memory before every bucket is appended to its file. */
 export const DEFAULT_NODE_BUCKET_MEMORY = 64 * 1024 * 1024;
 const HASH = 32;
-/** Bucket entries are sorted as (32-bit hash prefix, index) packed into one double: indexes below 2^21. */
-const INDEX_BITS = 21;
 
 /**
  * Orders trie nodes by hash for a bulk load without holding them all: nodes are split by the
@@ -76,16 +75,27 @@ export class NodeBuckets {
   /**
    * Runs `body` for each bucket in order; its `forEachNode` visits the bucket's distinct nodes
    * in increasing hash order (views into the bucket's buffer, valid during the visit), so all
-   * buckets together give every node once, in global hash order.
+   * buckets together give every node once, in global hash order. `order` sorts a bucket
+   * (bucketOrder, here or on a worker thread: WorkerBucketOrder); the next bucket is read and
+   * handed to it before `body` runs, so a worker sorts it while `body` writes this one.
    */
   async forEachBucket(
     body: (forEachNode: (visit: (hash: Buffer, encoding: Buffer) => void) => void, bucket: number) => void | Promise<void>,
+    order: (data: Buffer) => OrderedBucket | Promise<OrderedBucket> = (data) => ({ data, order: bucketOrder(data) }),
   ): Promise<void> {
-    for (let b = 0; b < 256; b++) {
+    const load = (b: number): Promise<OrderedBucket> => {
       let data = this.buffers[b]!.subarray(0, this.fill[b]!);
       if (this.onDisk[b] === 1) data = Buffer.concat([readFileSync(this.file(b)), data]);
       this.buffers[b] = Buffer.allocUnsafe(0);
-      await body((visit) => visitSorted(data, visit), b);
+      const ordered = Promise.resolve(order(data));
+      ordered.catch(() => {}); // awaited below; a failure while the previous bucket is written is not unhandled
+      return ordered;
+    };
+    let next = load(0);
+    for (let b = 0; b < 256; b++) {
+      const { data, order: offsets } = await next;
+      if (b < 255) next = load(b + 1);
+      await body((visit) => visitInOrder(data, offsets, visit), b);
     }
   }
 
@@ -93,43 +103,5 @@ export class NodeBuckets {
   dispose(): void {
     if (this.dirMade) rmSync(this.dir, { recursive: true, force: true });
     this.buffers.length = 0;
-  }
-}
-
-/** Visits the records of one bucket in hash order, each hash once (identical nodes repeat it). */
-function visitSorted(data: Buffer, visit: (hash: Buffer, encoding: Buffer) => void): void {
-  const offsets: number[] = [];
-  for (let off = 0; off < data.length; off += HASH + 4 + data.readUInt32LE(off + HASH)) offsets.push(off);
-  const n = offsets.length;
-  if (n >= 2 ** INDEX_BITS) throw new RangeError(`node bucket of ${n} entries is too large to sort`);
-  // The first byte is the bucket; bytes 1-4 order almost everything, exact ties are fixed below.
-  const packed = new Float64Array(n);
-  for (let i = 0; i < n; i++) packed[i] = data.readUInt32BE(offsets[i]! + 1) * 2 ** INDEX_BITS + i;
-  packed.sort();
-  const order = new Int32Array(n);
-  for (let i = 0; i < n; i++) order[i] = packed[i]! % 2 ** INDEX_BITS;
-  const prefix = (i: number) => data.readUInt32BE(offsets[order[i]!]! + 1);
-  // Bytes 1-31 (byte 0 is the bucket): orders ties and finds repeats.
-  const compare = (x: number, y: number) => data.compare(data, offsets[y]! + 1, offsets[y]! + HASH, offsets[x]! + 1, offsets[x]! + HASH);
-  for (let i = 0; i < n; ) {
-    let j = i + 1;
-    while (j < n && prefix(j) === prefix(i)) j++;
-    if (j - i > 1) {
-      const tie = Array.from(order.subarray(i, j)).sort(compare);
-      order.set(tie, i);
-    }
-    i = j;
-  }
-  let previous = -1;
-  let previousPrefix = -1;
-  for (let i = 0; i < n; i++) {
-    const off = offsets[order[i]!]!;
-    const p = data.readUInt32BE(off + 1);
-    // A repeat (identical node) has the same prefix as the node before it: compare just then.
-    if (p === previousPrefix && compare(previous, order[i]!) === 0) continue;
-    previous = order[i]!;
-    previousPrefix = p;
-    const length = data.readUInt32LE(off + HASH);
-    visit(data.subarray(off, off + HASH), data.subarray(off + HASH + 4, off + HASH + 4 + length));
   }
 }

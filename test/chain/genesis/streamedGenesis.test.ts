@@ -12,6 +12,7 @@ import { sha256 } from "../../../src/chain/primitives/sha256.js";
 import { ShardLayout } from "../../../src/chain/shards/ShardLayout.js";
 import { LmdbChainStore } from "../../../src/chain/store/LmdbChainStore.js";
 import { NodeBuckets } from "../../../src/chain/store/NodeBuckets.js";
+import { WorkerBucketOrder } from "../../../src/chain/store/WorkerBucketOrder.js";
 import { Trie } from "../../../src/chain/store/Trie.js";
 
 const dir = mkdtempSync(join(tmpdir(), "shardkit-streamed-genesis-"));
@@ -184,8 +185,14 @@ describe("external sort pieces", () => {
     expect(existsSync(dir)).toBe(false);
   });
 
-  it("NodeBuckets gives every distinct node once, in hash order, spilled or not", async () => {
-    for (const budget of [1 << 30, 500]) {
+  it("NodeBuckets gives every distinct node once, in hash order, spilled or not, sorted here or on a worker thread", async () => {
+    const worker = new WorkerBucketOrder();
+    for (const [budget, order] of [
+      [1 << 30, undefined],
+      [500, undefined],
+      [1 << 30, (data: Buffer) => worker.order(data)],
+      [500, (data: Buffer) => worker.order(data)],
+    ] as const) {
       const buckets = new NodeBuckets(fresh("nodes"), budget);
       const added = new Map<string, string>();
       for (let i = 0; i < 5_000; i++) {
@@ -195,9 +202,10 @@ describe("external sort pieces", () => {
         buckets.add(hash, enc);
       }
       const seen: [string, string][] = [];
-      await buckets.forEachBucket((forEachNode) => forEachNode((h, e) => seen.push([h.toString("latin1"), e.toString()])));
+      await buckets.forEachBucket((forEachNode) => forEachNode((h, e) => seen.push([h.toString("latin1"), e.toString()])), order);
       buckets.dispose();
       expect(seen).toEqual([...added.entries()].sort((a, b) => Buffer.compare(Buffer.from(a[0], "latin1"), Buffer.from(b[0], "latin1"))));
     }
+    await worker.close();
   });
 });
