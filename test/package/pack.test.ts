@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, s
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { writeSyntheticGenesis } from "../../src/chain/genesis/writeSyntheticGenesis.js";
 import { repoRoot, runCli, startServe, stop } from "../cli/cliProcess.js";
 
 interface PackReport {
@@ -143,6 +144,24 @@ describe("the packed package, installed in an empty project", () => {
     } finally {
       expect(await stop(server)).toBe(0);
     }
+  });
+
+  it("loads a genesis file into a data dir (its sort and node-bucket worker threads run from the package's compiled code)", async () => {
+    const genesis = join(project, "genesis.json");
+    await writeSyntheticGenesis(genesis, { keys: 3_000, accountId: "big.test.near" });
+    const server = await startServe(["--genesis", genesis, "--data-dir", join(project, "data"), "--block-time", "0", "--log-level", "warn"], { entry: bin, cwd: project });
+    try {
+      const page = (await (
+        await fetch(server.rpcUrl, {
+          method: "POST",
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "query", params: { request_type: "view_state", finality: "final", account_id: "big.test.near", prefix_base64: "", limit: 10 } }),
+        })
+      ).json()) as { result: { values: unknown[] } };
+      expect(page.result.values).toHaveLength(10);
+    } finally {
+      expect(await stop(server)).toBe(0);
+    }
+    expect(server.output().stderr).toBe("");
   });
 
   it("generate says it is a development command of the repository", async () => {

@@ -10,6 +10,8 @@ export function startWorker(siblingUrl: string, name: string, options: WorkerOpt
   const fromSource = siblingUrl.endsWith(".ts");
   const entry = new URL(`./${name}${fromSource ? ".ts" : ".js"}`, siblingUrl);
   if (!fromSource) return new Worker(entry, options);
-  const boot = `import("tsx/esm/api").then(({ register }) => { register(); return import(${JSON.stringify(entry.href)}); })`;
+  // Resolved here: an eval'd worker would look for tsx from the current directory.
+  const tsx = import.meta.resolve("tsx/esm/api");
+  const boot = `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(entry.href)}); })`;
   return new Worker(boot, { ...options, eval: true });
 }
