@@ -10,7 +10,7 @@ import type { ChainReader } from "./ChainReader.js";
 import type { GenesisState } from "./genesis/GenesisStateBuilder.js";
 import { buildDevGenesis, type DevAccount } from "./genesis/devGenesis.js";
 import { devKeyPair } from "./genesis/devKey.js";
-import { loadGenesisFile } from "./genesis/loadGenesisFile.js";
+import { loadGenesisFile, type GenesisLoadProgress } from "./genesis/loadGenesisFile.js";
 import type { AccessKey } from "./primitives/accessKey.js";
 import { formatCryptoHash } from "./primitives/cryptoHash.js";
 import { ShardLayout } from "./shards/ShardLayout.js";
@@ -69,6 +69,7 @@ export { Block } from "./blocks/Block.js";
 export type { Finality } from "./blocks/finality.js";
 export type { BlockView, BlockHeaderView, ChunkHeaderView } from "./blocks/blockView.js";
 export type { DevAccount } from "./genesis/devGenesis.js";
+export type { GenesisLoadProgress } from "./genesis/loadGenesisFile.js";
 export type { AccessKey, AccessKeyPermission } from "./primitives/accessKey.js";
 export type { AccountView } from "./state/accountViews.js";
 export type { StateChange } from "./state/stateChange.js";
@@ -100,6 +101,8 @@ export interface ChainOptions {
   readonly blockTimeMs?: number;
   /** nearcore-format genesis JSON; without it the dev genesis is used. */
   readonly genesisFile?: string;
+  /** How far the load of `genesisFile` has come (see GenesisLoadProgress for when it is called). */
+  readonly onGenesisProgress?: (progress: GenesisLoadProgress) => void;
   /** Overrides the default / file chain id. */
   readonly chainId?: string;
   /** State backend (default: in-memory). */
@@ -352,7 +355,7 @@ export class Chain implements ChainReader {
     }
     if (opts.genesisFile !== undefined) {
       // An on-disk state store gets the tries straight from the file (bounded memory); their roots come back.
-      const loaded = await loadGenesisFile(opts.genesisFile, pickLayout, now(), store);
+      const loaded = await loadGenesisFile(opts.genesisFile, pickLayout, now(), store, opts.onGenesisProgress ? { onProgress: opts.onGenesisProgress } : {});
       const config = override(loaded.config);
       return new Chain({
         ...runtime,

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
-import { Chain, type ChainOptions } from "../chain/node.js";
+import { Chain, type ChainOptions, type GenesisLoadProgress } from "../chain/node.js";
 import { createLogger } from "../server/log/Logger.js";
 import { startService } from "../server/startService.js";
 import { UsageError, parseFlags } from "./flags.js";
@@ -13,6 +13,7 @@ import { stateCommand, stateUsage } from "./stateCommand.js";
 import { shutdownOnSignals } from "./shutdownOnSignals.js";
 import { packageVersion } from "./packageRoot.js";
 import { devAccountsAtHead } from "./printAccounts.js";
+import { genesisProgressLabel } from "./genesisProgressLabel.js";
 import { startProgress, type Progress } from "./progressLine.js";
 import { logLevelFrom, serveFlagSpecs, serveOptionsFrom, serveUsage } from "./serveOptions.js";
 
@@ -56,11 +57,13 @@ async function serve(args: string[]): Promise<void> {
   });
   const genesisFile = options.chain.genesisFile;
   let loadSeconds: number | undefined;
-  const loading = genesisFile === undefined ? undefined : startProgress(`shardkit: loading genesis ${genesisFile} (${megabytes(genesisFile)})`);
+  const loadingLabel = genesisFile === undefined ? undefined : `shardkit: loading genesis ${genesisFile} (${megabytes(genesisFile)})`;
+  const loading = loadingLabel === undefined ? undefined : startProgress(loadingLabel);
   let indexing: Progress | undefined;
   let indexed: { blocks: number; seconds: number } | undefined;
   const service = await startService({
     ...options,
+    chain: { ...options.chain, ...(loading && { onGenesisProgress: genesisProgressTo(loading, loadingLabel!) }) },
     logger,
     // A resumed chain is indexed for the REST API before serving (synchronously, so the line is redrawn from here).
     onIndexCatchUp: (height, target) => {
@@ -130,6 +133,15 @@ async function printAccounts(options: ChainOptions): Promise<void> {
   } finally {
     await chain.close();
   }
+}
+
+/** Draws each genesis load progress report on the progress line, a new phase at once. */
+function genesisProgressTo(line: Progress, label: string): (progress: GenesisLoadProgress) => void {
+  let phase: GenesisLoadProgress["phase"] | undefined;
+  return (progress) => {
+    line.update(`${label}: ${genesisProgressLabel(progress)}`, progress.phase !== phase);
+    phase = progress.phase;
+  };
 }
 
 /** A file's size for the progress line ("160.2 MB"), or "?" when it cannot be read (the load reports why). */

@@ -2,6 +2,7 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { writeSyntheticGenesis } from "../../src/chain/genesis/writeSyntheticGenesis.js";
 import { hasScript, runCliOnTerminal, startServe, stop, waitFor } from "./cliProcess.js";
 
 let genesis: string;
@@ -12,7 +13,7 @@ beforeAll(async () => {
 });
 
 describe("genesis loading progress", () => {
-  it("is not drawn into a pipe; the banner says what was loaded and how long it took", async () => {
+  it("is not drawn into a pipe for a quick load; the banner says what was loaded and how long it took", async () => {
     const server = await startServe(["--block-time", "0", "--genesis", genesis]);
     expect(await stop(server)).toBe(0);
     expect(server.output().stdout).toMatch(new RegExp(`^shardkit: chain progress-test, 4 shards, genesis \\w+ \\(loaded from ${genesis.replaceAll(".", "\\.")} in \\d+\\.\\d s\\)$`, "m"));
@@ -31,6 +32,26 @@ describe("genesis loading progress", () => {
     expect(banner).toBeGreaterThan(drawn);
     expect(stdout.slice(drawn, banner)).toMatch(/\r\x1b\[2K$/);
   });
+
+  it.skipIf(!hasScript)("names each phase of a load into a data dir: reading records, building the tries, writing trie nodes", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "shardkit-progress-disk-"));
+    const big = join(dir, "genesis.json");
+    await writeSyntheticGenesis(big, { keys: 20_000, accountId: "big.test.near" });
+    const server = runCliOnTerminal(["serve", "--data-dir", join(dir, "data"), "--rpc-port", "0", "--archival-port", "0", "--api-port", "0", "--block-time", "0", "--genesis", big]);
+    await waitFor(() => server.output().stdout, /REST API\s+http/);
+    expect(await stop(server)).toBe(0);
+    // Each redraw is one frame after "\r\x1b[2K"; the load's frames say what it is doing after the label.
+    const label = `shardkit: loading genesis ${big} (`;
+    const frames = server
+      .output()
+      .stdout.split("\r\x1b[2K")
+      .filter((frame) => frame.startsWith(label))
+      .map((frame) => frame.slice(frame.indexOf("): ") + 3));
+    const phases = [/^reading records, \d+% \([\d,]+\) … \d+\.\d s$/, /^building the tries, 20,004 of 20,004 entries … \d+\.\d s$/, /^writing trie nodes, \d+ of 256 buckets \([\d,]+ nodes\) … \d+\.\d s$/];
+    const firstOf = phases.map((phase) => frames.findIndex((frame) => phase.test(frame)));
+    expect(firstOf.every((i) => i >= 0), JSON.stringify(frames)).toBe(true);
+    expect([...firstOf].sort((x, y) => x - y)).toEqual(firstOf);
+  }, 60_000);
 });
 
 describe("REST index catch-up on a resumed chain", () => {

@@ -3,6 +3,7 @@ import type { BulkTrieLoad } from "../store/BulkTrieLoad.js";
 import type { ShardLayout } from "../shards/ShardLayout.js";
 import { readEntryRecords } from "./entryRecords.js";
 import { GenesisError } from "./GenesisError.js";
+import type { GenesisLoadProgress } from "./loadGenesisFile.js";
 import { GenesisStateBuilder, type AccountAggregate, type GenesisState } from "./GenesisStateBuilder.js";
 import { WorkerEntrySorter } from "./WorkerEntrySorter.js";
 
@@ -33,13 +34,15 @@ export class StreamedGenesisBuilder extends GenesisStateBuilder {
   }
 
   /** Sorts, builds and writes the tries; the state's entries stay empty (the roots name the tries). */
-  async load(layout: ShardLayout): Promise<{ state: GenesisState; roots: Uint8Array[] }> {
+  async load(layout: ShardLayout, onProgress?: (progress: GenesisLoadProgress) => void): Promise<{ state: GenesisState; roots: Uint8Array[] }> {
     try {
       const totalSupply = this.finishAccounts();
       const shardOf = Int32Array.from(this.ordered, (a) => layout.shardIndexOf(a.id));
       let previousKey: string | undefined;
       let previousRecord = 0;
       let merged = 0;
+      let sinceYield = 0;
+      const totalEntries = this.sorter.count;
       for await (const batch of this.sorter.sortedBatches()) {
         readEntryRecords(batch, (key, value, record, owner) => {
           if (key === previousKey) {
@@ -50,13 +53,16 @@ export class StreamedGenesisBuilder extends GenesisStateBuilder {
           previousKey = key;
           previousRecord = record;
           merged++;
+          sinceYield++;
         });
-        if (merged >= YIELD_EVERY) {
-          merged = 0;
+        if (sinceYield >= YIELD_EVERY) {
+          sinceYield = 0;
+          onProgress?.({ phase: "tries", entries: merged, totalEntries });
           await new Promise<void>((resolve) => setImmediate(resolve));
         }
       }
-      const roots = await this.bulk.finish(layout.numShards);
+      onProgress?.({ phase: "tries", entries: merged, totalEntries });
+      const roots = await this.bulk.finish(layout.numShards, (p) => onProgress?.({ phase: "nodes", buckets: p.buckets, nodes: p.nodes }));
       const state: GenesisState = {
         shards: layout.shardIds.map(() => ({ keys: [], values: [] })),
         totalSupply,

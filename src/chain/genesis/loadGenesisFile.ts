@@ -1,3 +1,4 @@
+import { stat } from "node:fs/promises";
 import type { ShardLayout } from "../shards/ShardLayout.js";
 import { DiskStateStore } from "../store/DiskStateStore.js";
 import type { StateStore } from "../store/stateStore.js";
@@ -19,8 +20,16 @@ export interface LoadedGenesis {
   readonly firstAccountId: string | undefined;
 }
 
-/** Sizes of the streamed load's buffers (tests make them small to exercise spilling). */
-export interface GenesisLoadTuning {
+/** How far a genesis load has come: reading the records, then (streamed into an on-disk store) building the tries and writing their nodes. */
+export type GenesisLoadProgress =
+  | { readonly phase: "records"; readonly bytesRead: number; readonly totalBytes: number; readonly records: number }
+  | { readonly phase: "tries"; readonly entries: number; readonly totalEntries: number }
+  | { readonly phase: "nodes"; readonly buckets: number; readonly nodes: number };
+
+export interface GenesisLoadOptions {
+  /** Called after every 1 MiB of the file, every 500,000 trie entries and every 16 of the 256 node buckets. */
+  readonly onProgress?: (progress: GenesisLoadProgress) => void;
+  /** Sizes of the streamed load's buffers (tests make them small to exercise spilling). */
   readonly runBytes?: number;
   readonly bucketMemory?: number;
 }
@@ -39,25 +48,33 @@ export async function loadGenesisFile(
   layoutFor: (fileLayout: ShardLayout | undefined) => ShardLayout,
   nowMs = Date.now(),
   store?: StateStore,
-  tuning: GenesisLoadTuning = {},
+  options: GenesisLoadOptions = {},
 ): Promise<LoadedGenesis> {
+  const { onProgress } = options;
   const bulk =
-    store instanceof DiskStateStore ? store.bulkLoad(tuning.bucketMemory === undefined ? {} : { bucketMemory: tuning.bucketMemory }) : undefined;
-  const streamed = bulk === undefined ? undefined : new StreamedGenesisBuilder(bulk, tuning.runBytes === undefined ? {} : { runBytes: tuning.runBytes });
+    store instanceof DiskStateStore ? store.bulkLoad(options.bucketMemory === undefined ? {} : { bucketMemory: options.bucketMemory }) : undefined;
+  const streamed = bulk === undefined ? undefined : new StreamedGenesisBuilder(bulk, options.runBytes === undefined ? {} : { runBytes: options.runBytes });
   const builder = streamed ?? new GenesisStateBuilder();
   try {
     const fields = new Map<string, unknown>();
     let firstAccountId: string | undefined;
     const dataRecords = new DataRecordReader();
+    const totalBytes = onProgress === undefined ? 0 : (await stat(path)).size;
+    let records = 0;
     await scanGenesisFile(path, {
       field: (name, value) => fields.set(name, value),
-      chunkDone: () => streamed?.ready(),
+      chunkDone: (bytesRead) => {
+        onProgress?.({ phase: "records", bytesRead, totalBytes, records });
+        return streamed?.ready();
+      },
       recordBytes: (index, bytes) => {
+        records = index + 1;
         const record = dataRecords.read(bytes);
         if (record !== undefined) builder.add(record, index);
         return record !== undefined;
       },
       record: (index, value) => {
+        records = index + 1;
         const record = parseStateRecord(value, index);
         if (firstAccountId === undefined && record.kind === "Account") firstAccountId = record.accountId;
         builder.add(record, index);
@@ -66,7 +83,7 @@ export async function loadGenesisFile(
     const config = parseGenesisConfig(fields, nowMs);
     const layout = layoutFor(config.shardLayout);
     if (streamed === undefined) return { config, layout, state: builder.finish(layout), roots: undefined, firstAccountId };
-    const { state, roots } = await streamed.load(layout);
+    const { state, roots } = await streamed.load(layout, onProgress);
     return { config, layout, state, roots, firstAccountId };
   } catch (e) {
     await streamed?.abort();

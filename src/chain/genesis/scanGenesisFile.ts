@@ -8,8 +8,8 @@ export interface GenesisScanHandlers {
   record(index: number, value: unknown): void;
   /** Sees each record's raw bytes first (a view, valid during the call): true if it took the record, which `record` then never sees. */
   recordBytes?(index: number, bytes: Buffer): boolean;
-  /** After each chunk of the file: a returned promise holds the next read back (back-pressure). */
-  chunkDone?(): Promise<void> | undefined;
+  /** After each chunk of the file, with the bytes read so far: a returned promise holds the next read back (back-pressure). */
+  chunkDone?(bytesRead: number): Promise<void> | undefined;
 }
 
 const enum S {
@@ -47,11 +47,13 @@ export async function scanGenesisFile(path: string, handlers: GenesisScanHandler
   try {
     const scanner = new GenesisScanner(handlers);
     const buf = Buffer.allocUnsafe(chunkSize);
+    let total = 0;
     for (;;) {
       const { bytesRead } = await file.read(buf, 0, chunkSize, null);
       if (bytesRead === 0) break;
       scanner.feed(buf.subarray(0, bytesRead));
-      await handlers.chunkDone?.();
+      total += bytesRead;
+      await handlers.chunkDone?.(total);
     }
     return scanner.end();
   } finally {

@@ -20,8 +20,11 @@ export interface BulkWriter {
   write(body: () => void): void;
 }
 
-/** Progress of a bulk load: keys fed so far, then buckets of nodes written (of 256). */
-export type BulkLoadProgress = { readonly phase: "trie"; readonly keys: number } | { readonly phase: "write"; readonly buckets: number; readonly nodes: number };
+/** Progress of a bulk load's writes: buckets of nodes written (of 256) and nodes so far. */
+export interface BulkLoadProgress {
+  readonly buckets: number;
+  readonly nodes: number;
+}
 
 /**
  * Genesis-scale trie load into the node database in bounded memory: each shard's strictly
@@ -86,7 +89,7 @@ export class BulkTrieLoad {
               }),
             );
             if (bucket % 16 === 15) {
-              progress?.({ phase: "write", buckets: bucket + 1, nodes: written });
+              progress?.({ buckets: bucket + 1, nodes: written });
               await new Promise<void>((resolve) => setImmediate(resolve)); // lets a progress line redraw
             }
           },
