@@ -24,15 +24,19 @@ import { loadavg } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { writeSyntheticGenesis } from "../src/chain/genesis/writeSyntheticGenesis.js";
-import { Chain } from "../src/chain/node.js";
+import { Chain, type GenesisLoadProgress } from "../src/chain/node.js";
 
 interface LoadResult {
   keys: number;
   fileMB: number;
   writeS: number;
   loadS: number;
-  /** CPU seconds of the load (user + system): what the wall time is on an idle core. */
+  /** CPU seconds of the load (user + system), all threads: the sort and bucket workers run beside the loader. */
   loadCpuS: number;
+  /** CPU seconds of the loader's own thread: about the wall time on an idle machine (the workers keep up). */
+  mainCpuS: number;
+  /** Wall seconds of each phase: reading the records (and sorting), building the tries, writing the nodes. */
+  phasesS: [number, number, number];
   dataDirMB: number;
   /** Highest RSS of the loading process. */
   peakRssMB: number;
@@ -73,6 +77,12 @@ function median(xs: readonly number[]): number {
   return s.length % 2 === 1 ? s[s.length >> 1]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 }
 
+/** CPU seconds (user + system) of this process's main thread, from /proc (process.cpuUsage counts every thread). */
+function mainThreadCpuS(): number {
+  const fields = readFileSync(`/proc/self/task/${process.pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
+}
+
 function cpuUs(since: NodeJS.CpuUsage): number {
   const used = process.cpuUsage(since);
   return used.user + used.system;
@@ -91,13 +101,24 @@ async function loadChild(keys: number, work: string, dataDir: string): Promise<L
   gc();
   t = performance.now();
   const cpu = process.cpuUsage();
-  const loaded = await Chain.open({ genesisFile: file, dataDir, blockTimeMs: 0 });
-  const loadS = (performance.now() - t) / 1000;
+  const mainCpu = mainThreadCpuS();
+  const started = t;
+  const phaseStarts = new Map<string, number>();
+  const onGenesisProgress = ({ phase }: GenesisLoadProgress) => {
+    if (!phaseStarts.has(phase)) phaseStarts.set(phase, performance.now());
+  };
+  const loaded = await Chain.open({ genesisFile: file, dataDir, blockTimeMs: 0, onGenesisProgress });
+  const ended = performance.now();
+  const loadS = (ended - t) / 1000;
   const loadCpuS = cpuUs(cpu) / 1e6;
+  const mainCpuS = mainThreadCpuS() - mainCpu;
+  const tries = phaseStarts.get("tries") ?? ended;
+  const nodes = phaseStarts.get("nodes") ?? ended;
+  const phasesS: [number, number, number] = [(tries - started) / 1000, (nodes - tries) / 1000, (ended - nodes) / 1000];
   const peakRssMB = statusMB("VmHWM");
   loaded.produceBlock();
   await loaded.close();
-  return { keys, fileMB: statSync(file).size / 1e6, writeS, loadS, loadCpuS, dataDirMB: statSync(join(dataDir, "data.mdb")).size / 1e6, peakRssMB };
+  return { keys, fileMB: statSync(file).size / 1e6, writeS, loadS, loadCpuS, mainCpuS, phasesS, dataDirMB: statSync(join(dataDir, "data.mdb")).size / 1e6, peakRssMB };
 }
 
 /** Reopens `dataDir` with the chain code of the checkout at `srcRoot` and reads pages. */
@@ -191,9 +212,9 @@ export async function bigStateBench(options: { sizes: readonly number[]; work: s
       loads.push(runChild(["--load", String(keys), options.work, dataDir]) as LoadResult);
       dirs.push(dataDir);
     }
-    console.log("       keys  file MB  write s  load s  load CPU s  data MB  load peak RSS MiB");
+    console.log("       keys  file MB  write s  load s (records, tries, nodes)  CPU s (loader thread)  data MB  load peak RSS MiB");
     for (const r of loads) {
-      console.log(`${pad(String(r.keys), 11)}  ${pad(r.fileMB.toFixed(0), 7)}  ${pad(r.writeS.toFixed(1), 7)}  ${pad(r.loadS.toFixed(1), 6)}  ${pad(r.loadCpuS.toFixed(1), 10)}  ${pad(r.dataDirMB.toFixed(0), 7)}  ${pad(r.peakRssMB.toFixed(0), 17)}`);
+      console.log(`${pad(String(r.keys), 11)}  ${pad(r.fileMB.toFixed(0), 7)}  ${pad(r.writeS.toFixed(1), 7)}  ${pad(`${r.loadS.toFixed(1)} (${r.phasesS.map((x) => x.toFixed(1)).join(", ")})`, 30)}  ${pad(`${r.loadCpuS.toFixed(1)} (${r.mainCpuS.toFixed(1)})`, 21)}  ${pad(r.dataDirMB.toFixed(0), 7)}  ${pad(r.peakRssMB.toFixed(0), 17)}`);
     }
     console.log(`    load average after loading ${load()}`);
     // page and CPU: fastest batch (median batch); ratios against the smallest size of the same round and variant.
