@@ -130,6 +130,15 @@ export class GenesisStateBuilder {
 
   /** Checks every account has its Account record and pushes the account entries; returns the total supply. */
   protected finishAccounts(): bigint {
+    const steps = this.pushAccounts();
+    for (;;) {
+      const step = steps.next();
+      if (step.done === true) return step.value;
+    }
+  }
+
+  /** finishAccounts one account at a time: yields after each account entry is pushed (a streamed load may wait there). */
+  protected *pushAccounts(): Generator<void, bigint> {
     let totalSupply = 0n;
     for (const agg of this.accounts.values()) {
       if (agg.account === undefined) {
@@ -140,6 +149,7 @@ export class GenesisStateBuilder {
       // A Contract record defines the code hash; without one the file's code_hash stands.
       const account = { amount, locked, codeHash: agg.contractHash ?? codeHash, storageUsage: agg.usage };
       this.push(accountTrieKey(agg.id), bytesToLatin1(encodeAccount(account)), agg, index);
+      yield;
     }
     return totalSupply;
   }

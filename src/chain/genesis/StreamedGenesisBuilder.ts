@@ -9,6 +9,8 @@ import { WorkerEntrySorter } from "./WorkerEntrySorter.js";
 
 /** Entries merged between two turns of the event loop (a progress line redraws in between). */
 const YIELD_EVERY = 500_000;
+/** Account entries pushed between two waits for the sort worker to catch up. */
+const ACCOUNTS_PER_WAIT = 10_000;
 
 /**
  * {@link GenesisStateBuilder} for genesis files of any size: entries go to an external sort
@@ -36,13 +38,18 @@ export class StreamedGenesisBuilder extends GenesisStateBuilder {
   /** Sorts, builds and writes the tries; the state's entries stay empty (the roots name the tries). */
   async load(layout: ShardLayout, onProgress?: (progress: GenesisLoadProgress) => void): Promise<{ state: GenesisState; roots: Uint8Array[] }> {
     try {
-      const totalSupply = this.finishAccounts();
+      // The account entries go to the sort too, waiting for it like the records (millions of accounts are millions of entries).
+      const accounts = this.pushAccounts();
+      let step = accounts.next();
+      for (let n = 1; step.done !== true; n++, step = accounts.next()) if (n % ACCOUNTS_PER_WAIT === 0) await this.sorter.ready();
+      const totalSupply = step.value;
       const shardOf = Int32Array.from(this.ordered, (a) => layout.shardIndexOf(a.id));
       let previousKey: string | undefined;
       let previousRecord = 0;
       let merged = 0;
       let sinceYield = 0;
       const totalEntries = this.sorter.count;
+      onProgress?.({ phase: "tries", entries: 0, totalEntries });
       for await (const batch of this.sorter.sortedBatches()) {
         readEntryRecords(batch, (key, value, record, owner) => {
           if (key === previousKey) {
@@ -62,6 +69,7 @@ export class StreamedGenesisBuilder extends GenesisStateBuilder {
         }
       }
       onProgress?.({ phase: "tries", entries: merged, totalEntries });
+      await this.sorter.close(); // its memory (a whole run when nothing was spilled) is not needed for the writes
       const roots = await this.bulk.finish(layout.numShards, (p) => onProgress?.({ phase: "nodes", buckets: p.buckets, nodes: p.nodes }));
       const state: GenesisState = {
         shards: layout.shardIds.map(() => ({ keys: [], values: [] })),

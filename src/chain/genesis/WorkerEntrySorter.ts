@@ -1,7 +1,7 @@
 import type { Worker } from "node:worker_threads";
 import { entryRecordSize, writeEntryRecord } from "./entryRecords.js";
-import { BATCH_BYTES, MAX_BATCHES_IN_FLIGHT, type FromSorter, type ToSorter } from "./sortWorkerMessages.js";
-import { startWorker } from "../primitives/startWorker.js";
+import { BATCH_BYTES, MAX_BATCHES_IN_FLIGHT, type FromSorter, type ToSorter } from "./entrySortMessages.js";
+import { startWorker } from "../startWorker.js";
 
 /**
  * {@link EntrySorter} on a worker thread, so a genesis load uses both cores: the loader's
@@ -27,7 +27,7 @@ export class WorkerEntrySorter {
     this.worker = startWorker(import.meta.url, "entrySortWorker", { workerData: { dir, runBytes } });
     this.worker.on("message", (message: FromSorter) => {
       if (message.kind === "taken") this.inFlight--;
-      else if (message.kind === "error") this.fail(Object.assign(new Error(`genesis sort: ${message.message}`), { code: message.code }));
+      else if (message.kind === "error") this.fail(Object.assign(new Error(`genesis sort (scratch files in ${dir}): ${message.message}`), { code: message.code }));
       else this.received.push(message);
       this.wakeUp();
     });
@@ -96,7 +96,7 @@ export class WorkerEntrySorter {
         await new Promise<void>((resolve) => (this.wake = resolve));
       }
       const message = this.received.shift()!;
-      if (message.kind === "done") return;
+      if (message.kind === "done") return this.check();
       if (message.kind !== "sorted") continue;
       this.post({ kind: "taken" });
       yield Buffer.from(message.buffer, 0, message.length);

@@ -7,7 +7,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { EntrySorter } from "./EntrySorter.js";
 import { entryRecordSize, readEntryRecords, writeEntryRecord } from "./entryRecords.js";
-import { BATCH_BYTES, MAX_BATCHES_IN_FLIGHT, type ToSorter, type FromSorter } from "./sortWorkerMessages.js";
+import { BATCH_BYTES, MAX_BATCHES_IN_FLIGHT, type ToSorter, type FromSorter } from "./entrySortMessages.js";
 
 const port = parentPort!;
 const { dir, runBytes } = workerData as { dir: string; runBytes: number | undefined };
@@ -30,9 +30,15 @@ function stop(): void {
   if (!merging) finish();
 }
 
+/** Removes the scratch files and lets the thread end (even when the removal fails, or the loader would wait for an exit that never comes). */
 function finish(): void {
-  sorter.dispose();
-  port.close();
+  try {
+    sorter.dispose();
+  } catch (e) {
+    fail(e);
+  } finally {
+    port.close();
+  }
 }
 
 async function merge(): Promise<void> {

@@ -78,6 +78,7 @@ export class BulkTrieLoad {
       for (const _ of this.nodes.getKeys({ limit: 1 })) empty = false;
       const put = empty ? { append: true } : {};
       let written = 0;
+      progress?.({ buckets: 0, nodes: 0 });
       const sorter = new WorkerBucketOrder();
       try {
         await this.buckets.forEachBucket(

@@ -1,10 +1,9 @@
 import { appendFileSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { bucketOrder, visitInOrder, type OrderedBucket } from "./bucketOrder.js";
+import { bucketOrder, HASH, visitInOrder, type OrderedBucket } from "./bucketOrder.js";
 
 /** Bytes of node records held in memory before every bucket is appended to its file. */
 export const DEFAULT_NODE_BUCKET_MEMORY = 64 * 1024 * 1024;
-const HASH = 32;
 
 /**
  * Orders trie nodes by hash for a bulk load without holding them all: nodes are split by the

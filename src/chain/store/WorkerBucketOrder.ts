@@ -1,6 +1,6 @@
 import type { Worker } from "node:worker_threads";
-import { startWorker } from "../primitives/startWorker.js";
-import type { OrderedBucket } from "./bucketOrder.js";
+import { startWorker } from "../startWorker.js";
+import type { BucketOrderAnswer, BucketOrderRequest, OrderedBucket } from "./bucketOrder.js";
 
 /**
  * Runs bucketOrder on a worker thread, so a bulk load sorts the next node bucket while it
@@ -15,7 +15,7 @@ export class WorkerBucketOrder {
 
   constructor() {
     this.worker = startWorker(import.meta.url, "bucketOrderWorker");
-    this.worker.on("message", (message: { buffer: ArrayBuffer; length: number; order: Int32Array } | { error: string }) => {
+    this.worker.on("message", (message: BucketOrderAnswer) => {
       const request = this.pending.shift();
       if ("error" in message) request?.reject(new Error(`node bucket sort: ${message.error}`));
       else request?.resolve({ data: Buffer.from(message.buffer, 0, message.length), order: message.order });
@@ -38,7 +38,8 @@ export class WorkerBucketOrder {
     const own = data.byteOffset === 0 && data.buffer.byteLength === data.length && data.buffer instanceof ArrayBuffer ? data : Buffer.from(new Uint8Array(data).buffer);
     return new Promise((resolve, reject) => {
       this.pending.push({ resolve, reject });
-      this.worker.postMessage({ buffer: own.buffer, length: own.length }, [own.buffer as ArrayBuffer]);
+      const request: BucketOrderRequest = { buffer: own.buffer as ArrayBuffer, length: own.length };
+      this.worker.postMessage(request, [request.buffer]);
     });
   }
 

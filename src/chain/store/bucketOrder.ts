@@ -3,7 +3,8 @@
  * order, each distinct hash once: the offsets of the records to visit. Pure, so it can run on
  * a worker thread (bucketOrderWorker.ts) while the loader writes the previous bucket.
  */
-const HASH = 32;
+/** Bytes of a node hash, the first field of a bucket record. */
+export const HASH = 32;
 /** Entries are sorted as (32-bit hash prefix, index) packed into one double: indexes below 2^21. */
 const INDEX_BITS = 21;
 
@@ -12,6 +13,13 @@ export interface OrderedBucket {
   readonly data: Buffer;
   readonly order: Int32Array;
 }
+
+/** Worker requests and answers of WorkerBucketOrder: a bucket's bytes, moved to the worker and back with their order. */
+export interface BucketOrderRequest {
+  readonly buffer: ArrayBuffer;
+  readonly length: number;
+}
+export type BucketOrderAnswer = (BucketOrderRequest & { readonly order: Int32Array }) | { readonly error: string };
 
 export function bucketOrder(data: Buffer): Int32Array {
   const offsets: number[] = [];
