@@ -19,6 +19,12 @@ interface CommittedKey {
 export class StateUpdate {
   private readonly committed = new Map<string, CommittedKey>();
   private prospective = new Map<string, string | null>();
+  /**
+   * Values read from the base (null: absent). The base is an immutable snapshot, so a key read
+   * again in the chunk (a contract's read-only data, a key every refund looks up) skips the
+   * trie walk.
+   */
+  private readonly baseReads = new Map<string, string | null>();
 
   constructor(private readonly base: StateSnapshot) {}
 
@@ -28,7 +34,11 @@ export class StateUpdate {
     if (this.prospective.has(key)) return undefined;
     const c = this.committed.get(key);
     if (c !== undefined) return c.value ?? undefined;
-    return this.base.get(key);
+    const read = this.baseReads.get(key);
+    if (read !== undefined) return read ?? undefined;
+    const value = this.base.get(key);
+    this.baseReads.set(key, value ?? null);
+    return value;
   }
 
   has(key: string): boolean {

@@ -123,6 +123,27 @@ describe("StateUpdate", () => {
     expect(su.get("b")).toBe("z");
     expect(su.toChangeSet().toSorted()).toEqual({ keys: ["a1", "a3"], values: [null, "w"] });
   });
+
+  it("reads each base key from the snapshot once, and every read sees the writes over it", () => {
+    const base = new MemoryStateStore().build(["k", "m"], ["base-k", "base-m"]);
+    const reads: string[] = [];
+    const counting = { ...base, rootHash: base.rootHash, get: (key: string) => (reads.push(key), base.get(key)), scan: base.scan.bind(base), prove: base.prove.bind(base) };
+    const su = new StateUpdate(counting);
+    expect(su.get("k")).toBe("base-k");
+    expect(su.get("absent")).toBeUndefined();
+    su.set("k", "new");
+    expect(su.get("k")).toBe("new");
+    su.rollback();
+    expect(su.get("k")).toBe("base-k");
+    su.remove("k");
+    expect(su.get("k")).toBeUndefined();
+    su.commit(MIGRATION);
+    expect(su.get("k")).toBeUndefined();
+    expect(su.get("absent")).toBeUndefined();
+    expect(su.get("m")).toBe("base-m");
+    expect(su.get("m")).toBe("base-m");
+    expect(reads).toEqual(["k", "absent", "m"]);
+  });
 });
 
 describe("getFunctionCallAccessKey", () => {
