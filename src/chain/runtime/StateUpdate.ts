@@ -3,6 +3,8 @@ import type { StateSnapshot } from "../store/stateStore.js";
 import { isReportedStateKey } from "../store/trieKeys.js";
 import type { KeyStateChanges, RawStateChange, StateChangeCause } from "./StateChangeCause.js";
 
+const BASE_READS_LIMIT = 4096;
+
 /** A committed key: its current value and every committed write that led to it. */
 interface CommittedKey {
   value: string | null;
@@ -22,7 +24,8 @@ export class StateUpdate {
   /**
    * Values read from the base (null: absent). The base is an immutable snapshot, so a key read
    * again in the chunk (a contract's read-only data, a key every refund looks up) skips the
-   * trie walk.
+   * trie walk. Bounded: a chunk that reads a whole contract's state (a DeleteAccount lists
+   * every key) keeps only the first BASE_READS_LIMIT values.
    */
   private readonly baseReads = new Map<string, string | null>();
 
@@ -37,7 +40,7 @@ export class StateUpdate {
     const read = this.baseReads.get(key);
     if (read !== undefined) return read ?? undefined;
     const value = this.base.get(key);
-    this.baseReads.set(key, value ?? null);
+    if (this.baseReads.size < BASE_READS_LIMIT) this.baseReads.set(key, value ?? null);
     return value;
   }
 
