@@ -9,7 +9,8 @@
  *
  * Profiling the FT path alone: node --cpu-prof --import tsx bench/vmCall.ts --ft-only runs
  * only ft_transfer blocks (signing and submission happen outside `ftTransferBlocks`, so a
- * profile filtered to that function shows block production only).
+ * profile filtered to that function shows block production only). `--transfer-only` does the
+ * same with plain Transfers (`transferBlocks`), for the other side of the comparison.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -138,10 +139,18 @@ function ftTransferBlocks(chain: Chain, blocks: number): void {
   for (let i = 0; i < blocks; i++) chain.produceBlock();
 }
 
-/** `--ft-only`: ft_transfer rounds and nothing else, for `--cpu-prof`; prints µs of CPU per transaction. */
-async function ftOnly({ quick }: { quick: boolean }): Promise<void> {
+/** The same for the plain Transfer rounds (a separate name, so that the two profiles are filtered alike). */
+function transferBlocks(chain: Chain, blocks: number): void {
+  for (let i = 0; i < blocks; i++) chain.produceBlock();
+}
+
+/**
+ * `--ft-only` / `--transfer-only`: rounds of one kind and nothing else, for `--cpu-prof`;
+ * prints µs of CPU per transaction.
+ */
+async function oneKind({ quick, kind }: { quick: boolean; kind: "ft" | "transfer" }): Promise<void> {
   const chain = await Chain.open({ blockTimeMs: 0 });
-  const [a, , c] = chain.devAccounts.map((d) => d.accountId);
+  const [a, b, c] = chain.devAccounts.map((d) => d.accountId);
   const call = (m: string, args: unknown, deposit = 0n, gas = 100n * TGAS): Action => ({ type: "FunctionCall", methodName: m, args: enc.encode(JSON.stringify(args)), gas, deposit });
   chain.submitTransaction(tx(chain, a!, a!, [{ type: "DeployContract", code: new Uint8Array(readFileSync(join(root, "contracts/build/ft.wasm"))) }]));
   settle(chain);
@@ -151,20 +160,23 @@ async function ftOnly({ quick }: { quick: boolean }): Promise<void> {
   settle(chain);
   const n = 300;
   const rounds = quick ? 5 : 30;
+  const make = kind === "ft" ? () => tx(chain, a!, a!, [call("ft_transfer", { receiver_id: c, amount: "1" }, 1n, 30n * TGAS)]) : () => tx(chain, c!, b!, [{ type: "Transfer", deposit: 1n }]);
+  const produce = kind === "ft" ? ftTransferBlocks : transferBlocks;
   const cpu: number[] = [];
   for (let i = 0; i <= rounds; i++) {
-    const txs = Array.from({ length: n }, () => tx(chain, a!, a!, [call("ft_transfer", { receiver_id: c, amount: "1" }, 1n, 30n * TGAS)]));
+    const txs = Array.from({ length: n }, make);
     for (const t of txs) chain.submitTransaction(t);
     const c0 = process.cpuUsage();
-    ftTransferBlocks(chain, 3);
+    produce(chain, 3);
     const used = process.cpuUsage(c0);
     if (i > 0) cpu.push((used.user + used.system) / n); // round 0 warms up
   }
-  console.log(`ft_transfer only: ${rounds} rounds of ${n}, median ${median(cpu).toFixed(1)} µs of CPU per transaction`);
+  console.log(`${kind === "ft" ? "ft_transfer" : "Transfer"} only: ${rounds} rounds of ${n}, median ${median(cpu).toFixed(1)} µs of CPU per transaction`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const quick = process.argv.includes("--quick");
-  if (process.argv.includes("--ft-only")) await ftOnly({ quick });
+  if (process.argv.includes("--ft-only")) await oneKind({ quick, kind: "ft" });
+  else if (process.argv.includes("--transfer-only")) await oneKind({ quick, kind: "transfer" });
   else await vmCallCost({ quick });
 }

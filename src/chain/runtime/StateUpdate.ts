@@ -3,6 +3,8 @@ import type { StateSnapshot } from "../store/stateStore.js";
 import { isReportedStateKey } from "../store/trieKeys.js";
 import type { KeyStateChanges, RawStateChange, StateChangeCause } from "./StateChangeCause.js";
 
+const BASE_READS_LIMIT = 4096;
+
 /** A committed key: its current value and every committed write that led to it. */
 interface CommittedKey {
   value: string | null;
@@ -19,6 +21,13 @@ interface CommittedKey {
 export class StateUpdate {
   private readonly committed = new Map<string, CommittedKey>();
   private prospective = new Map<string, string | null>();
+  /**
+   * Values read from the base (null: absent). The base is an immutable snapshot, so a key read
+   * again in the chunk (a contract's read-only data, a key every refund looks up) skips the
+   * trie walk. Bounded: a chunk that reads a whole contract's state (a DeleteAccount lists
+   * every key) keeps only the first BASE_READS_LIMIT values.
+   */
+  private readonly baseReads = new Map<string, string | null>();
 
   constructor(private readonly base: StateSnapshot) {}
 
@@ -28,7 +37,11 @@ export class StateUpdate {
     if (this.prospective.has(key)) return undefined;
     const c = this.committed.get(key);
     if (c !== undefined) return c.value ?? undefined;
-    return this.base.get(key);
+    const read = this.baseReads.get(key);
+    if (read !== undefined) return read ?? undefined;
+    const value = this.base.get(key);
+    if (this.baseReads.size < BASE_READS_LIMIT) this.baseReads.set(key, value ?? null);
+    return value;
   }
 
   has(key: string): boolean {

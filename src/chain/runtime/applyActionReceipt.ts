@@ -129,9 +129,12 @@ export function applyActionReceipt(ctx: ApplyContext, su: StateUpdate, receipt: 
     }
   }
 
+  // Fields named rather than spread: receipts keep the one shape a transaction's receipt has.
   const newReceipts: Receipt[] = result.newReceipts.map((r, i) => ({
-    ...r,
+    predecessorId: r.predecessorId,
+    receiverId: r.receiverId,
     receiptId: receiptIdFromReceipt(receipt.receiptId, ctx.blockHeight, i),
+    body: r.body,
   }));
   let status: ExecutionStatus;
   if (result.error !== undefined) {

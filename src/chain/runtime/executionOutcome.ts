@@ -1,6 +1,6 @@
 import { base58Encode } from "../primitives/base58.js";
 import { base64Encode } from "../primitives/base64.js";
-import { sha256 } from "../primitives/sha256.js";
+import { sha256, sha256Utf8 } from "../primitives/sha256.js";
 import type { TxExecutionErrorJson } from "./actionError.js";
 
 /** How a transaction or receipt ended (nearcore `ExecutionStatus`). */
@@ -124,7 +124,7 @@ export function outcomeHash(o: ExecutionOutcome): Uint8Array {
   new DataView(hashes.buffer).setUint32(0, 2 + o.logs.length, true);
   hashes.set(o.id, 4);
   hashes.set(sha256(partial), 36);
-  o.logs.forEach((log, i) => hashes.set(sha256(UTF8.encode(log)), 68 + 32 * i));
+  for (let i = 0; i < o.logs.length; i++) hashes.set(sha256Utf8(o.logs[i]!), 68 + 32 * i);
   return sha256(hashes);
 }
 

@@ -27,6 +27,19 @@ export function getAccessKey(su: StateUpdate, accountId: string, publicKey: Publ
   return raw === undefined ? undefined : decodeAccessKey(latin1ToBytes(raw));
 }
 
+/**
+ * The access key when it is a function-call key (undefined when missing or full-access). A
+ * full-access key is recognised from its 9 stored bytes (nonce u64, tag 1) without decoding
+ * them: every gas refund asks this of the key that paid, which is usually full-access.
+ */
+export function getFunctionCallAccessKey(su: StateUpdate, accountId: string, publicKey: PublicKey): AccessKey | undefined {
+  const raw = su.get(accessKeyTrieKey(accountId, publicKey));
+  if (raw === undefined || (raw.length === FULL_ACCESS_KEY_LENGTH && raw.charCodeAt(8) === FULL_ACCESS_TAG)) return undefined;
+  return decodeAccessKey(latin1ToBytes(raw));
+}
+const FULL_ACCESS_KEY_LENGTH = 9;
+const FULL_ACCESS_TAG = 1;
+
 export function setAccessKey(su: StateUpdate, accountId: string, publicKey: PublicKey, key: AccessKey): void {
   su.set(accessKeyTrieKey(accountId, publicKey), bytesToLatin1(encodeAccessKey(key)));
 }

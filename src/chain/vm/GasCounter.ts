@@ -42,6 +42,11 @@ function extCostNumbers(extCosts: Readonly<Record<ExtCost, bigint>>): readonly n
   return table;
 }
 
+function sameNumbers(a: readonly number[], b: readonly number[]): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 /** Profile unit counts stay below this (exact doubles); see countUnits. */
 const UNIT_FLUSH = 2 ** 52;
 
@@ -65,6 +70,14 @@ export class GasCounter {
   private readonly units: number[] = new Array<number>(EXT_COST_BY_INDEX.length).fill(0);
   private readonly profileExtra: bigint[] = new Array<bigint>(EXT_COST_BY_INDEX.length).fill(0n);
   private readonly actionProfile = new Map<string, bigint>();
+  /** Some profile gas is outside `units` (profileExtra or actionProfile has an entry): see {@link gasProfile}. */
+  private exact = false;
+  /**
+   * The last profile built from `units` alone, with the units and burnt gas it was built from:
+   * calls of one method usually charge exactly alike, and the entries are never modified, so
+   * an equal profile is handed out again instead of 20-30 new entries and number strings.
+   */
+  private lastProfile: { readonly units: number[]; readonly burnt: bigint; readonly profile: readonly GasProfileEntry[] } | undefined;
   /**
    * Gas a wasm instance may still burn in its own counter (instrument.ts GasGlobals) without
    * the host having counted it: the budget it was armed with. Host charges take the fast path
@@ -106,8 +119,11 @@ export class GasCounter {
     this.reserve = 0n;
     this.settle = undefined;
     this.units.fill(0);
-    this.profileExtra.fill(0n);
-    this.actionProfile.clear();
+    if (this.exact) {
+      this.profileExtra.fill(0n);
+      this.actionProfile.clear();
+      this.exact = false;
+    }
   }
 
   /**
@@ -214,7 +230,10 @@ export class GasCounter {
     if (gas === 0n) return;
     const units = typeof count === "number" ? count : Number(count);
     if (units < UNIT_FLUSH) this.countUnits(index, units);
-    else this.profileExtra[index] = this.profileExtra[index]! + gas;
+    else {
+      this.profileExtra[index] = this.profileExtra[index]! + gas;
+      this.exact = true;
+    }
   }
 
   /**
@@ -229,6 +248,7 @@ export class GasCounter {
     }
     this.units[index] = 0;
     this.profileExtra[index] = this.profileExtra[index]! + BigInt(total) * this.costs[index]!;
+    this.exact = true;
   }
 
   /** The general path: burn (clamping at a limit and throwing its error), then profile what was burnt. */
@@ -239,7 +259,10 @@ export class GasCounter {
     } finally {
       const delta = this.burnt - before;
       const index = indexOf(cost);
-      if (delta > 0n) this.profileExtra[index] = this.profileExtra[index]! + delta;
+      if (delta > 0n) {
+        this.profileExtra[index] = this.profileExtra[index]! + delta;
+        this.exact = true;
+      }
     }
   }
 
@@ -247,9 +270,19 @@ export class GasCounter {
    * nearcore's `gas_profile` of the call: every cost with gas burnt, plus WASM_INSTRUCTION (the
    * rest of the burnt gas), sorted by category then name, as ExecutionMetadataView lists them.
    * Ext costs are indexed in that order already, so the (few) action costs are all that gets sorted.
+   * The entries are shared, never to be modified: a profile equal to the last one built from
+   * unit counts alone is that same array (see `lastProfile`).
    */
-  gasProfile(): GasProfileEntry[] {
+  gasProfile(): readonly GasProfileEntry[] {
     this.settled();
+    const last = this.lastProfile;
+    if (!this.exact && last !== undefined && last.burnt === this.burnt && sameNumbers(last.units, this.units)) return last.profile;
+    const out = this.buildProfile();
+    if (!this.exact) this.lastProfile = { units: this.units.slice(), burnt: this.burnt, profile: out };
+    return out;
+  }
+
+  private buildProfile(): GasProfileEntry[] {
     const out: GasProfileEntry[] = [];
     let counted = 0n;
     if (this.actionProfile.size > 0) {
@@ -297,7 +330,10 @@ export class GasCounter {
       this.deductGas(burnGas, useGas);
     } finally {
       const delta = this.burnt - before;
-      if (action !== undefined && delta > 0n) this.actionProfile.set(action, (this.actionProfile.get(action) ?? 0n) + delta);
+      if (action !== undefined && delta > 0n) {
+        this.actionProfile.set(action, (this.actionProfile.get(action) ?? 0n) + delta);
+        this.exact = true;
+      }
     }
   }
 

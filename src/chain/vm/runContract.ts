@@ -47,7 +47,7 @@ export interface VmOutcome {
   readonly logs: string[];
   readonly receipts: readonly PendingReceipt[];
   /** nearcore's gas_profile of the call (empty when the VM never started). */
-  readonly profile: GasProfileEntry[];
+  readonly profile: readonly GasProfileEntry[];
   readonly error?: VmError;
 }
 

@@ -30,6 +30,8 @@ export class StateExternal implements VmExternal {
   private total: bigint | undefined;
   /** `0x09 ‖ account ‖ ','`, written before each key in KEY_SCRATCH. */
   private readonly prefix: string;
+  /** The prefix's bytes, made on the first key: a copy of them is cheaper than a latin1 write per key. */
+  private prefixBytes: Uint8Array | undefined;
 
   constructor(
     private readonly state: StateAccess,
@@ -46,7 +48,7 @@ export class StateExternal implements VmExternal {
   private trieKey(key: Uint8Array): string {
     const n = this.prefix.length + key.length;
     if (n > KEY_SCRATCH.length) return contractDataTrieKey(this.accountId, key);
-    KEY_SCRATCH.write(this.prefix, 0, "latin1");
+    KEY_SCRATCH.set((this.prefixBytes ??= latin1ToBytes(this.prefix)), 0);
     KEY_SCRATCH.set(key, this.prefix.length);
     return KEY_SCRATCH.toString("latin1", 0, n);
   }

@@ -1,29 +1,14 @@
 import { formatCryptoHash } from "../primitives/cryptoHash.js";
-import { latin1ToBytes } from "../primitives/latin1.js";
-import { publicKeyToBorsh } from "../primitives/publicKey.js";
-import { sha256 } from "../primitives/sha256.js";
 import type { FunctionCallExecutor, FunctionCallOutcome } from "../runtime/functionCallExecutor.js";
 import type { NewReceipt } from "../runtime/receipt.js";
-import { actionHash, dataId } from "../runtime/receiptId.js";
-import { contractCodeTrieKey } from "../store/trieKeys.js";
 import { ContractCache } from "./ContractCache.js";
 import { wasmLimitsOf } from "./wasmLimitsOf.js";
 import { vmErrorJson } from "./FunctionCallError.js";
 import { MemoryPool } from "./MemoryPool.js";
+import { ReceiptCallContext } from "./ReceiptCallContext.js";
 import { runContract } from "./runContract.js";
 import { StateExternal } from "./stateExternal.js";
 import { NEARCORE_RUNTIME_PARAMETERS } from "../runtime/parameters.js";
-
-/**
- * nearcore utils.rs `create_random_seed` (current protocol): sha256(action_hash ‖ block
- * random_value), so every action, even within one receipt, sees its own seed.
- */
-export function actionRandomSeed(actionHashBytes: Uint8Array, blockRandomValue: Uint8Array): Uint8Array {
-  const bytes = new Uint8Array(actionHashBytes.length + blockRandomValue.length);
-  bytes.set(actionHashBytes, 0);
-  bytes.set(blockRandomValue, actionHashBytes.length);
-  return sha256(bytes);
-}
 
 function isZero(b: Uint8Array): boolean {
   for (let i = 0; i < b.length; i++) if (b[i] !== 0) return false;
@@ -69,48 +54,16 @@ export function createWasmExecutor(options: WasmExecutorOptions = {}): FunctionC
     if (isZero(account.codeHash)) {
       return { ok: false, error: { CompilationError: { CodeDoesNotExist: { account_id: accountId } } }, gasBurnt: 0n, gasUsed: 0n, logs: [] };
     }
-    // The action hash (for data ids and the random seed), the seed and the signer key in borsh
-    // are made when the call asks for them: most calls never do, and each is a sha256 or an
-    // encoding per call.
-    let hash: Uint8Array | undefined;
-    const actionHashBytes = (): Uint8Array => (hash ??= actionHash(receipt.receiptId, ctx.blockHeight, input.actionIndex));
-    let seed: Uint8Array | undefined;
-    let signerPk: Uint8Array | undefined;
-    let dataCount = 0;
     const body = receipt.body;
+    const context = new ReceiptCallContext(input);
     const outcome = runContract({
       codeHash: codeHashString(account.codeHash),
-      code: () => latin1ToBytes(su.get(contractCodeTrieKey(accountId)) ?? ""),
+      code: context.deployedCode.bind(context),
       methodName: action.methodName,
-      context: {
-        currentAccountId: accountId,
-        signerAccountId: body.signerId,
-        get signerAccountPk(): Uint8Array {
-          return (signerPk ??= publicKeyToBorsh(body.signerPublicKey));
-        },
-        predecessorAccountId: receipt.predecessorId,
-        input: action.args,
-        promiseResults: input.promiseResults,
-        blockHeight: BigInt(ctx.blockHeight),
-        blockTimestamp: ctx.blockTimestampNs,
-        epochHeight: BigInt(ctx.epochHeight),
-        accountBalance: account.amount,
-        accountLockedBalance: account.locked,
-        storageUsage: BigInt(account.storageUsage),
-        attachedDeposit: action.deposit,
-        prepaidGas: action.gas,
-        get randomSeed(): Uint8Array {
-          return (seed ??= actionRandomSeed(actionHashBytes(), ctx.randomSeed));
-        },
-        isView: false,
-        // nearcore action_function_call: only the batch's last action feeds the receipt's data
-        // receivers, so an earlier action's value_return pays no data-receipt bytes.
-        outputDataReceivers: input.isLastAction ? body.outputDataReceivers.map((r) => r.receiverId) : [],
-        codeHash: account.codeHash,
-      },
+      context,
       params: ctx.params,
       ext: new StateExternal(su, accountId, ctx.validatorStakes),
-      newDataId: () => dataId(actionHashBytes(), ctx.blockHeight, dataCount++),
+      newDataId: context.nextDataId.bind(context),
       cache,
       memories,
     });

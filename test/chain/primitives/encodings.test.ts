@@ -4,7 +4,7 @@ import { Base58Error, base58Decode, base58Encode } from "../../../src/chain/prim
 import { Base64Error, base64Decode, base64DecodeToLatin1, base64Encode } from "../../../src/chain/primitives/base64.js";
 import { ZERO_HASH, ZERO_HASH_BASE58, formatCryptoHash, parseCryptoHash } from "../../../src/chain/primitives/cryptoHash.js";
 import { bytesToLatin1, latin1ToBytes } from "../../../src/chain/primitives/latin1.js";
-import { sha256 } from "../../../src/chain/primitives/sha256.js";
+import { sha256, sha256Utf8 } from "../../../src/chain/primitives/sha256.js";
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
 const fromHex = (h: string) => new Uint8Array(Buffer.from(h, "hex"));
@@ -61,6 +61,13 @@ describe("sha256", () => {
     ["abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"],
   ])("hashes %j", (text, digest) => {
     expect(hex(sha256(new TextEncoder().encode(text)))).toBe(digest);
+    expect(hex(sha256Utf8(text))).toBe(digest);
+  });
+
+  it("hashes text as the bytes TextEncoder makes of it, lone surrogates included", () => {
+    for (const text of ["é😀", "EVENT_JSON:{\"amount\":\"1\"}", "\ud800x", "x\udfff", "\udc00\ud800"]) {
+      expect(hex(sha256Utf8(text))).toBe(hex(sha256(new TextEncoder().encode(text))));
+    }
   });
 });
 

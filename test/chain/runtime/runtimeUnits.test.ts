@@ -8,6 +8,9 @@ import { EMPTY_ED25519_KEY, type Receipt } from "../../../src/chain/runtime/rece
 import { decodeReceipt, encodeReceipt } from "../../../src/chain/runtime/receiptCodec.js";
 import { actionHash, receiptIdFromReceipt, receiptIdFromTransaction } from "../../../src/chain/runtime/receiptId.js";
 import { StateUpdate } from "../../../src/chain/runtime/StateUpdate.js";
+import { getAccessKey, getFunctionCallAccessKey, setAccessKey } from "../../../src/chain/runtime/stateAccess.js";
+import { bytesToLatin1 } from "../../../src/chain/primitives/latin1.js";
+import { accessKeyTrieKey } from "../../../src/chain/store/trieKeys.js";
 import { transactionCost } from "../../../src/chain/runtime/transactionCost.js";
 import { MemoryStateStore } from "../../../src/chain/store/MemoryStateStore.js";
 import { MIGRATION } from "../../../src/chain/runtime/StateChangeCause.js";
@@ -119,6 +122,46 @@ describe("StateUpdate", () => {
     expect(su.get("a1")).toBeUndefined();
     expect(su.get("b")).toBe("z");
     expect(su.toChangeSet().toSorted()).toEqual({ keys: ["a1", "a3"], values: [null, "w"] });
+  });
+
+  it("reads each base key from the snapshot once, and every read sees the writes over it", () => {
+    const base = new MemoryStateStore().build(["k", "m"], ["base-k", "base-m"]);
+    const reads: string[] = [];
+    const counting = { ...base, rootHash: base.rootHash, get: (key: string) => (reads.push(key), base.get(key)), scan: base.scan.bind(base), prove: base.prove.bind(base) };
+    const su = new StateUpdate(counting);
+    expect(su.get("k")).toBe("base-k");
+    expect(su.get("absent")).toBeUndefined();
+    su.set("k", "new");
+    expect(su.get("k")).toBe("new");
+    su.rollback();
+    expect(su.get("k")).toBe("base-k");
+    su.remove("k");
+    expect(su.get("k")).toBeUndefined();
+    su.commit(MIGRATION);
+    expect(su.get("k")).toBeUndefined();
+    expect(su.get("absent")).toBeUndefined();
+    expect(su.get("m")).toBe("base-m");
+    expect(su.get("m")).toBe("base-m");
+    expect(reads).toEqual(["k", "absent", "m"]);
+  });
+});
+
+describe("getFunctionCallAccessKey", () => {
+  it("decodes function-call keys only, answering full-access and missing keys without decoding, as getAccessKey would", () => {
+    const su = new StateUpdate(new MemoryStateStore().build([], []));
+    const pk = devKeyPair("fc.test.near").publicKey;
+    const full = devKeyPair("full.test.near").publicKey;
+    const fcKey = { nonce: 5n, permission: { FunctionCall: { allowance: 7n, receiverId: BOB, methodNames: ["m"] } } } as const;
+    setAccessKey(su, ALICE, pk, fcKey);
+    setAccessKey(su, ALICE, full, { nonce: 2n ** 64n - 1n, permission: "FullAccess" });
+    expect(getFunctionCallAccessKey(su, ALICE, pk)).toEqual(fcKey);
+    expect(getAccessKey(su, ALICE, full)?.permission).toBe("FullAccess");
+    expect(getFunctionCallAccessKey(su, ALICE, full)).toBeUndefined();
+    expect(getFunctionCallAccessKey(su, BOB, pk)).toBeUndefined();
+    // A full-access tag followed by stray bytes is no full-access record: it is decoded, and refused.
+    su.set(accessKeyTrieKey(BOB, full), bytesToLatin1(new Uint8Array([...new Uint8Array(8), 1, 0])));
+    expect(() => getAccessKey(su, BOB, full)).toThrow();
+    expect(() => getFunctionCallAccessKey(su, BOB, full)).toThrow();
   });
 });
 

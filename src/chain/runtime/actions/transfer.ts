@@ -3,7 +3,7 @@ import type { TransferAction } from "../../transaction/index.js";
 import { accessKeyStorageUsage } from "../../genesis/storageUsage.js";
 import { nearImplicitPublicKey } from "../implicitAccount.js";
 import { SYSTEM_ACCOUNT } from "../receipt.js";
-import { getAccessKey, setAccessKey } from "../stateAccess.js";
+import { getFunctionCallAccessKey, setAccessKey } from "../stateAccess.js";
 import type { ActionEnv } from "./ActionEnv.js";
 
 /**
@@ -40,7 +40,7 @@ export function transfer(env: ActionEnv, action: TransferAction): void {
 /** nearcore `try_refund_allowance`: best effort, only for a key that still has a finite allowance. */
 function refundAllowance(env: ActionEnv, amount: bigint): void {
   const publicKey = env.receipt.body.signerPublicKey;
-  const key = getAccessKey(env.su, env.accountId, publicKey);
+  const key = getFunctionCallAccessKey(env.su, env.accountId, publicKey);
   if (key === undefined || key.permission === "FullAccess") return;
   const fc = key.permission.FunctionCall;
   if (fc.allowance === null || amount === 0n) return;
