@@ -1,6 +1,6 @@
 import type { Worker } from "node:worker_threads";
 import { entryRecordSize, writeEntryRecord } from "./entryRecords.js";
-import { BATCH_BYTES, MAX_BATCHES_IN_FLIGHT, type FromSorter, type ToSorter } from "./entrySortMessages.js";
+import { BATCH_BYTES, MAX_ENTRY_BATCHES_IN_FLIGHT, type FromSorter, type ToSorter } from "./entrySortMessages.js";
 import { startWorker } from "../startWorker.js";
 
 /**
@@ -8,7 +8,7 @@ import { startWorker } from "../startWorker.js";
  * thread parses records and adds entries (copied into batches of entry records, sent to the
  * worker), the worker sorts and spills the runs; then the worker merges them while the
  * loader builds the tries from the sorted batches it sends back. Memory between the threads
- * is bounded both ways: at most `MAX_BATCHES_IN_FLIGHT` batches are unacknowledged (the
+ * is bounded both ways (entrySortMessages.ts): a fixed number of batches may be unacknowledged (the
  * loader awaits `ready()` between file chunks; the worker waits before sending more).
  */
 export class WorkerEntrySorter {
@@ -79,7 +79,7 @@ export class WorkerEntrySorter {
 
   /** Resolves once the worker has caught up (call between chunks of input). */
   async ready(): Promise<void> {
-    while (this.inFlight >= MAX_BATCHES_IN_FLIGHT) {
+    while (this.inFlight >= MAX_ENTRY_BATCHES_IN_FLIGHT) {
       this.check();
       await new Promise<void>((resolve) => (this.wake = resolve));
     }

@@ -2,17 +2,17 @@
  * Worker thread of {@link WorkerEntrySorter}: owns an {@link EntrySorter}, takes batches of
  * entry records from the loader (acknowledging each, which is the loader's back-pressure) and,
  * once asked, merges the runs and sends the sorted entries back in batches, never more than
- * `MAX_BATCHES_IN_FLIGHT` unacknowledged ones.
+ * `MAX_SORTED_BATCHES_IN_FLIGHT` unacknowledged ones.
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { EntrySorter } from "./EntrySorter.js";
 import { entryRecordSize, readEntryRecords, writeEntryRecord } from "./entryRecords.js";
-import { BATCH_BYTES, MAX_BATCHES_IN_FLIGHT, type ToSorter, type FromSorter } from "./entrySortMessages.js";
+import { BATCH_BYTES, MAX_SORTED_BATCHES_IN_FLIGHT, type ToSorter, type FromSorter } from "./entrySortMessages.js";
 
 const port = parentPort!;
 const { dir, runBytes } = workerData as { dir: string; runBytes: number | undefined };
 const sorter = new EntrySorter(dir, runBytes);
-let credit = MAX_BATCHES_IN_FLIGHT;
+let credit = MAX_SORTED_BATCHES_IN_FLIGHT;
 let stopped = false;
 let merging = false;
 let wake: (() => void) | undefined;
