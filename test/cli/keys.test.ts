@@ -7,10 +7,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { hashApiKey } from "../../src/server/http/keyRing.js";
+import { cliNodeArgs } from "./cliProcess.js";
 
-const cli = join(import.meta.dirname, "..", "..", "src", "cli", "main.ts");
 const run = (...args: string[]) => {
-  const r = spawnSync(process.execPath, ["--import", "tsx", cli, "keys", ...args], { encoding: "utf8" });
+  const r = spawnSync(process.execPath, [...cliNodeArgs, "keys", ...args], { encoding: "utf8" });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr, last: r.stdout.trimEnd().split("\n").at(-1)! };
 };
 

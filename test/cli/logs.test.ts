@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { devKeyPair } from "../../src/chain/genesis/devKey.js";
 import { base58Decode } from "../../src/chain/primitives/base58.js";
 import { encodeSignedTransaction, signTransaction } from "../../src/chain/transaction/index.js";
-import { hasScript, repoRoot, runCliOnTerminal, startServe, stop, waitFor, type CliProcess, type ServeUrls } from "./cliProcess.js";
+import { cliNodeArgs, hasScript, repoRoot, runCliOnTerminal, startServe, stop, waitFor, type CliProcess, type ServeUrls } from "./cliProcess.js";
 
 interface LogRecord {
   time: string;
@@ -39,7 +39,7 @@ describe("serve --log-level debug (stdout not a TTY: JSON lines)", () => {
 
   beforeAll(async () => {
     const keysFile = join(await mkdtemp(join(tmpdir(), "shardkit-logs-")), "keys.json");
-    const added = spawnSync(process.execPath, ["--import", "tsx", join(repoRoot, "src/cli/main.ts"), "keys", "add", "--file", keysFile, "--name", "ci"], {
+    const added = spawnSync(process.execPath, [...cliNodeArgs, "keys", "add", "--file", keysFile, "--name", "ci"], {
       encoding: "utf8",
     });
     apiKey = added.stdout.trim().split("\n").at(-1)!;

@@ -6,13 +6,13 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startService, type Service } from "../../src/server/startService.js";
 import { startFaultyProxy } from "./faultyProxy.js";
+import { cliNodeArgs } from "../cli/cliProcess.js";
 
-const cli = join(import.meta.dirname, "../../src/cli/main.ts");
 
 /** Runs the CLI in a child process (asynchronously: the service under test lives in this one). */
 function runCli(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", cli, "contract-test", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [...cliNodeArgs, "contract-test", ...args], { stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));

@@ -13,10 +13,9 @@ import { validateRestResponse } from "../../generated/rest/validators.js";
 import { base58Decode, base58Encode } from "../../src/chain/primitives/base58.js";
 import { encodeSignedTransaction, signTransaction, transactionHash, type Transaction } from "../../src/chain/transaction/index.js";
 import { signerKeyPair } from "../../src/contract-test/signerKey.js";
-import { startServe, stop, waitFor, type CliProcess, type ServeUrls } from "../cli/cliProcess.js";
+import { cliNodeArgs, startServe, stop, waitFor, type CliProcess, type ServeUrls } from "../cli/cliProcess.js";
 import { postRpc, rpcBody, startGatewayProcess, type GatewayUrls } from "./gatewayProcess.js";
 
-const cli = join(import.meta.dirname, "..", "..", "src", "cli", "main.ts");
 
 let upstream: CliProcess & ServeUrls;
 let gateway: CliProcess & GatewayUrls;
@@ -169,7 +168,7 @@ describe("shardkit gateway in front of shardkit serve", () => {
     const dir = await mkdtemp(join(tmpdir(), "shardkit-gw-keys-"));
     const file = join(dir, "keys.json");
     const add = (...args: string[]) => {
-      const run = spawnSync(process.execPath, ["--import", "tsx", cli, "keys", "add", "--file", file, ...args], { encoding: "utf8" });
+      const run = spawnSync(process.execPath, [...cliNodeArgs, "keys", "add", "--file", file, ...args], { encoding: "utf8" });
       expect(run.status).toBe(0);
       return run.stdout.trimEnd().split("\n").at(-1)!;
     };
@@ -210,7 +209,7 @@ describe("shardkit gateway in front of shardkit serve", () => {
     const run = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
       const child = spawn(
         process.execPath,
-        ["--import", "tsx", cli, "contract-test", "--rpc", gateway.rpcUrl, "--archival", gateway.archivalUrl, "--signer", `${signer.accountId}:${signer.secretKey}`],
+        [...cliNodeArgs, "contract-test", "--rpc", gateway.rpcUrl, "--archival", gateway.archivalUrl, "--signer", `${signer.accountId}:${signer.secretKey}`],
         { stdio: ["ignore", "pipe", "pipe"] },
       );
       let stdout = "";

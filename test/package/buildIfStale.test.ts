@@ -5,10 +5,10 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../cli/cliProcess.js";
 
-// A stand-in project: the real script, a `build` that counts its runs, and one source file.
+// A stand-in project: the real scripts, a `build` that counts its runs, and one source file.
 const root = mkdtempSync(join(tmpdir(), "shardkit-prestart-"));
 mkdirSync(join(root, "scripts"));
-copyFileSync(join(repoRoot, "scripts", "build-if-stale.mjs"), join(root, "scripts", "build-if-stale.mjs"));
+for (const script of ["build-if-stale.mjs", "distFreshness.mjs"]) copyFileSync(join(repoRoot, "scripts", script), join(root, "scripts", script));
 const build = `node -e "const fs=require('fs');fs.mkdirSync('dist/src/cli',{recursive:true});fs.writeFileSync('dist/src/cli/main.js','');fs.appendFileSync('builds','x')"`;
 writeFileSync(join(root, "package.json"), JSON.stringify({ name: "stand-in", private: true, scripts: { build } }));
 mkdirSync(join(root, "src"));

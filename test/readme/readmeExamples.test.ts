@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { devKeyPair } from "../../src/chain/genesis/devKey.js";
-import { repoRoot, startServe, stop, type CliProcess, type ServeUrls } from "../cli/cliProcess.js";
+import { cliNodeArgs, repoRoot, startServe, stop, type CliProcess, type ServeUrls } from "../cli/cliProcess.js";
 import { codeBlocks, isCurlOnly, type CodeBlock } from "./codeBlocks.js";
 
 const run = promisify(execFile);
@@ -102,7 +102,7 @@ describe("README examples", () => {
     expect(others).toEqual(["end"]);
     const keysOnly = block.code.split("\n").filter((line) => !line.startsWith("shardkit serve")).join("\n");
     const cwd = await mkdtemp(join(scratch, "keys-"));
-    const shim = `set -e\nshardkit() { ${JSON.stringify(process.execPath)} --import tsx ${JSON.stringify(join(repoRoot, "src/cli/main.ts"))} "$@"; }\n`;
+    const shim = `set -e\nshardkit() { ${[process.execPath, ...cliNodeArgs].map((arg) => JSON.stringify(arg)).join(" ")} "$@"; }\n`;
     const { stdout } = await run("bash", ["-c", shim + keysOnly], { cwd, timeout: 60_000 });
     expect(stdout).toMatch(/added server key "ci"/);
     expect(stdout).toMatch(/added browser key "web"/);

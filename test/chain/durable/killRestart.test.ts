@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { devKeyPair } from "../../../src/chain/genesis/devKey.js";
 import { base58Decode } from "../../../src/chain/primitives/base58.js";
 import { encodeSignedTransaction, signTransaction } from "../../../src/chain/transaction/index.js";
+import { cliNodeArgs } from "../../cli/cliProcess.js";
 
 /*
  * A real `shardkit serve` on a data dir, killed with SIGKILL at random moments while it
@@ -15,7 +16,6 @@ import { encodeSignedTransaction, signTransaction } from "../../../src/chain/tra
  */
 
 const KILLS = Number(process.env.SHARDKIT_CRASH_KILLS ?? 3);
-const cli = join(import.meta.dirname, "..", "..", "..", "src", "cli", "main.ts");
 const SENDERS = ["alice.test.near", "bob.test.near", "carol.test.near"];
 const RECEIVER = "test.near";
 
@@ -37,7 +37,7 @@ interface Server {
 async function startServer(): Promise<Server> {
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", cli, "serve", "--data-dir", dir, "--block-time", "50", "--rpc-port", "0", "--archival-port", "0", "--api-port", "0"],
+    [...cliNodeArgs, "serve", "--data-dir", dir, "--block-time", "50", "--rpc-port", "0", "--archival-port", "0", "--api-port", "0"],
     { stdio: ["ignore", "pipe", "pipe"] },
   );
   children.push(child);

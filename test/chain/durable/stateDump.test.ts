@@ -6,8 +6,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { dumpGenesis } from "../../../src/chain/genesis/dumpGenesis.js";
 import type { Chain } from "../../../src/chain/node.js";
 import { ALICE, BOB, CAROL, NEAR, ROOT, keyOf, openChain, settle, submit } from "../runtime/helpers.js";
+import { cliNodeArgs } from "../../cli/cliProcess.js";
 
-const cli = join(import.meta.dirname, "..", "..", "..", "src", "cli", "main.ts");
 const dir = mkdtempSync(join(tmpdir(), "shardkit-dump-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -70,7 +70,7 @@ describe("state dump", () => {
     await chain.close();
 
     const out = join(dir, "cli-dump.json");
-    const run = (...args: string[]) => spawnSync(process.execPath, ["--import", "tsx", cli, "state", ...args], { encoding: "utf8" });
+    const run = (...args: string[]) => spawnSync(process.execPath, [...cliNodeArgs, "state", ...args], { encoding: "utf8" });
     const ok = run("dump", "--data-dir", dataDir, "--out", out);
     expect(ok.stderr).toBe("");
     expect(ok.status).toBe(0);

@@ -3,7 +3,7 @@ import { chmodSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { repoRoot, startServe, stop, waitFor, type CliProcess } from "../../cli/cliProcess.js";
+import { cliNodeArgs, repoRoot, startServe, stop, waitFor, type CliProcess } from "../../cli/cliProcess.js";
 
 /*
  * A data dir that cannot take a write: `serve` says why on one line and exits with code 1,
@@ -16,7 +16,6 @@ import { repoRoot, startServe, stop, waitFor, type CliProcess } from "../../cli/
  *   read-only case is taken by a file size limit of 0 (nothing can be written at all).
  */
 
-const cli = join(repoRoot, "src", "cli", "main.ts");
 const base = mkdtempSync(join(tmpdir(), "shardkit-unwritable-"));
 chmodSync(base, 0o755); // reachable by the unprivileged user of the read-only case
 afterAll(() => rmSync(base, { recursive: true, force: true }));
@@ -24,13 +23,13 @@ afterAll(() => rmSync(base, { recursive: true, force: true }));
 const NOBODY = 65534;
 const isRoot = process.getuid?.() === 0;
 const nobodyCanRun =
-  isRoot && spawnSync(process.execPath, ["--import", "tsx", "-e", "0"], { cwd: repoRoot, uid: NOBODY, gid: NOBODY, env: process.env }).status === 0;
+  isRoot && spawnSync(process.execPath, [...cliNodeArgs, "--version"], { cwd: repoRoot, uid: NOBODY, gid: NOBODY, env: process.env }).status === 0;
 
 const shellQuote = (arg: string) => `'${arg.replaceAll("'", `'\\''`)}'`;
 
 /** `shardkit serve ARGS` under a file size limit (KiB), through bash (pinned: CI has no SHELL). */
 function serveLimited(limitKiB: number, args: string[]): CliProcess {
-  const command = ["exec", process.execPath, "--import", "tsx", cli, "serve", "--rpc-port", "0", "--archival-port", "0", "--api-port", "0", ...args]
+  const command = ["exec", process.execPath, ...cliNodeArgs, "serve", "--rpc-port", "0", "--archival-port", "0", "--api-port", "0", ...args]
     .map(shellQuote)
     .join(" ");
   const child = spawn("/bin/bash", ["-c", `trap '' XFSZ; ulimit -f ${limitKiB}; ${command}`], { stdio: ["ignore", "pipe", "pipe"], env: process.env, cwd: repoRoot });
@@ -38,7 +37,7 @@ function serveLimited(limitKiB: number, args: string[]): CliProcess {
 }
 
 function serveAs(uid: number, args: string[]): CliProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", cli, "serve", "--rpc-port", "0", "--archival-port", "0", "--api-port", "0", ...args], {
+  const child = spawn(process.execPath, [...cliNodeArgs, "serve", "--rpc-port", "0", "--archival-port", "0", "--api-port", "0", ...args], {
     stdio: ["ignore", "pipe", "pipe"],
     env: process.env,
     cwd: repoRoot,

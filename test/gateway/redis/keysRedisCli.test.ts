@@ -12,12 +12,12 @@ import { keysCommand } from "../../../src/cli/keysCommand.js";
 import { RedisAccessGate } from "../../../src/gateway/redis/RedisAccessGate.js";
 import { hashApiKey } from "../../../src/server/http/keyRing.js";
 import { startRedisServer, type RedisServer } from "../../support/redisServer.js";
+import { cliNodeArgs } from "../../cli/cliProcess.js";
 
-const cli = join(import.meta.dirname, "..", "..", "..", "src", "cli", "main.ts");
 
 function run(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string; last: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", cli, "keys", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [...cliNodeArgs, "keys", ...args], { stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
