@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { RestHandlers } from "../../generated/rest/routes.js";
 import type { components } from "../../generated/rest/types.js";
 import type { Awaitable } from "../indexer/IndexStore.js";
-import type { AccessGate } from "../server/http/AccessGate.js";
+import { withDecision, type AccessGate } from "../server/http/AccessGate.js";
 import { sendRefusal } from "../server/http/accessReplies.js";
 import { answerPreflight, corsHeaders } from "../server/http/cors.js";
 import { drainUnreadBody } from "../server/http/drainUnreadBody.js";
@@ -102,17 +102,16 @@ export function createGatewayStatusListener(options: GatewayStatusListenerOption
       options.onInternalError?.(url.pathname, error);
       if (!res.headersSent) send(req, res, 500, ["content-type", "application/json"], '"Internal server error"');
     };
-    const decision = options.access.check(req, url);
-    const next = (settled: Exclude<typeof decision, Promise<unknown>>) => {
-      try {
-        if (settled.kind !== "allow") return sendRefusal(req, res, settled);
+    withDecision(
+      options.access,
+      req,
+      url,
+      (decision) => {
+        if (decision.kind !== "allow") return sendRefusal(req, res, decision);
         route(req, res, url.pathname, options, failed);
-      } catch (error) {
-        failed(error);
-      }
-    };
-    if (decision instanceof Promise) decision.then(next, failed);
-    else next(decision);
+      },
+      failed,
+    );
   });
   server.keepAliveTimeout = 65_000;
   return server;

@@ -14,7 +14,11 @@ export interface AccessGate {
   check(req: IncomingMessage, url: URL): AccessDecision | Promise<AccessDecision>;
 }
 
-/** Runs `next` with the gate's decision: at once when it is synchronous, after it settles otherwise. */
+/**
+ * Runs `next` with the gate's decision: at once when the gate answers synchronously (the hot
+ * path pays no microtask), after it settles otherwise. `failed` gets a rejected check and
+ * anything `next` throws, on either path.
+ */
 export function withDecision(
   gate: AccessGate,
   req: IncomingMessage,
@@ -22,7 +26,14 @@ export function withDecision(
   next: (decision: AccessDecision) => void,
   failed: (error: unknown) => void,
 ): void {
+  const run = (decision: AccessDecision): void => {
+    try {
+      next(decision);
+    } catch (error) {
+      failed(error);
+    }
+  };
   const decision = gate.check(req, url);
-  if (decision instanceof Promise) decision.then(next, failed);
-  else next(decision);
+  if (decision instanceof Promise) decision.then(run, failed);
+  else run(decision);
 }

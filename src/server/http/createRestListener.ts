@@ -5,7 +5,7 @@ import type { RestContext } from "../rest/RestContext.js";
 import { matchRoute } from "../rest/matchRoute.js";
 import { INVALID_ARGUMENT } from "../rest/validArguments.js";
 import type { AccessDecision } from "./AccessControl.js";
-import type { AccessGate } from "./AccessGate.js";
+import { withDecision, type AccessGate } from "./AccessGate.js";
 import { sendRefusal } from "./accessReplies.js";
 import { drainUnreadBody } from "./drainUnreadBody.js";
 import { answerPreflight, corsHeaders } from "./cors.js";
@@ -71,22 +71,13 @@ function handle(req: IncomingMessage, res: ServerResponse, options: RestListener
   }
   const pathname = queryAt >= 0 || url !== noQuery ? url.pathname : target;
   if (req.method === "OPTIONS") return answerPreflight(res, "GET, HEAD, OPTIONS");
-  const decision = options.access.check(req, url);
-  // A shared gate (the gateway's Redis) may answer later; the keys-file gate answers at once.
-  if (decision instanceof Promise) {
-    decision.then(
-      (settled) => {
-        try {
-          route(req, res, options, pathname, settled);
-        } catch (error) {
-          fail(req, res, error);
-        }
-      },
-      (error: unknown) => fail(req, res, error),
-    );
-    return;
-  }
-  route(req, res, options, pathname, decision);
+  withDecision(
+    options.access,
+    req,
+    url,
+    (decision) => route(req, res, options, pathname, decision),
+    (error) => fail(req, res, error),
+  );
 }
 
 function route(req: IncomingMessage, res: ServerResponse, options: RestListenerOptions, pathname: string, decision: AccessDecision): void {

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { ParseError } from "../errors.js";
 import { errorReply } from "../jsonrpc/processRequest.js";
 import type { AccessDecision } from "./AccessControl.js";
-import type { AccessGate } from "./AccessGate.js";
+import { withDecision, type AccessGate } from "./AccessGate.js";
 import { sendRefusal } from "./accessReplies.js";
 import { answerPreflight, corsHeaders } from "./cors.js";
 import { drainUnreadBody } from "./drainUnreadBody.js";
@@ -64,25 +64,17 @@ function handle(req: IncomingMessage, res: ServerResponse, options: RpcEntryOpti
     req.resume();
     return answerPreflight(res, "POST, GET, OPTIONS");
   }
-  const decision = options.access.check(req, url);
   // A shared gate may answer later (until a reader attaches, the body stays buffered).
-  if (decision instanceof Promise) {
-    decision.then(
-      (settled) => {
-        try {
-          route(req, res, options, url, settled);
-        } catch (error) {
-          failRequest(req, res, error, options.onError);
-        }
-      },
-      (error: unknown) => {
-        req.resume();
-        failRequest(req, res, error, options.onError);
-      },
-    );
-    return;
-  }
-  route(req, res, options, url, decision);
+  withDecision(
+    options.access,
+    req,
+    url,
+    (decision) => route(req, res, options, url, decision),
+    (error) => {
+      req.resume();
+      failRequest(req, res, error, options.onError);
+    },
+  );
 }
 
 function route(req: IncomingMessage, res: ServerResponse, options: RpcEntryOptions, url: URL, decision: AccessDecision): void {
