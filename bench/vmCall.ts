@@ -3,7 +3,8 @@
  * instance is reset and run per call, see src/chain/vm/README.md) against an empty wasm call
  * (a contract whose method does nothing), both through Chain.callFunction in the same run; reported as calls per second
  * and as the ratio of their per-call times. Also: ft_transfer calls executed per second next
- * to plain Transfers per second (blocks applied in-process, no RPC), per wall and per CPU second.
+ * to plain Transfers per second (blocks applied in-process, no RPC), per wall and per CPU second,
+ * with calls of an empty method beside them as the floor of any function call.
  *
  * Part `--only=vm` of `npm run bench`; alone: node --import tsx bench/vmCall.ts [--quick]
  *
@@ -67,6 +68,13 @@ export interface VmCallResult {
   /** Median over rounds of ft_transfer/s ÷ Transfers/s (wall time), and the same per CPU second. */
   ftToTransferRatio: number;
   ftToTransferCpuRatio: number;
+  /**
+   * The same ratios for calls of an empty method: what any function call costs in this
+   * execution model (receipt, VM entry, contract loading, gas refund receipt) before the
+   * contract does anything; ft_transfer's ratio cannot exceed it.
+   */
+  floorRatio: number;
+  floorCpuRatio: number;
 }
 
 /** Runs the part and prints it; `quick` shortens every phase. */
@@ -112,13 +120,17 @@ export async function vmCallCost({ quick }: { quick: boolean }): Promise<VmCallR
   const rounds = quick ? 3 : 9;
   const plain: { wall: number; cpu: number }[] = [];
   const ft: { wall: number; cpu: number }[] = [];
+  const noop: { wall: number; cpu: number }[] = [];
   const ftTx = (): Uint8Array => tx(chain, a!, a!, [call("ft_transfer", { receiver_id: c, amount: "1" }, 1n, 30n * TGAS)]);
   const plainTx = (): Uint8Array => tx(chain, c!, b!, [{ type: "Transfer", deposit: 1n }]);
+  const noopTx = (): Uint8Array => tx(chain, c!, b!, [call("noop", {}, 1n, 30n * TGAS)]);
   applied(n, ftTx); // warm up
   applied(n, plainTx);
+  applied(n, noopTx);
   for (let i = 0; i < rounds; i++) {
     plain.push(applied(n, plainTx));
     ft.push(applied(n, ftTx));
+    noop.push(applied(n, noopTx));
   }
   // Each round pairs a Transfer block run with the ft_transfer run right after it: the median
   // of the paired ratios is steadier than the ratio of the medians when the load changes.
@@ -131,7 +143,13 @@ export async function vmCallCost({ quick }: { quick: boolean }): Promise<VmCallR
     `    ft_transfer calls ${ftTransfers.toFixed(0)}/s, plain Transfers ${transfers.toFixed(0)}/s, ratio ${ratio.toFixed(2)} (target >= 0.5); ` +
       `per CPU second: ${median(ft.map((r) => r.cpu)).toFixed(0)} vs ${median(plain.map((r) => r.cpu)).toFixed(0)}, ratio ${cpuRatio.toFixed(2)}`,
   );
-  return { ftViewPerSecond: ftView, emptyViewPerSecond: emptyView, transfersPerSecond: transfers, ftTransfersPerSecond: ftTransfers, ftToTransferRatio: ratio, ftToTransferCpuRatio: cpuRatio };
+  const floorRatio = median(noop.map((r, i) => r.wall / plain[i]!.wall));
+  const floorCpuRatio = median(noop.map((r, i) => r.cpu / plain[i]!.cpu));
+  console.log(
+    `    floor: calls of an empty method (same prepaid gas, so the same refund receipt) ${median(noop.map((r) => r.wall)).toFixed(0)}/s, ` +
+      `ratio ${floorRatio.toFixed(2)} (per CPU second ${floorCpuRatio.toFixed(2)}); ft_transfer costs ${(floorRatio / ratio).toFixed(2)}x an empty call`,
+  );
+  return { ftViewPerSecond: ftView, emptyViewPerSecond: emptyView, transfersPerSecond: transfers, ftTransfersPerSecond: ftTransfers, ftToTransferRatio: ratio, ftToTransferCpuRatio: cpuRatio, floorRatio, floorCpuRatio };
 }
 
 /** Produces `blocks` blocks: named so that a CPU profile can be filtered to block production. */
