@@ -1,21 +1,11 @@
 #!/usr/bin/env node
-import { existsSync, statSync } from "node:fs";
-import { resolve } from "node:path";
-import { Chain, type ChainOptions, type GenesisLoadProgress } from "../chain/node.js";
-import { createLogger } from "../server/log/Logger.js";
-import { startService } from "../server/startService.js";
-import { UsageError, parseFlags } from "./flags.js";
-import { formatNear } from "./formatNear.js";
+import { UsageError } from "./flags.js";
 import { gatewayCommand, gatewayUsage } from "./gatewayCommand.js";
 import { generateCommand, generateUsage } from "./generateCommand.js";
 import { keysCommand, keysUsage } from "./keysCommand.js";
 import { stateCommand, stateUsage } from "./stateCommand.js";
-import { shutdownOnSignals } from "./shutdownOnSignals.js";
 import { packageVersion } from "./packageRoot.js";
-import { devAccountsAtHead } from "./printAccounts.js";
-import { genesisProgressLabel } from "./genesisProgressLabel.js";
-import { startProgress, type Progress } from "./progressLine.js";
-import { logLevelFrom, serveFlagSpecs, serveOptionsFrom, serveUsage } from "./serveOptions.js";
+import { serveUsage } from "./serveOptions.js";
 
 const usage = `Usage: shardkit <command> [options]
 
@@ -37,134 +27,13 @@ Run \`shardkit <command> --help\` for a command's options.
 
 const commandUsage: Record<string, string> = { serve: serveUsage, gateway: gatewayUsage, keys: keysUsage, state: stateUsage, generate: generateUsage };
 
-const wantsHelp = (args: readonly string[]) => args.includes("--help") || args.includes("-h");
-
-async function serve(args: string[]): Promise<void> {
-  if (wantsHelp(args)) {
-    process.stdout.write(serveUsage);
-    return;
-  }
-  const { values, positionals } = parseFlags("serve", args, serveFlagSpecs);
-  if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])} for serve`, "serve");
-  const options = serveOptionsFrom(values);
-  if (values["print-accounts"] === true) return printAccounts(options.chain);
-  // Log records go to stdout after the start-up lines: readable on a terminal, JSON lines otherwise.
-  const format = process.stdout.isTTY ? "pretty" : "json";
-  const logger = createLogger({
-    level: logLevelFrom(values),
-    format,
-    write: (line) => process.stdout.write(line),
-  });
-  const genesisFile = options.chain.genesisFile;
-  let loadSeconds: number | undefined;
-  const loadingLabel = genesisFile === undefined ? undefined : `shardkit: loading genesis ${genesisFile} (${megabytes(genesisFile)})`;
-  const loading = loadingLabel === undefined ? undefined : startProgress(loadingLabel);
-  let indexing: Progress | undefined;
-  let indexed: { blocks: number; seconds: number } | undefined;
-  const service = await startService({
-    ...options,
-    chain: { ...options.chain, ...(loading && { onGenesisProgress: genesisProgressTo(loading, loadingLabel!) }) },
-    logger,
-    // A resumed chain is indexed for the REST API before serving (synchronously, so the line is redrawn from here).
-    onIndexCatchUp: (height, target) => {
-      const label = `shardkit: indexing blocks for the REST API, ${height} of ${target}`;
-      if (indexing === undefined) {
-        loadSeconds ??= loading?.done();
-        indexing = startProgress(label);
-        indexed = { blocks: target - height, seconds: 0 };
-      } else if (height < target) indexing.update(label);
-      else indexed = { blocks: indexed?.blocks ?? 0, seconds: indexing.done() };
-    },
-    // The data dir refused a block (disk full, read-only): nothing half-written; say why and stop.
-    onProductionFailure: (error) => {
-      console.error(`shardkit: block production stopped: ${error.message}`);
-      process.exit(1);
-    },
-    onInternalError: (method, error) =>
-      logger.error("internal error", { method, error: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
-    onKeysReport: (message) => (/ reloaded: /.test(message) ? logger.info("keys file", { message }) : logger.warn("keys file", { message })),
-  })
-    .catch((error: unknown) => {
-      throw listenError(error, options) ?? error;
-    })
-    .finally(() => (loadSeconds ??= loading?.done()));
-  const { chain } = service;
-  shutdownOnSignals(service);
-  const loaded = loadSeconds === undefined ? "" : ` (loaded from ${genesisFile} in ${loadSeconds.toFixed(1)} s)`;
-  console.log(`shardkit: chain ${chain.chainId}, ${chain.shardLayout.numShards} shards, genesis ${chain.genesisBlock.hash}${loaded}`);
-  const dataDir = options.chain.dataDir;
-  const resumed = chain.resumedAtHeight === undefined ? "new chain" : `resumed at height ${chain.resumedAtHeight}`;
-  console.log(dataDir === undefined ? "  data dir      none (--ephemeral: kept in memory, lost on exit)" : `  data dir      ${resolve(dataDir)}  (${resumed})`);
-  console.log(`  regular RPC   ${service.rpcUrl}  (last ${options.retention} blocks)`);
-  console.log(`  archival RPC  ${service.archivalUrl}`);
-  const caughtUp = indexed === undefined ? "" : `; ${indexed.blocks} blocks indexed in ${indexed.seconds.toFixed(1)} s`;
-  console.log(`  REST API      ${service.apiUrl}/v1  (account data, indexed from every block${caughtUp})`);
-  if (chain.devAccounts.length > 0) {
-    console.log("dev accounts (secret seed = sha256(\"shardkit-dev:\" + account_id)):");
-    const head = chain.head();
-    for (const account of chain.devAccounts) {
-      const balance = chain.viewAccount(head, account.accountId)?.amount;
-      const near = balance === undefined ? "" : `  ${formatNear(balance)} NEAR`;
-      console.log(`  ${account.accountId.padEnd(18)} shard ${chain.shardOf(account.accountId)}  ${account.publicKey}  ${account.secretKey}${near}`);
-    }
-  }
-  // Machines reading the JSON lines get the listeners as a record too (a terminal has the lines above).
-  if (format === "json") {
-    logger.info("serving", {
-      chain_id: chain.chainId,
-      shards: chain.shardLayout.numShards,
-      genesis_hash: chain.genesisBlock.hash,
-      rpc_url: service.rpcUrl,
-      archival_url: service.archivalUrl,
-      api_url: service.apiUrl,
-    });
-  }
-}
-
-/**
- * `serve --print-accounts`: the dev accounts of the chain these flags would serve, as JSON, without
- * serving. A data dir that does not exist yet is not created (the chain is built in memory).
- */
-async function printAccounts(options: ChainOptions): Promise<void> {
-  const { dataDir, ...inMemory } = options;
-  const chain = await Chain.open(dataDir !== undefined && existsSync(dataDir) ? options : inMemory);
-  try {
-    process.stdout.write(`${JSON.stringify(devAccountsAtHead(chain), null, 2)}\n`);
-  } finally {
-    await chain.close();
-  }
-}
-
-/** Draws each genesis load progress report on the progress line, a new phase at once. */
-function genesisProgressTo(line: Progress, label: string): (progress: GenesisLoadProgress) => void {
-  let phase: GenesisLoadProgress["phase"] | undefined;
-  return (progress) => {
-    line.update(`${label}: ${genesisProgressLabel(progress)}`, progress.phase !== phase);
-    phase = progress.phase;
-  };
-}
-
-/** A file's size for the progress line ("160.2 MB"), or "?" when it cannot be read (the load reports why). */
-function megabytes(file: string): string {
-  const size = statSync(file, { throwIfNoEntry: false })?.size;
-  return size === undefined ? "size unknown" : `${(size / 1e6).toFixed(1)} MB`;
-}
-
-/** A port that cannot be bound, said with the flag that chose it. */
-function listenError(error: unknown, options: { host: string; rpcPort: number; archivalPort: number; apiPort: number }): UsageError | undefined {
-  const { code, port } = error as { code?: unknown; port?: unknown };
-  if (code !== "EADDRINUSE" && code !== "EACCES" && code !== "EADDRNOTAVAIL") return undefined;
-  const flag = port === options.rpcPort ? "--rpc-port" : port === options.archivalPort ? "--archival-port" : port === options.apiPort ? "--api-port" : undefined;
-  if (code === "EADDRNOTAVAIL") return new UsageError(`cannot listen on --host ${options.host}: no such local address`, "serve");
-  const why = code === "EADDRINUSE" ? "is already in use" : "needs privileges to bind";
-  return new UsageError(`port ${String(port)}${flag ? ` (${flag})` : ""} on ${options.host} ${why}; choose another, or 0 for any free port`, "serve");
-}
-
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   switch (command) {
+    // Commands that load the chain or the server are imported when run: usage, version and flag
+    // errors answer without loading them.
     case "serve":
-      return serve(rest);
+      return (await import("./serveCommand.js")).serveCommand(rest);
     case "gateway":
       return gatewayCommand(rest);
     case "keys":

@@ -1,7 +1,4 @@
 import { parseArgs } from "node:util";
-import { dumpGenesis } from "../chain/genesis/dumpGenesis.js";
-import { Chain } from "../chain/node.js";
-import { LmdbChainStore } from "../chain/store/LmdbChainStore.js";
 
 export const stateUsage = `Usage: shardkit state dump [--data-dir D] --out FILE [--block H]
 
@@ -27,6 +24,12 @@ export async function stateCommand(args: string[], log: (line: string) => void =
   if (out === undefined || out === "") throw new Error("state dump needs --out FILE");
   if (values.block !== undefined && !/^\d+$/.test(values.block)) throw new Error(`--block must be a block height, got ${JSON.stringify(values.block)}`);
   const dataDir = values["data-dir"] ?? "./.shardkit";
+  // Loaded here: `shardkit --help` imports this file for its usage, without the chain.
+  const [{ LmdbChainStore }, { Chain }, { dumpGenesis }] = await Promise.all([
+    import("../chain/store/LmdbChainStore.js"),
+    import("../chain/node.js"),
+    import("../chain/genesis/dumpGenesis.js"),
+  ]);
   // A reader: no writer lock, so a dump may run beside the serve that keeps writing the dir.
   const store = LmdbChainStore.open(dataDir, { lock: false });
   if (store.genesis() === undefined) {

@@ -19,10 +19,10 @@ export interface CliProcess {
   output(): { stdout: string; stderr: string };
 }
 
-/** Runs the `shardkit` command (see cliNodeArgs) as a real child process. */
-export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; entry?: string; cwd?: string } = {}): CliProcess {
+/** Runs the `shardkit` command (see cliNodeArgs) as a real child process; `nodeArgs` go to node before it. */
+export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; entry?: string; cwd?: string; nodeArgs?: readonly string[] } = {}): CliProcess {
   const nodeArgs = options.entry === undefined ? cliNodeArgs : [options.entry];
-  const child = spawn(process.execPath, [...nodeArgs, ...args], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...nodeArgs, ...args], {
     stdio: ["ignore", "pipe", "pipe"],
     env: options.env ?? process.env,
     ...(options.cwd !== undefined && { cwd: options.cwd }),

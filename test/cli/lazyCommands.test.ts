@@ -1,0 +1,43 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { runCli } from "./cliProcess.js";
+
+const dir = mkdtempSync(join(tmpdir(), "shardkit-modules-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The modules a `shardkit` run loaded (every URL it resolved), with its exit code. */
+async function loadedBy(args: string[]): Promise<{ code: number | null; modules: string[] }> {
+  const log = join(dir, `${args.join("_").replace(/\W/g, "-")}.log`);
+  const proc = runCli(args, { nodeArgs: ["--import", join(import.meta.dirname, "recordModules.mjs")], env: { ...process.env, SHARDKIT_MODULE_LOG: log } });
+  const code = await proc.exited;
+  return { code, modules: readFileSync(log, "utf8").split("\n").filter(Boolean) };
+}
+
+/** The entry points that pull in the whole chain, server or gateway (flag parsing may use small modules of them). */
+const heavy = (url: string) => /\/src\/(chain\/node|server\/startService|chain\/store\/LmdbChainStore|gateway\/startGateway)\.(js|ts)$/.test(url);
+
+describe("shardkit loads the chain, the server and the gateway only for a command that runs them", () => {
+  it.each([
+    [["--version"], 0],
+    [["--help"], 0],
+    [["serve", "--help"], 0],
+    [["serve", "--block-time", "-5"], 1],
+    [["serve", "--log-level", "verbose"], 1],
+    [["state", "help"], 0],
+    [["keys", "--help"], 0],
+    [["gateway", "--help"], 0],
+  ])("%j answers without loading them", async (args, exitCode) => {
+    const { code, modules } = await loadedBy(args);
+    expect(code).toBe(exitCode);
+    expect(modules.some((url) => url.includes("/cli/main."))).toBe(true);
+    expect(modules.filter(heavy)).toEqual([]);
+  });
+
+  it("loads them for a command that needs the chain (serve --print-accounts)", async () => {
+    const { code, modules } = await loadedBy(["serve", "--print-accounts", "--ephemeral"]);
+    expect(code).toBe(0);
+    expect(modules.filter(heavy).map((url) => url.replace(/.*\/src\//, ""))).toEqual(expect.arrayContaining([expect.stringMatching(/^chain\/node\./)]));
+  });
+});
