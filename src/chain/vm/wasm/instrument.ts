@@ -613,14 +613,7 @@ function emitGlobalPoint(w: ByteWriter, point: GasPoint, countLocal: number, fee
     else emitLocalCharge(w, gas, gasLocal, () => w.u8(Op.i64Const).varS64(BigInt(constant)));
     return;
   }
-  if (point.kind !== PointKind.aggregate) throw new WasmDecodeError("linear fee outside an aggregate operation");
-  // The count operand is on top of the stack: keep it, charge count × linear + constant.
-  w.u8(Op.localTee).varU32(countLocal);
-  w.u8(0xad); // i64.extend_i32_u
-  w.u8(Op.i64Const).varSafeInt(linear);
-  w.u8(0x7e); // i64.mul
-  w.u8(Op.i64Const).varSafeInt(constant);
-  w.u8(I64_ADD);
+  emitLinearFee(w, point, countLocal);
   w.u8(Op.localSet).varU32(feeLocal);
   if (gasLocal !== undefined) emitLocalCharge(w, gas, gasLocal, () => w.u8(Op.localGet).varU32(feeLocal));
   else {
@@ -629,6 +622,20 @@ function emitGlobalPoint(w: ByteWriter, point: GasPoint, countLocal: number, fee
     w.u8(Op.if).u8(0x40).u8(Op.localGet).varU32(feeLocal).u8(Op.call).varU32(GAS_FN).u8(Op.end);
   }
   w.u8(Op.localGet).varU32(countLocal);
+}
+
+/**
+ * An aggregate operation's fee, count × linear + constant, as an i64 on the stack; the count
+ * operand (on top of the stack) is kept in `countLocal`, for the operation to get it back.
+ */
+function emitLinearFee(w: ByteWriter, point: GasPoint, countLocal: number): void {
+  if (point.kind !== PointKind.aggregate) throw new WasmDecodeError("linear fee outside an aggregate operation");
+  w.u8(Op.localTee).varU32(countLocal);
+  w.u8(0xad); // i64.extend_i32_u
+  w.u8(Op.i64Const).varSafeInt(point.fee.linear);
+  w.u8(0x7e); // i64.mul
+  w.u8(Op.i64Const).varSafeInt(point.fee.constant);
+  w.u8(I64_ADD);
 }
 
 function emitCharge(w: ByteWriter, point: GasPoint, countLocal: number): void {
@@ -640,14 +647,7 @@ function emitCharge(w: ByteWriter, point: GasPoint, countLocal: number): void {
     w.u8(Op.call).varU32(GAS_FN);
     return;
   }
-  if (point.kind !== PointKind.aggregate) throw new WasmDecodeError("linear fee outside an aggregate operation");
-  // The count operand is on top of the stack: keep it, charge count × linear + constant.
-  w.u8(Op.localTee).varU32(countLocal);
-  w.u8(0xad); // i64.extend_i32_u
-  w.u8(Op.i64Const).varSafeInt(linear);
-  w.u8(0x7e); // i64.mul
-  w.u8(Op.i64Const).varSafeInt(constant);
-  w.u8(0x7c); // i64.add
+  emitLinearFee(w, point, countLocal);
   w.u8(Op.call).varU32(GAS_FN);
   w.u8(Op.localGet).varU32(countLocal);
 }
