@@ -3,7 +3,7 @@ import { closeServer, listenOn } from "../server/http/serverLifecycle.js";
 import { clientAddressOf } from "../server/http/clientAddress.js";
 import { AccessControl } from "../server/http/AccessControl.js";
 import type { AccessGate } from "../server/http/AccessGate.js";
-import { createRestListener } from "../server/http/createRestListener.js";
+import { createServiceRestListener } from "../server/http/createServiceRestListener.js";
 import { KeyRing } from "../server/http/keyRing.js";
 import { KeysFileWatcher } from "../server/http/KeysFileWatcher.js";
 import { logRequests } from "../server/log/requestLog.js";
@@ -172,19 +172,14 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
               version: SERVICE_VERSION,
               ...(options.onInternalError && { onInternalError: (path: string, error: unknown) => options.onInternalError!(`REST ${path}`, error) }),
             })
-          : createRestListener({
+          : createServiceRestListener({
               handlers: gatewayRestHandlers(source),
-              context: {
-                index: index.reader,
-                // The highest head an upstream reported; before the first probe, 0 (the index is then taken as current).
-                headHeight: () => regular.headHeight() ?? 0,
-                now: Date.now,
-                version: SERVICE_VERSION,
-              },
+              index: () => index.reader,
+              // The highest head an upstream reported; before the first probe, 0 (the index is then taken as current).
+              headHeight: () => regular.headHeight() ?? 0,
+              version: SERVICE_VERSION,
               access,
-              ...(options.onInternalError && {
-                onInternalError: (operationId, error) => options.onInternalError!(`REST ${operationId}`, error),
-              }),
+              ...(options.onInternalError && { onInternalError: options.onInternalError }),
             });
       logRequests(restServer, "rest", logger);
       apiUrl = await bind(restServer, options.apiPort);

@@ -8,7 +8,7 @@ import { ftBalanceReaderFrom, type FtBalanceReader, type ViewCall } from "../ind
 import { MemoryIndexStore } from "../indexer/MemoryIndexStore.js";
 import { clientAddressOf } from "./http/clientAddress.js";
 import { AccessControl } from "./http/AccessControl.js";
-import { createRestListener } from "./http/createRestListener.js";
+import { createServiceRestListener } from "./http/createServiceRestListener.js";
 import { createRpcListener } from "./http/createRpcListener.js";
 import { KeyRing } from "./http/keyRing.js";
 import { KeysFileWatcher } from "./http/KeysFileWatcher.js";
@@ -184,20 +184,13 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     const archivalUrl = await listen(options.archivalPort, true);
     let apiUrl: string | undefined;
     if (options.apiPort !== undefined) {
-      const restServer = createRestListener({
+      const restServer = createServiceRestListener({
         handlers: restHandlers,
-        context: {
-          get index() {
-            return indexer.store;
-          },
-          headHeight: () => chain.head().height,
-          now: Date.now,
-          version: SERVICE_VERSION,
-        },
+        index: () => indexer.store,
+        headHeight: () => chain.head().height,
+        version: SERVICE_VERSION,
         access,
-        ...(options.onInternalError && {
-          onInternalError: (operationId, error) => options.onInternalError!(`REST ${operationId}`, error),
-        }),
+        ...(options.onInternalError && { onInternalError: options.onInternalError }),
       });
       logRequests(restServer, "rest", logger);
       apiUrl = await bind(restServer, options.apiPort);

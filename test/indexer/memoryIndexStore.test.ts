@@ -4,18 +4,10 @@
 import { describe, expect, it, vi } from "vitest";
 import { MemoryIndexStore } from "../../src/indexer/MemoryIndexStore.js";
 import type { IndexBlockUpdate } from "../../src/indexer/IndexStore.js";
+import { blockUpdate } from "../support/indexBlockUpdate.js";
 
-const block = (height: number, over: Partial<IndexBlockUpdate> = {}): IndexBlockUpdate => ({
-  height,
-  timestampNs: BigInt(height) * 1_000_000_000n,
-  accountStates: new Map(),
-  accessKeys: [],
-  ft: [],
-  nft: [],
-  pools: [],
-  balancesRead: false,
-  ...over,
-});
+const block = (height: number, over: Partial<IndexBlockUpdate> = {}): IndexBlockUpdate =>
+  blockUpdate(height, BigInt(height) * 1_000_000_000n, over);
 
 describe("MemoryIndexStore", () => {
   it("keeps the height a row last changed at, sorted rows, and exact balances", () => {

@@ -9,6 +9,7 @@ import { MemoryIndexStore } from "../../src/indexer/MemoryIndexStore.js";
 import { INDEX_SCHEMA_VERSION } from "../../src/indexer/postgres/indexSchema.js";
 import { IndexHeightConflict, PostgresIndexStore } from "../../src/indexer/postgres/PostgresIndexStore.js";
 import { startPostgres, type PostgresServer } from "../support/postgresServer.js";
+import { blockUpdate } from "../support/indexBlockUpdate.js";
 
 let server: PostgresServer;
 let admin: pg.Pool;
@@ -33,17 +34,8 @@ async function freshPool(): Promise<pg.Pool> {
   return pool;
 }
 
-const block = (height: number, over: Partial<IndexBlockUpdate> = {}): IndexBlockUpdate => ({
-  height,
-  timestampNs: BigInt(height) * 1_000_000_123n,
-  accountStates: new Map(),
-  accessKeys: [],
-  ft: [],
-  nft: [],
-  pools: [],
-  balancesRead: false,
-  ...over,
-});
+const block = (height: number, over: Partial<IndexBlockUpdate> = {}): IndexBlockUpdate =>
+  blockUpdate(height, BigInt(height) * 1_000_000_123n, over);
 
 const ACCOUNTS = ["a.near", "b.near", "c.near", "zz.near", "pool.test.near"];
 const CONTRACTS = ["t.near", "u.near", "n.near"];

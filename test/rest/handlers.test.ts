@@ -10,19 +10,11 @@ import { MemoryIndexStore } from "../../src/indexer/MemoryIndexStore.js";
 import { restHandlers } from "../../src/server/rest/handlers.js";
 import { matchRoute } from "../../src/server/rest/matchRoute.js";
 import type { RestContext } from "../../src/server/rest/RestContext.js";
+import { blockUpdate } from "../support/indexBlockUpdate.js";
 
 function context(indexHeight: number, headHeight: number, nowMs: number): RestContext {
   const index = new MemoryIndexStore();
-  index.apply({
-    height: indexHeight,
-    timestampNs: 1_700_000_000_000_000_000n,
-    accountStates: new Map(),
-    accessKeys: [],
-    ft: [],
-    nft: [],
-    pools: [],
-    balancesRead: false,
-  });
+  index.apply(blockUpdate(indexHeight, 1_700_000_000_000_000_000n));
   return { index, headHeight: () => headHeight, now: () => nowMs, version: "9.9.9" };
 }
 

@@ -4,10 +4,10 @@ import { applyChanges, type SortedChanges } from "./applyChanges.js";
 import { BulkTrieLoad, type BulkWriter } from "./BulkTrieLoad.js";
 import { NodeCache, type CacheEntry } from "./NodeCache.js";
 import { encodeNode, nodeHash } from "./nodeEncoding.js";
-import type { ScanVisitor } from "./scanTrie.js";
 import type { StateSnapshot, StateStore } from "./stateStore.js";
 import { decodeStoredNode, placeNode, storedNodeSize, type StoredNode } from "./storedNode.js";
 import { Trie } from "./Trie.js";
+import { TrieSnapshot } from "./TrieSnapshot.js";
 import { BranchNode, ExtensionNode, HashNode, type LoadedNode, type NodePath, type NodeSource, type TrieNode } from "./trieNode.js";
 
 const EMPTY_ROOT = new Uint8Array(32);
@@ -19,23 +19,13 @@ export const DEFAULT_NODE_CACHE_BYTES = 128 * 1024 * 1024;
 export const BUILD_BATCH = 100_000;
 
 /** A root of the disk store: fresh nodes until its commit is written, a reference afterwards. */
-class DiskSnapshot implements StateSnapshot {
-  trie: Trie;
+class DiskSnapshot extends TrieSnapshot {
   constructor(
     readonly owner: DiskStateStore,
     root: TrieNode | null,
     readonly rootHash: Uint8Array,
   ) {
-    this.trie = Trie.of(root);
-  }
-  get(key: string): string | undefined {
-    return this.trie.get(key);
-  }
-  scan(prefix: string, after: string | undefined, visit: ScanVisitor): void {
-    this.trie.scan(prefix, after, visit);
-  }
-  prove(prefix: string): Uint8Array[] {
-    return this.trie.prove(prefix);
+    super(Trie.of(root));
   }
 }
 

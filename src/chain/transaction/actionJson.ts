@@ -4,6 +4,7 @@ import { base64Encode } from "../primitives/base64.js";
 import { formatPublicKey } from "../primitives/publicKey.js";
 import type { AccessKeyPermissionWithGasKeys, GasKeyInfo } from "./accessKeyWithGasKeys.js";
 import type {
+  AddKeyAction,
   DelegateAction,
   DeterministicAccountStateInit,
   GlobalContractIdentifier,
@@ -39,15 +40,43 @@ export type GlobalContractIdentifierJson = { CodeHash: string } | { AccountId: s
 export type TransactionNonceJson =
   { Nonce: { nonce: number } } | { GasKeyNonce: { nonce: number; nonce_index: number } };
 
-export type ActionJson =
-  | { CreateAccount: Record<string, never> }
+/**
+ * The actions whose serde `Action` JSON and `ActionView` JSON are the same, so one renderer
+ * ({@link toSameFormActionJson}) serves both forms.
+ */
+export type SameFormAction = Extract<
+  NonDelegateAction,
+  {
+    readonly type:
+      | "DeployContract"
+      | "FunctionCall"
+      | "Transfer"
+      | "Stake"
+      | "DeleteKey"
+      | "DeleteAccount"
+      | "TransferToGasKey"
+      | "WithdrawFromGasKey";
+  }
+>;
+export type SameFormActionJson =
   | { DeployContract: { code: string } }
   | { FunctionCall: { method_name: string; args: string; gas: number; deposit: string } }
   | { Transfer: { deposit: string } }
   | { Stake: { stake: string; public_key: string } }
-  | { AddKey: { public_key: string; access_key: { nonce: number; permission: AccessKeyPermissionJson } } }
   | { DeleteKey: { public_key: string } }
   | { DeleteAccount: { beneficiary_id: string } }
+  | { TransferToGasKey: { public_key: string; deposit: string } }
+  | { WithdrawFromGasKey: { public_key: string; amount: string } };
+
+/** AddKey has the same shape in both forms; only its permission is rendered differently. */
+export interface AddKeyJson<Permission> {
+  AddKey: { public_key: string; access_key: { nonce: number; permission: Permission } };
+}
+
+export type ActionJson =
+  | SameFormActionJson
+  | { CreateAccount: Record<string, never> }
+  | AddKeyJson<AccessKeyPermissionJson>
   | { DeployGlobalContract: { code: string; deploy_mode: "CodeHash" | "AccountId" } }
   | { UseGlobalContract: { contract_identifier: GlobalContractIdentifierJson } }
   | {
@@ -55,9 +84,7 @@ export type ActionJson =
         state_init: { V1: { code: GlobalContractIdentifierJson; data: Record<string, string> } };
         deposit: string;
       };
-    }
-  | { TransferToGasKey: { public_key: string; deposit: string } }
-  | { WithdrawFromGasKey: { public_key: string; amount: string } };
+    };
 
 export interface DelegateActionJson {
   sender_id: string;
@@ -115,11 +142,9 @@ export function transactionNonceJson(n: TransactionNonce): TransactionNonceJson 
     : { GasKeyNonce: { nonce: Number(n.nonce), nonce_index: n.nonceIndex } };
 }
 
-/** serde JSON of one non-delegate Action. */
-export function toActionJson(a: NonDelegateAction): ActionJson {
+/** The JSON of an action whose serde and ActionView forms agree (see {@link SameFormAction}). */
+export function toSameFormActionJson(a: SameFormAction): SameFormActionJson {
   switch (a.type) {
-    case "CreateAccount":
-      return { CreateAccount: {} };
     case "DeployContract":
       return { DeployContract: { code: base64Encode(a.code) } };
     case "FunctionCall":
@@ -135,20 +160,38 @@ export function toActionJson(a: NonDelegateAction): ActionJson {
       return { Transfer: { deposit: a.deposit.toString() } };
     case "Stake":
       return { Stake: { stake: a.stake.toString(), public_key: formatPublicKey(a.publicKey) } };
-    case "AddKey":
-      return {
-        AddKey: {
-          public_key: formatPublicKey(a.publicKey),
-          access_key: {
-            nonce: Number(a.accessKey.nonce),
-            permission: permissionJson(a.accessKey.permission),
-          },
-        },
-      };
     case "DeleteKey":
       return { DeleteKey: { public_key: formatPublicKey(a.publicKey) } };
     case "DeleteAccount":
       return { DeleteAccount: { beneficiary_id: a.beneficiaryId } };
+    case "TransferToGasKey":
+      return {
+        TransferToGasKey: { public_key: formatPublicKey(a.publicKey), deposit: a.deposit.toString() },
+      };
+    case "WithdrawFromGasKey":
+      return {
+        WithdrawFromGasKey: { public_key: formatPublicKey(a.publicKey), amount: a.amount.toString() },
+      };
+  }
+}
+
+/** AddKey in either form, given its permission already rendered in that form. */
+export function addKeyJson<Permission>(a: AddKeyAction, permission: Permission): AddKeyJson<Permission> {
+  return {
+    AddKey: {
+      public_key: formatPublicKey(a.publicKey),
+      access_key: { nonce: Number(a.accessKey.nonce), permission },
+    },
+  };
+}
+
+/** serde JSON of one non-delegate Action. */
+export function toActionJson(a: NonDelegateAction): ActionJson {
+  switch (a.type) {
+    case "CreateAccount":
+      return { CreateAccount: {} };
+    case "AddKey":
+      return addKeyJson(a, permissionJson(a.accessKey.permission));
     case "DeployGlobalContract":
       return { DeployGlobalContract: { code: base64Encode(a.code), deploy_mode: a.deployMode } };
     case "UseGlobalContract":
@@ -167,14 +210,8 @@ export function toActionJson(a: NonDelegateAction): ActionJson {
           deposit: a.deposit.toString(),
         },
       };
-    case "TransferToGasKey":
-      return {
-        TransferToGasKey: { public_key: formatPublicKey(a.publicKey), deposit: a.deposit.toString() },
-      };
-    case "WithdrawFromGasKey":
-      return {
-        WithdrawFromGasKey: { public_key: formatPublicKey(a.publicKey), amount: a.amount.toString() },
-      };
+    default:
+      return toSameFormActionJson(a);
   }
 }
 

@@ -1,18 +1,20 @@
 import { base58Encode } from "../primitives/base58.js";
 import { base64Encode } from "../primitives/base64.js";
-import { formatPublicKey } from "../primitives/publicKey.js";
 import type { AccessKeyPermissionWithGasKeys } from "./accessKeyWithGasKeys.js";
 import type { Action } from "./action.js";
 import {
+  addKeyJson,
   functionCallPermissionJson,
   gasKeyInfoJson,
   stateInitDataJson,
   toDelegateActionJson,
   toDelegatePayloadJson,
+  toSameFormActionJson,
   type DelegateActionJson,
   type DelegateActionV2Json,
   type FunctionCallPermissionJson,
   type GasKeyInfoJson,
+  type SameFormActionJson,
 } from "./actionJson.js";
 import { formatSignature } from "./signature.js";
 
@@ -39,14 +41,9 @@ export interface AccessKeyView {
 export type GlobalContractIdentifierView = { hash: string } | { account_id: string };
 
 export type ActionView =
+  | SameFormActionJson
   | "CreateAccount"
-  | { DeployContract: { code: string } }
-  | { FunctionCall: { method_name: string; args: string; gas: number; deposit: string } }
-  | { Transfer: { deposit: string } }
-  | { Stake: { stake: string; public_key: string } }
   | { AddKey: { public_key: string; access_key: AccessKeyView } }
-  | { DeleteKey: { public_key: string } }
-  | { DeleteAccount: { beneficiary_id: string } }
   | { Delegate: { delegate_action: DelegateActionJson; signature: string } }
   | { DeployGlobalContract: { code: string } }
   | { DeployGlobalContractByAccountId: { code: string } }
@@ -59,8 +56,6 @@ export type ActionView =
         deposit: string;
       };
     }
-  | { TransferToGasKey: { public_key: string; deposit: string } }
-  | { WithdrawFromGasKey: { public_key: string; amount: string } }
   | { DelegateV2: { delegate_action: { V2: DelegateActionV2Json }; signature: string } };
 
 export function toAccessKeyPermissionView(p: AccessKeyPermissionWithGasKeys): AccessKeyPermissionView {
@@ -75,40 +70,13 @@ export function toAccessKeyPermissionView(p: AccessKeyPermissionWithGasKeys): Ac
   return { GasKeyFullAccess: gasKeyInfoJson(p.GasKeyFullAccess) };
 }
 
-/** The ActionView JSON of one action. */
+/** The ActionView JSON of one action (those whose serde form is the same come from actionJson.ts). */
 export function toActionView(a: Action): ActionView {
   switch (a.type) {
     case "CreateAccount":
       return "CreateAccount";
-    case "DeployContract":
-      return { DeployContract: { code: base64Encode(a.code) } };
-    case "FunctionCall":
-      return {
-        FunctionCall: {
-          method_name: a.methodName,
-          args: base64Encode(a.args),
-          gas: Number(a.gas),
-          deposit: a.deposit.toString(),
-        },
-      };
-    case "Transfer":
-      return { Transfer: { deposit: a.deposit.toString() } };
-    case "Stake":
-      return { Stake: { stake: a.stake.toString(), public_key: formatPublicKey(a.publicKey) } };
     case "AddKey":
-      return {
-        AddKey: {
-          public_key: formatPublicKey(a.publicKey),
-          access_key: {
-            nonce: Number(a.accessKey.nonce),
-            permission: toAccessKeyPermissionView(a.accessKey.permission),
-          },
-        },
-      };
-    case "DeleteKey":
-      return { DeleteKey: { public_key: formatPublicKey(a.publicKey) } };
-    case "DeleteAccount":
-      return { DeleteAccount: { beneficiary_id: a.beneficiaryId } };
+      return addKeyJson(a, toAccessKeyPermissionView(a.accessKey.permission));
     case "Delegate":
       return {
         Delegate: {
@@ -137,14 +105,6 @@ export function toActionView(a: Action): ActionView {
         },
       };
     }
-    case "TransferToGasKey":
-      return {
-        TransferToGasKey: { public_key: formatPublicKey(a.publicKey), deposit: a.deposit.toString() },
-      };
-    case "WithdrawFromGasKey":
-      return {
-        WithdrawFromGasKey: { public_key: formatPublicKey(a.publicKey), amount: a.amount.toString() },
-      };
     case "DelegateV2":
       return {
         DelegateV2: {
@@ -152,5 +112,7 @@ export function toActionView(a: Action): ActionView {
           signature: formatSignature(a.signature),
         },
       };
+    default:
+      return toSameFormActionJson(a);
   }
 }
