@@ -5,6 +5,7 @@ import { clientAddressOf } from "../server/http/clientAddress.js";
 import { shutdownOnSignals } from "./shutdownOnSignals.js";
 import { UsageError, parseFlags, type FlagSpecs, type FlagValues } from "./flags.js";
 import { trustProxyFlagSpec, trustProxyFrom, trustProxyUsage } from "./trustProxyFlag.js";
+import { listenError } from "./listenError.js";
 
 interface GatewayFlag {
   value: string;
@@ -188,7 +189,7 @@ export async function gatewayCommand(args: string[]): Promise<void> {
       logger.error("internal error", { method, error: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
     onKeysReport: (message) => (/ reloaded: /.test(message) ? logger.info("keys file", { message }) : logger.warn("keys file", { message })),
   }).catch((error: unknown) => {
-    throw listenError(error, options) ?? error;
+    throw listenError(error, options, "gateway") ?? error;
   });
   shutdownOnSignals(gateway);
   const list = (labels: readonly string[]) => labels.join(", ");
@@ -197,14 +198,4 @@ export async function gatewayCommand(args: string[]): Promise<void> {
   const archivalNote = gateway.archival === gateway.regular ? " (no --archival-upstream: the regular nodes)" : "";
   console.log(`  archival RPC  ${gateway.archivalUrl}  -> ${list(gateway.archival.upstreams.map((u) => u.label))}${archivalNote}`);
   console.log(`  REST API      ${gateway.apiUrl}/v1  (${index === undefined ? "no account index: /v1 answers 503; /status and /health report the upstreams" : "account data from the shared index"})`);
-}
-
-/** A port that cannot be bound, said with the flag that chose it. */
-function listenError(error: unknown, options: { host: string; rpcPort: number; archivalPort: number; apiPort: number }): UsageError | undefined {
-  const { code, port } = error as { code?: unknown; port?: unknown };
-  if (code !== "EADDRINUSE" && code !== "EACCES" && code !== "EADDRNOTAVAIL") return undefined;
-  const flag = port === options.rpcPort ? "--rpc-port" : port === options.archivalPort ? "--archival-port" : port === options.apiPort ? "--api-port" : undefined;
-  if (code === "EADDRNOTAVAIL") return new UsageError(`cannot listen on --host ${options.host}: no such local address`, "gateway");
-  const why = code === "EADDRINUSE" ? "is already in use" : "needs privileges to bind";
-  return new UsageError(`port ${String(port)}${flag ? ` (${flag})` : ""} on ${options.host} ${why}; choose another, or 0 for any free port`, "gateway");
 }

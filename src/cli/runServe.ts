@@ -3,12 +3,12 @@ import { resolve } from "node:path";
 import { Chain, type ChainOptions, type GenesisLoadProgress } from "../chain/node.js";
 import { createLogger, type LogLevel } from "../server/log/Logger.js";
 import { startService, type ServiceOptions } from "../server/startService.js";
-import { UsageError } from "./flags.js";
 import { formatNear } from "./formatNear.js";
 import { genesisProgressLabel } from "./genesisProgressLabel.js";
 import { devAccountsAtHead } from "./printAccounts.js";
 import { startProgress, type Progress } from "./progressLine.js";
 import { shutdownOnSignals } from "./shutdownOnSignals.js";
+import { listenError } from "./listenError.js";
 
 /** Serves the dev chain `options` describe (from `serve`'s flags) until a signal, logging at `level`. */
 export async function runServe(options: ServiceOptions & { apiPort: number }, level: LogLevel): Promise<void> {
@@ -49,7 +49,7 @@ export async function runServe(options: ServiceOptions & { apiPort: number }, le
     onKeysReport: (message) => (/ reloaded: /.test(message) ? logger.info("keys file", { message }) : logger.warn("keys file", { message })),
   })
     .catch((error: unknown) => {
-      throw listenError(error, options) ?? error;
+      throw listenError(error, options, "serve") ?? error;
     })
     .finally(() => (loadSeconds ??= loading?.done()));
   const { chain } = service;
@@ -112,14 +112,4 @@ function genesisProgressTo(line: Progress, label: string): (progress: GenesisLoa
 function megabytes(file: string): string {
   const size = statSync(file, { throwIfNoEntry: false })?.size;
   return size === undefined ? "size unknown" : `${(size / 1e6).toFixed(1)} MB`;
-}
-
-/** A port that cannot be bound, said with the flag that chose it. */
-function listenError(error: unknown, options: { host: string; rpcPort: number; archivalPort: number; apiPort: number }): UsageError | undefined {
-  const { code, port } = error as { code?: unknown; port?: unknown };
-  if (code !== "EADDRINUSE" && code !== "EACCES" && code !== "EADDRNOTAVAIL") return undefined;
-  const flag = port === options.rpcPort ? "--rpc-port" : port === options.archivalPort ? "--archival-port" : port === options.apiPort ? "--api-port" : undefined;
-  if (code === "EADDRNOTAVAIL") return new UsageError(`cannot listen on --host ${options.host}: no such local address`, "serve");
-  const why = code === "EADDRINUSE" ? "is already in use" : "needs privileges to bind";
-  return new UsageError(`port ${String(port)}${flag ? ` (${flag})` : ""} on ${options.host} ${why}; choose another, or 0 for any free port`, "serve");
 }

@@ -92,15 +92,20 @@ describe("shardkit refuses bad flags with a clear message, exit code 1 and no st
   });
 });
 
-describe("shardkit serve on a port it cannot take", () => {
-  it("names the port and its flag", async () => {
+describe("shardkit serve and gateway on a port they cannot take", () => {
+  it.each([
+    ["serve", ["--ephemeral", "--block-time", "0"], "--api-port"],
+    ["gateway", ["--upstream", "http://127.0.0.1:9"], "--archival-port"],
+  ])("%s names the port and its flag", async (command, flags, taken) => {
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
     const { port } = blocker.address() as AddressInfo;
     try {
-      const r = await cli("serve", "--ephemeral", "--rpc-port", "0", "--archival-port", "0", "--api-port", String(port), "--block-time", "0");
+      const ports = { "--rpc-port": "0", "--archival-port": "0", "--api-port": "0", [taken]: String(port) };
+      const r = await cli(command, ...flags, ...Object.entries(ports).flat());
       expect(r.code).toBe(1);
-      expect(r.stderr).toContain(`shardkit: port ${port} (--api-port) on 127.0.0.1 is already in use; choose another, or 0 for any free port`);
+      expect(r.stderr).toContain(`shardkit: port ${port} (${taken}) on 127.0.0.1 is already in use; choose another, or 0 for any free port`);
+      expect(r.stderr).toContain(`Run \`shardkit ${command} --help\` for the options.`);
       expect(r.stderr).not.toMatch(/\n\s+at /);
     } finally {
       blocker.close();
