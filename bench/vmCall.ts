@@ -11,7 +11,8 @@
  * Profiling the FT path alone: node --cpu-prof --import tsx bench/vmCall.ts --ft-only runs
  * only ft_transfer blocks (signing and submission happen outside `ftTransferBlocks`, so a
  * profile filtered to that function shows block production only). `--transfer-only` does the
- * same with plain Transfers (`transferBlocks`), for the other side of the comparison.
+ * same with plain Transfers (`transferBlocks`), for the other side of the comparison, and
+ * `--noop-only` with calls of an empty method (`noopBlocks`), the floor of any function call.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -162,15 +163,21 @@ function transferBlocks(chain: Chain, blocks: number): void {
   for (let i = 0; i < blocks; i++) chain.produceBlock();
 }
 
+/** The same for the empty-method calls, the floor of any function call. */
+function noopBlocks(chain: Chain, blocks: number): void {
+  for (let i = 0; i < blocks; i++) chain.produceBlock();
+}
+
 /**
- * `--ft-only` / `--transfer-only`: rounds of one kind and nothing else, for `--cpu-prof`;
+ * `--ft-only` / `--transfer-only` / `--noop-only`: rounds of one kind and nothing else, for `--cpu-prof`;
  * prints µs of CPU per transaction.
  */
-async function oneKind({ quick, kind }: { quick: boolean; kind: "ft" | "transfer" }): Promise<void> {
+async function oneKind({ quick, kind }: { quick: boolean; kind: "ft" | "transfer" | "noop" }): Promise<void> {
   const chain = await Chain.open({ blockTimeMs: 0 });
   const [a, b, c] = chain.devAccounts.map((d) => d.accountId);
   const call = (m: string, args: unknown, deposit = 0n, gas = 100n * TGAS): Action => ({ type: "FunctionCall", methodName: m, args: enc.encode(JSON.stringify(args)), gas, deposit });
   chain.submitTransaction(tx(chain, a!, a!, [{ type: "DeployContract", code: new Uint8Array(readFileSync(join(root, "contracts/build/ft.wasm"))) }]));
+  chain.submitTransaction(tx(chain, b!, b!, [{ type: "DeployContract", code: EMPTY }]));
   settle(chain);
   chain.submitTransaction(tx(chain, a!, a!, [call("new", { owner_id: a, total_supply: "1000000000000", metadata: { spec: "ft-1.0.0", name: "B", symbol: "B", decimals: 0 } })]));
   settle(chain);
@@ -178,8 +185,12 @@ async function oneKind({ quick, kind }: { quick: boolean; kind: "ft" | "transfer
   settle(chain);
   const n = 300;
   const rounds = quick ? 5 : 30;
-  const make = kind === "ft" ? () => tx(chain, a!, a!, [call("ft_transfer", { receiver_id: c, amount: "1" }, 1n, 30n * TGAS)]) : () => tx(chain, c!, b!, [{ type: "Transfer", deposit: 1n }]);
-  const produce = kind === "ft" ? ftTransferBlocks : transferBlocks;
+  const make = {
+    ft: () => tx(chain, a!, a!, [call("ft_transfer", { receiver_id: c, amount: "1" }, 1n, 30n * TGAS)]),
+    transfer: () => tx(chain, c!, b!, [{ type: "Transfer", deposit: 1n }]),
+    noop: () => tx(chain, c!, b!, [call("noop", {}, 1n, 30n * TGAS)]),
+  }[kind];
+  const produce = { ft: ftTransferBlocks, transfer: transferBlocks, noop: noopBlocks }[kind];
   const cpu: number[] = [];
   for (let i = 0; i <= rounds; i++) {
     const txs = Array.from({ length: n }, make);
@@ -189,12 +200,13 @@ async function oneKind({ quick, kind }: { quick: boolean; kind: "ft" | "transfer
     const used = process.cpuUsage(c0);
     if (i > 0) cpu.push((used.user + used.system) / n); // round 0 warms up
   }
-  console.log(`${kind === "ft" ? "ft_transfer" : "Transfer"} only: ${rounds} rounds of ${n}, median ${median(cpu).toFixed(1)} µs of CPU per transaction`);
+  console.log(`${{ ft: "ft_transfer", transfer: "Transfer", noop: "empty-method call" }[kind]} only: ${rounds} rounds of ${n}, median ${median(cpu).toFixed(1)} µs of CPU per transaction`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const quick = process.argv.includes("--quick");
   if (process.argv.includes("--ft-only")) await oneKind({ quick, kind: "ft" });
   else if (process.argv.includes("--transfer-only")) await oneKind({ quick, kind: "transfer" });
+  else if (process.argv.includes("--noop-only")) await oneKind({ quick, kind: "noop" });
   else await vmCallCost({ quick });
 }

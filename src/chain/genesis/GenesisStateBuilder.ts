@@ -1,5 +1,5 @@
 import { encodeAccessKey } from "../primitives/accessKey.js";
-import { encodeAccount } from "../primitives/account.js";
+import { accountStateValue } from "../primitives/account.js";
 import type { CryptoHash } from "../primitives/cryptoHash.js";
 import { bytesToLatin1, latin1ToBytes } from "../primitives/latin1.js";
 import { publicKeyToBorsh } from "../primitives/publicKey.js";
@@ -148,7 +148,7 @@ export class GenesisStateBuilder {
       totalSupply += amount + locked;
       // A Contract record defines the code hash; without one the file's code_hash stands.
       const account = { amount, locked, codeHash: agg.contractHash ?? codeHash, storageUsage: agg.usage };
-      this.push(accountTrieKey(agg.id), bytesToLatin1(encodeAccount(account)), agg, index);
+      this.push(accountTrieKey(agg.id), accountStateValue(account), agg, index);
       yield;
     }
     return totalSupply;

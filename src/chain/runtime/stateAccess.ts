@@ -1,5 +1,5 @@
 import { decodeAccessKey, encodeAccessKey, type AccessKey } from "../primitives/accessKey.js";
-import { decodeAccount, encodeAccount, type Account } from "../primitives/account.js";
+import { accountStateValue, decodeAccount, type Account } from "../primitives/account.js";
 import { bytesToLatin1, latin1ToBytes } from "../primitives/latin1.js";
 import type { PublicKey } from "../primitives/publicKey.js";
 import {
@@ -19,7 +19,7 @@ export function getAccount(su: StateUpdate, accountId: string): Account | undefi
 }
 
 export function setAccount(su: StateUpdate, accountId: string, account: Account): void {
-  su.set(accountTrieKey(accountId), bytesToLatin1(encodeAccount(account)));
+  su.set(accountTrieKey(accountId), accountStateValue(account));
 }
 
 export function getAccessKey(su: StateUpdate, accountId: string, publicKey: PublicKey): AccessKey | undefined {

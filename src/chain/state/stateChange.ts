@@ -1,5 +1,5 @@
 import { encodeAccessKey, type AccessKey } from "../primitives/accessKey.js";
-import { encodeAccount, type Account } from "../primitives/account.js";
+import { accountStateValue, type Account } from "../primitives/account.js";
 import { bytesToLatin1 } from "../primitives/latin1.js";
 import { parsePublicKey, type PublicKey } from "../primitives/publicKey.js";
 import { accessKeyTrieKey, accountTrieKey, contractCodeTrieKey, contractDataTrieKey } from "../store/trieKeys.js";
@@ -25,7 +25,7 @@ export function stateChangeToWrite(change: StateChange): { key: string; value: s
     case "account":
       return {
         key: accountTrieKey(change.accountId),
-        value: change.account === null ? null : bytesToLatin1(encodeAccount(change.account)),
+        value: change.account === null ? null : accountStateValue(change.account),
       };
     case "accessKey": {
       const pk = typeof change.publicKey === "string" ? parsePublicKey(change.publicKey) : change.publicKey;

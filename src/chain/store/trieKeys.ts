@@ -1,4 +1,4 @@
-import { publicKeyToBorsh, type PublicKey } from "../primitives/publicKey.js";
+import type { PublicKey } from "../primitives/publicKey.js";
 
 /**
  * nearcore trie key layout (core/primitives/src/trie_key.rs), as latin1 strings. Account
@@ -7,6 +7,13 @@ import { publicKeyToBorsh, type PublicKey } from "../primitives/publicKey.js";
 export const TrieKeyColumn = { ACCOUNT: 0, CONTRACT_CODE: 1, ACCESS_KEY: 2, CONTRACT_DATA: 9 } as const;
 
 const SEPARATOR = ",";
+
+/**
+ * Where keys with a byte tail are assembled before becoming strings (one reused buffer, no
+ * Buffer per key); longer ones get their own. Holds an account prefix (≤ 66 bytes) and a
+ * key of nearcore's default max_length_storage_key (2 KiB).
+ */
+const SCRATCH = Buffer.allocUnsafe(4096);
 
 /**
  * Per-account keys are rebuilt on every read of the hot RPC paths; a small memo turns that
@@ -43,7 +50,13 @@ export function accessKeysPrefix(accountId: string): string {
 
 /** 0x02 ‖ account_id ‖ ',' ‖ borsh(public_key) */
 export function accessKeyTrieKey(accountId: string, publicKey: PublicKey): string {
-  return withTail(accessKeysPrefix(accountId), publicKeyToBorsh(publicKey));
+  // The borsh key (type byte ‖ data) is written in place: every transaction and every gas
+  // refund builds one of these keys.
+  const prefix = accessKeysPrefix(accountId);
+  SCRATCH.write(prefix, 0, "latin1");
+  SCRATCH[prefix.length] = publicKey.keyType;
+  SCRATCH.set(publicKey.data, prefix.length + 1);
+  return SCRATCH.toString("latin1", 0, prefix.length + 1 + publicKey.data.length);
 }
 
 /** 0x09 ‖ account_id ‖ ',' — the contract's data lies under it, in raw key order. */
@@ -66,10 +79,11 @@ function flat(s: string): string {
 
 /** `prefix` followed by `tail`'s bytes, as one flat latin1 string. */
 export function withTail(prefix: string, tail: Uint8Array): string {
-  const buf = Buffer.allocUnsafe(prefix.length + tail.length);
+  const n = prefix.length + tail.length;
+  const buf = n <= SCRATCH.length ? SCRATCH : Buffer.allocUnsafe(n);
   buf.write(prefix, 0, "latin1");
   buf.set(tail, prefix.length);
-  return buf.toString("latin1");
+  return buf.toString("latin1", 0, n);
 }
 
 /**

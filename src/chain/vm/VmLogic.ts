@@ -14,7 +14,6 @@ import type { VmExternal } from "./VmExternal.js";
 export const DEFAULT_TIME_LIMIT_MS = 3_000;
 const CLOCK_CHECK_EVERY = 16_384;
 const EMPTY_VIEW = new Uint8Array(0);
-const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 /** Most gas an instance may burn between two host checks (~1.2M instructions at regular_op_cost 822,756). */
 const GAS_ARM_CAP = 10n ** 12n;
 
@@ -262,22 +261,24 @@ export class VmLogic {
     return this.view;
   }
 
-  private range(ptr: bigint, len: bigint): [number, number] {
+  /**
+   * Where [ptr, ptr + len) starts in guest memory, or MemoryAccessViolation when it is not all
+   * inside. In doubles, with no bigint and no tuple per access (every host call that touches
+   * memory comes here): below 2^53 they are exact, and a u64 at or above it stays at or above
+   * it as a double, far beyond any guest memory (at most 4 GiB).
+   */
+  private start(ptr: bigint, len: bigint | number): number {
     const mem = this.bytes();
-    // In doubles (exact below 2^53; a guest memory is at most 4 GiB): no bigint per access.
-    if (ptr > MAX_SAFE || len > MAX_SAFE) throw hostError({ name: "MemoryAccessViolation" });
     const start = Number(ptr);
-    const end = start + Number(len);
-    if (end > mem.length) throw hostError({ name: "MemoryAccessViolation" });
-    return [start, end];
+    if (start + Number(len) > mem.length) throw hostError({ name: "MemoryAccessViolation" });
+    return start;
   }
 
   /** A copy of guest memory, charging read_memory (`Memory::view`). */
   readMemory(ptr: bigint, len: bigint): Uint8Array {
     this.gas.payBase("read_memory_base");
     this.gas.payPer("read_memory_byte", len);
-    const [start, end] = this.range(ptr, len);
-    return this.bytes().slice(start, end);
+    return this.readMemoryFree(ptr, len);
   }
 
   /**
@@ -288,25 +289,26 @@ export class VmLogic {
   viewMemory(ptr: bigint, len: bigint): Uint8Array {
     this.gas.payBase("read_memory_base");
     this.gas.payPer("read_memory_byte", len);
-    const [start, end] = this.range(ptr, len);
-    return this.bytes().subarray(start, end);
+    const start = this.start(ptr, len);
+    return this.view.subarray(start, start + Number(len));
   }
 
   readMemoryFree(ptr: bigint, len: bigint): Uint8Array {
-    const [start, end] = this.range(ptr, len);
-    return this.bytes().slice(start, end);
+    const start = this.start(ptr, len);
+    return this.view.slice(start, start + Number(len));
   }
 
   writeMemory(ptr: bigint, data: Uint8Array): void {
     this.gas.payBase("write_memory_base");
     this.gas.payPer("write_memory_byte", data.length);
-    const [start, end] = this.range(ptr, BigInt(data.length));
-    this.bytes().set(data, start);
+    const start = this.start(ptr, data.length);
+    this.view.set(data, start);
+    const end = start + data.length;
     if (end > this.hostWriteEnd) this.hostWriteEnd = end;
   }
 
   readU128(ptr: bigint): bigint {
-    const b = this.readMemory(ptr, 16n);
+    const b = this.viewMemory(ptr, 16n);
     const v = new DataView(b.buffer, b.byteOffset, 16);
     return v.getBigUint64(0, true) + (v.getBigUint64(8, true) << 64n);
   }
@@ -318,7 +320,7 @@ export class VmLogic {
   }
 
   readU32(ptr: bigint): number {
-    const b = this.readMemory(ptr, 4n);
+    const b = this.viewMemory(ptr, 4n);
     return (b[0]! | (b[1]! << 8) | (b[2]! << 16) | (b[3]! << 24)) >>> 0;
   }
 

@@ -4,6 +4,13 @@ import type { VmExternal } from "./VmExternal.js";
 
 /** Room for a prefix and a key of nearcore's default max_length_storage_key (2 KiB) and then some. */
 const KEY_SCRATCH = Buffer.allocUnsafe(4096);
+/**
+ * The prefix KEY_SCRATCH starts with: kept there across calls (every call to a contract
+ * reads and writes keys under one prefix), so a key is one copy of its own bytes.
+ */
+let scratchPrefix = "";
+/** Values written through a string without a Buffer object each. */
+const VALUE_SCRATCH = Buffer.allocUnsafe(4096);
 /** Values up to this length are copied out of their latin1 string char by char (no Buffer). */
 const SHORT_VALUE = 64;
 
@@ -28,10 +35,8 @@ export interface StateAccess {
  */
 export class StateExternal implements VmExternal {
   private total: bigint | undefined;
-  /** `0x09 ‖ account ‖ ','`, written before each key in KEY_SCRATCH. */
+  /** `0x09 ‖ account ‖ ','`, the start of each key in KEY_SCRATCH. */
   private readonly prefix: string;
-  /** The prefix's bytes, made on the first key: a copy of them is cheaper than a latin1 write per key. */
-  private prefixBytes: Uint8Array | undefined;
 
   constructor(
     private readonly state: StateAccess,
@@ -48,7 +53,10 @@ export class StateExternal implements VmExternal {
   private trieKey(key: Uint8Array): string {
     const n = this.prefix.length + key.length;
     if (n > KEY_SCRATCH.length) return contractDataTrieKey(this.accountId, key);
-    KEY_SCRATCH.set((this.prefixBytes ??= latin1ToBytes(this.prefix)), 0);
+    if (scratchPrefix !== this.prefix) {
+      KEY_SCRATCH.write(this.prefix, 0, "latin1");
+      scratchPrefix = this.prefix;
+    }
     KEY_SCRATCH.set(key, this.prefix.length);
     return KEY_SCRATCH.toString("latin1", 0, n);
   }
@@ -61,11 +69,10 @@ export class StateExternal implements VmExternal {
   storageSet(key: Uint8Array, value: Uint8Array): void {
     if (this.state.set === undefined) throw new Error("this state cannot be written");
     const trieKey = this.trieKey(key);
-    // Through the scratch buffer too (the key is already a string): no Buffer object per value.
-    if (value.length > KEY_SCRATCH.length) this.state.set(trieKey, bytesToLatin1(value));
+    if (value.length > VALUE_SCRATCH.length) this.state.set(trieKey, bytesToLatin1(value));
     else {
-      KEY_SCRATCH.set(value, 0);
-      this.state.set(trieKey, KEY_SCRATCH.toString("latin1", 0, value.length));
+      VALUE_SCRATCH.set(value, 0);
+      this.state.set(trieKey, VALUE_SCRATCH.toString("latin1", 0, value.length));
     }
   }
 

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { decodeAccessKey, encodeAccessKey, type AccessKey } from "../../../src/chain/primitives/accessKey.js";
-import { decodeAccount, encodeAccount } from "../../../src/chain/primitives/account.js";
+import { accountStateValue, decodeAccount, encodeAccount } from "../../../src/chain/primitives/account.js";
 import { BorshError, BorshReader } from "../../../src/chain/primitives/borshReader.js";
 import { BorshWriter } from "../../../src/chain/primitives/borshWriter.js";
 
@@ -16,6 +16,35 @@ describe("borsh records", () => {
     expect(hex(bytes.slice(16, 32))).toBe("01" + "00".repeat(15));
     expect(hex(bytes.slice(64))).toBe("b600000000000000");
     expect(decodeAccount(bytes)).toEqual({ amount: 10n ** 24n, locked: 1n, codeHash, storageUsage: 182 });
+  });
+
+  it("round-trips accounts at the edges of their ranges, and the state value is the same bytes as latin1 (property)", () => {
+    const account = fc.record({
+      amount: fc.bigInt({ min: 0n, max: 2n ** 128n - 1n }),
+      locked: fc.bigInt({ min: 0n, max: 2n ** 128n - 1n }),
+      codeHash: fc.uint8Array({ minLength: 32, maxLength: 32 }),
+      storageUsage: fc.oneof(fc.nat(), fc.constantFrom(2 ** 32 - 1, 2 ** 32, Number.MAX_SAFE_INTEGER)),
+    });
+    fc.assert(
+      fc.property(account, (a) => {
+        const bytes = encodeAccount(a);
+        expect(decodeAccount(bytes)).toEqual(a);
+        expect(Buffer.from(accountStateValue(a), "latin1")).toEqual(Buffer.from(bytes));
+      }),
+    );
+    // Each encoding is its own array, not a view of a reused buffer.
+    const first = encodeAccount({ amount: 1n, locked: 0n, codeHash: new Uint8Array(32), storageUsage: 1 });
+    encodeAccount({ amount: 2n, locked: 0n, codeHash: new Uint8Array(32), storageUsage: 2 });
+    expect(decodeAccount(first).amount).toBe(1n);
+  });
+
+  it("rejects accounts it cannot encode", () => {
+    const ok = { amount: 0n, locked: 0n, codeHash: new Uint8Array(32), storageUsage: 0 };
+    expect(() => encodeAccount({ ...ok, amount: -1n })).toThrow(RangeError);
+    expect(() => encodeAccount({ ...ok, locked: 2n ** 128n })).toThrow(RangeError);
+    expect(() => encodeAccount({ ...ok, codeHash: new Uint8Array(31) })).toThrow(/32 bytes/);
+    expect(() => accountStateValue({ ...ok, storageUsage: -1 })).toThrow(RangeError);
+    expect(() => accountStateValue({ ...ok, storageUsage: 1.5 })).toThrow(RangeError);
   });
 
   it("encodes access keys: FullAccess = nonce ‖ 0x01 (9 bytes); FunctionCall = nonce ‖ 0x00 ‖ option ‖ receiver ‖ methods", () => {
