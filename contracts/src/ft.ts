@@ -4,7 +4,7 @@
 //
 // Storage: "STATE" = total_supply (u128 LE) ‖ account_storage_usage (u64 LE);
 //          "m" = metadata JSON; "a" ‖ borsh(account_id) = balance (u128 LE).
-import { assertInitialized, assertNoDeposit, assertNotInitialized, assertOneYocto, assertPrivate, storageByteCost, STATE_KEY } from "../sdk/contract";
+import { assertNoDeposit, assertNotInitialized, assertOneYocto, assertPrivate, readState, storageByteCost, STATE_KEY } from "../sdk/contract";
 import { emitEvent } from "../sdk/event";
 import { JValue, Kind, Obj, parseArgs, quote } from "../sdk/json";
 import {
@@ -23,8 +23,7 @@ class State {
   constructor(public totalSupply: U128, public accountStorageUsage: u64) {}
 
   static load(): State {
-    assertInitialized();
-    const b = storageRead(utf8(STATE_KEY))!;
+    const b = readState();
     return new State(new U128(load<u64>(b.dataStart), load<u64>(b.dataStart + 8)), load<u64>(b.dataStart + 16));
   }
 

@@ -4,7 +4,7 @@
 // Storage: "STATE" = owner_id; "m" = contract metadata JSON; "k" ‖ borsh(token_id) = owner_id;
 // "d" ‖ borsh(token_id) = token metadata JSON; "i" = all token ids, sorted (as near-sdk's
 // TreeMap lists them); "o" ‖ borsh(owner_id) = that owner's token ids (UnorderedSet order).
-import { assertInitialized, assertNotInitialized, assertNoDeposit, assertOneYocto, assertPrivate, storageByteCost, STATE_KEY } from "../sdk/contract";
+import { assertNotInitialized, assertNoDeposit, assertOneYocto, assertPrivate, readState, storageByteCost, STATE_KEY } from "../sdk/contract";
 import { emitEvent } from "../sdk/event";
 import { JValue, Kind, Obj, arr, parseArgs, quote } from "../sdk/json";
 import {
@@ -24,8 +24,7 @@ const TOKEN_METADATA_STRINGS = ["title", "description", "media", "media_hash"];
 const TOKEN_METADATA_TAIL = ["issued_at", "expires_at", "starts_at", "updated_at", "extra", "reference", "reference_hash"];
 
 function ownerId(): string {
-  assertInitialized();
-  return fromUtf8(storageRead(utf8(STATE_KEY))!);
+  return fromUtf8(readState());
 }
 
 function tokenOwner(tokenId: string): string | null {
