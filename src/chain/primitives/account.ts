@@ -1,6 +1,6 @@
 import { BorshReader } from "./borshReader.js";
 import { CRYPTO_HASH_LEN, type CryptoHash } from "./cryptoHash.js";
-import { U128_MAX } from "./integerLimits.js";
+import { U128_MAX, U64_MAX } from "./integerLimits.js";
 
 /** An account as stored in state (nearcore `Account` V1, borsh without a version tag). */
 export interface Account {
@@ -15,7 +15,7 @@ export interface Account {
 }
 
 /** Length of a borsh-encoded account. */
-export const ACCOUNT_BYTES = 72;
+const ACCOUNT_BYTES = 72;
 
 /**
  * Where accounts are encoded: one reused buffer, because every receipt writes two or three
@@ -23,7 +23,6 @@ export const ACCOUNT_BYTES = 72;
  */
 const SCRATCH = Buffer.allocUnsafe(ACCOUNT_BYTES);
 const SCRATCH_VIEW = new DataView(SCRATCH.buffer, SCRATCH.byteOffset, ACCOUNT_BYTES);
-const U64_MASK = (1n << 64n) - 1n;
 
 /** borsh: amount u128 ‖ locked u128 ‖ code_hash [32] ‖ storage_usage u64 (72 bytes), into SCRATCH. */
 function encodeInScratch(account: Account): void {
@@ -32,9 +31,9 @@ function encodeInScratch(account: Account): void {
   if (locked < 0n || locked > U128_MAX) throw new RangeError(`u128 out of range: ${locked}`);
   if (codeHash.length !== CRYPTO_HASH_LEN) throw new RangeError("code hash must be 32 bytes");
   if (!Number.isSafeInteger(storageUsage) || storageUsage < 0) throw new RangeError(`u64 out of range: ${storageUsage}`);
-  SCRATCH_VIEW.setBigUint64(0, amount & U64_MASK, true);
+  SCRATCH_VIEW.setBigUint64(0, amount & U64_MAX, true);
   SCRATCH_VIEW.setBigUint64(8, amount >> 64n, true);
-  SCRATCH_VIEW.setBigUint64(16, locked & U64_MASK, true);
+  SCRATCH_VIEW.setBigUint64(16, locked & U64_MAX, true);
   SCRATCH_VIEW.setBigUint64(24, locked >> 64n, true);
   SCRATCH.set(codeHash, 32);
   SCRATCH_VIEW.setUint32(64, storageUsage % 2 ** 32, true);
