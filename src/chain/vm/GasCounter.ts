@@ -49,6 +49,7 @@ function sameNumbers(a: readonly number[], b: readonly number[]): boolean {
 
 /** Profile unit counts stay below this (exact doubles); see countUnits. */
 const UNIT_FLUSH = 2 ** 52;
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 /**
  * nearcore `GasCounter` (logic/gas_counter.rs). `burnt` is gas spent; `promisesGas` is gas
@@ -58,7 +59,15 @@ const UNIT_FLUSH = 2 ** 52;
  * GasExceeded (prepaid crossed). Views ignore the prepaid gas.
  */
 export class GasCounter {
+  /**
+   * Gas burnt is `burnt + fast`. Charges that stay within `room` (what may still be burnt
+   * before `hostLimit`, capped at 2^53 − 1) are added to `fast` in doubles, exact there, with
+   * no bigint allocated per charge; anything else first folds `fast` into `burnt` and takes the
+   * exact bigint path, which sets `room` again (`fold` / `setRoom`).
+   */
   private burnt = 0n;
+  private fast = 0;
+  private room = 0;
   private promisesGas = 0n;
   private gasLimit: bigint;
   private prepaid: bigint;
@@ -88,8 +97,9 @@ export class GasCounter {
    */
   private reserve = 0n;
   private hostLimit: bigint;
-  /** extCosts by profile index. */
+  /** extCosts by profile index, and as doubles (Infinity where not exact). */
   private readonly costs: readonly bigint[];
+  private readonly costNumbers: readonly number[];
   private settle: (() => void) | undefined;
 
   constructor(
@@ -102,6 +112,26 @@ export class GasCounter {
     this.gasLimit = this.maxGasBurnt < this.prepaid ? this.maxGasBurnt : this.prepaid;
     this.hostLimit = this.gasLimit;
     this.costs = extCostTable(extCosts);
+    this.costNumbers = extCostNumbers(extCosts);
+    this.setRoom();
+  }
+
+  /**
+   * Moves the gas charged in doubles into the exact total (before any bigint arithmetic on it);
+   * `room` shrinks by as much (at most understated when it was capped, which is safe).
+   */
+  private fold(): void {
+    if (this.fast !== 0) {
+      this.burnt += BigInt(this.fast);
+      this.room -= this.fast;
+      this.fast = 0;
+    }
+  }
+
+  /** After `burnt` or a limit changed: how far `fast` may go (`burnt + fast` within `hostLimit`). */
+  private setRoom(): void {
+    const room = this.hostLimit - this.burnt;
+    this.room = room > MAX_SAFE ? Number.MAX_SAFE_INTEGER : Number(room);
   }
 
   /**
@@ -115,9 +145,11 @@ export class GasCounter {
     this.gasLimit = maxGasBurnt < this.prepaid ? maxGasBurnt : this.prepaid;
     this.hostLimit = this.gasLimit;
     this.burnt = 0n;
+    this.fast = 0;
     this.promisesGas = 0n;
     this.reserve = 0n;
     this.settle = undefined;
+    this.setRoom();
     this.units.fill(0);
     if (this.exact) {
       this.profileExtra.fill(0n);
@@ -132,20 +164,25 @@ export class GasCounter {
    * through {@link burnWasm} after {@link clearReserve}.
    */
   setReserve(budget: bigint, settle: () => void): void {
+    this.fold();
     this.reserve = budget;
     this.hostLimit = this.gasLimit - budget;
     this.settle = settle;
+    this.setRoom();
   }
 
   /** The instance's gas is counted (or the instance is gone): charges check the exact limit again. */
   clearReserve(): void {
+    this.fold();
     this.reserve = 0n;
     this.hostLimit = this.gasLimit;
+    this.setRoom();
   }
 
-  /** Brings the instance's uncounted gas in (no-op without one). */
+  /** Brings the instance's uncounted gas in (no-op without one), and `fast` into `burnt`. */
   private settled(): void {
     if (this.reserve !== 0n) this.settle!();
+    this.fold();
   }
 
   get burntGas(): bigint {
@@ -169,9 +206,16 @@ export class GasCounter {
    * allocation beyond the bigint add. `gas` is never negative (only prepared code calls it).
    */
   burnWasm(gas: bigint): boolean {
-    const next = this.burnt + gas;
-    if (next <= this.hostLimit) {
-      this.burnt = next;
+    // A u64 at or above 2^53 stays at or above it as a double, beyond `room`.
+    const next = this.fast + Number(gas);
+    if (next <= this.room) {
+      this.fast = next;
+      return true;
+    }
+    this.fold();
+    if (this.burnt + gas <= this.hostLimit) {
+      this.burnt += gas;
+      this.setRoom();
       return true;
     }
     return false;
@@ -184,15 +228,13 @@ export class GasCounter {
   }
 
   burn(gas: bigint): void {
-    if (this.burnt + gas <= this.hostLimit) {
-      this.burnt += gas;
-      return;
-    }
+    if (this.burnWasm(gas)) return;
     this.settled();
     const next = this.burnt + gas;
     if (next > U64_MAX) throw hostError({ name: "IntegerOverflow" });
     if (next <= this.gasLimit) {
       this.burnt = next;
+      this.setRoom();
       return;
     }
     throw this.limitError(next, next + this.promisesGas);
@@ -204,31 +246,41 @@ export class GasCounter {
    */
   payBase(cost: ExtCost): void {
     const index = indexOf(cost);
-    const gas = this.costs[index]!;
-    let next = this.burnt + gas;
-    // gasLimit never exceeds the prepaid gas, a u64: within it there is no overflow to check.
-    if (next > this.hostLimit) {
-      this.settled();
-      next = this.burnt + gas;
-      if (next > this.gasLimit) return this.payOverLimit(cost, gas);
+    const gas = this.costNumbers[index]!;
+    const next = this.fast + gas;
+    if (next <= this.room) {
+      this.fast = next;
+      if (gas !== 0) this.countUnits(index, 1);
+      return;
     }
-    this.burnt = next;
-    if (gas !== 0n) this.countUnits(index, 1);
+    this.payExactly(cost, index, this.costs[index]!, 1);
   }
 
   payPer(cost: ExtCost, count: bigint | number): void {
     const index = indexOf(cost);
-    const gas = BigInt(count) * this.costs[index]!;
-    if (gas > U64_MAX) throw hostError({ name: "IntegerOverflow" });
-    let next = this.burnt + gas;
-    if (next > this.hostLimit) {
-      this.settled();
-      next = this.burnt + gas;
-      if (next > this.gasLimit) return this.payOverLimit(cost, gas);
-    }
-    this.burnt = next;
-    if (gas === 0n) return;
     const units = typeof count === "number" ? count : Number(count);
+    // Exact when within room: a product or sum that rounds is at least 2^53 (NaN for 0 × Infinity).
+    const gas = units * this.costNumbers[index]!;
+    const next = this.fast + gas;
+    if (next <= this.room && units < UNIT_FLUSH) {
+      this.fast = next;
+      if (gas !== 0) this.countUnits(index, units);
+      return;
+    }
+    const exactGas = BigInt(count) * this.costs[index]!;
+    if (exactGas > U64_MAX) throw hostError({ name: "IntegerOverflow" });
+    this.payExactly(cost, index, exactGas, units);
+  }
+
+  /** The bigint path of a charge of `gas` (`units` of `cost`): settles first, clamps at a limit. */
+  private payExactly(cost: ExtCost, index: number, gas: bigint, units: number): void {
+    this.settled();
+    const next = this.burnt + gas;
+    // gasLimit never exceeds the prepaid gas, a u64: within it there is no overflow to check.
+    if (next > this.gasLimit) return this.payOverLimit(cost, gas);
+    this.burnt = next;
+    this.setRoom();
+    if (gas === 0n) return;
     if (units < UNIT_FLUSH) this.countUnits(index, units);
     else {
       this.profileExtra[index] = this.profileExtra[index]! + gas;
@@ -253,10 +305,12 @@ export class GasCounter {
 
   /** The general path: burn (clamping at a limit and throwing its error), then profile what was burnt. */
   private payOverLimit(cost: ExtCost, gas: bigint): void {
+    this.settled();
     const before = this.burnt;
     try {
       this.burn(gas);
     } finally {
+      this.fold();
       const delta = this.burnt - before;
       const index = indexOf(cost);
       if (delta > 0n) {
@@ -351,6 +405,7 @@ export class GasCounter {
       }
       this.burnt = newBurnt;
       this.promisesGas = newPromises;
+      this.setRoom();
       return;
     }
     throw this.limitError(newBurnt, newUsed);
@@ -367,6 +422,7 @@ export class GasCounter {
     this.burnt = newBurnt < hard ? newBurnt : hard;
     const usedLimit = this.prepaid < newUsed ? this.prepaid : newUsed;
     this.promisesGas = usedLimit > this.burnt ? usedLimit - this.burnt : 0n;
+    this.setRoom();
     return hostError({ name: newBurnt > this.maxGasBurnt ? "GasLimitExceeded" : "GasExceeded" });
   }
 }
