@@ -7,12 +7,16 @@ export const BAD_JSON = "Failed to deserialize input from JSON.";
 
 export const enum Kind { Null, Bool, Number, String, Array, Object }
 
+/** Shared by every scalar JValue: only objects and arrays get their own member lists. */
+const NO_ITEMS: JValue[] = [];
+const NO_KEYS: string[] = [];
+
 export class JValue {
   kind: Kind = Kind.Null;
   text: string = ""; // string value, or the number's literal text
   flag: bool = false;
-  items: JValue[] = [];
-  keys: string[] = [];
+  items: JValue[] = NO_ITEMS; // members of an object or array
+  keys: string[] = NO_KEYS; // an object's keys, parallel to items
 
   isNull(): bool { return this.kind == Kind.Null; }
 
@@ -89,58 +93,73 @@ export class JValue {
   }
 }
 
-/** Parses JSON text; panics with near-sdk's message on any syntax error. */
-export function parseJson(text: string): JValue {
-  const p = new Parser(text);
-  p.ws();
-  const v = p.value(0);
-  p.ws();
-  if (p.pos != text.length) panicStr(BAD_JSON);
-  return v;
-}
-
-/** Parses call arguments; empty input counts as `{}` (near-sdk accepts it for no-arg methods). */
+/** Parses call arguments (UTF-8 JSON); empty input counts as `{}` (near-sdk accepts it for no-arg methods). */
 export function parseArgs(bytes: Uint8Array): JValue {
   if (bytes.length == 0) {
     const v = new JValue();
     v.kind = Kind.Object;
+    v.items = [];
+    v.keys = [];
     return v;
   }
-  const v = parseJson(String.UTF8.decodeUnsafe(bytes.dataStart, <usize>bytes.length));
+  const v = parseUtf8(bytes.dataStart, <usize>bytes.length);
   if (v.kind != Kind.Object) panicStr(BAD_JSON);
   return v;
 }
 
+/** Parses the UTF-8 JSON text at [ptr, ptr + len) (one value, surrounding whitespace allowed). */
+export function parseUtf8(ptr: usize, len: usize): JValue {
+  const p = new Parser(ptr, ptr + len);
+  p.ws();
+  const v = p.value(0);
+  p.ws();
+  if (p.pos != p.end) panicStr(BAD_JSON);
+  return v;
+}
+
+/**
+ * A JSON reader over the input's UTF-8 bytes, as serde_json reads a slice: strings must be valid
+ * UTF-8 and numbers must follow the JSON grammar. Only string values and number literals become
+ * AssemblyScript strings.
+ */
 class Parser {
-  pos: i32 = 0;
-  constructor(public s: string) {}
+  constructor(public pos: usize, public end: usize) {}
+
+  @inline peek(): i32 { return this.pos < this.end ? <i32>load<u8>(this.pos) : -1; }
 
   ws(): void {
-    while (this.pos < this.s.length) {
-      const c = this.s.charCodeAt(this.pos);
+    let p = this.pos;
+    const end = this.end;
+    while (p < end) {
+      const c = load<u8>(p);
       if (c != 0x20 && c != 0x0a && c != 0x0d && c != 0x09) break;
-      this.pos++;
+      p++;
     }
+    this.pos = p;
   }
-
-  peek(): i32 { return this.pos < this.s.length ? this.s.charCodeAt(this.pos) : -1; }
 
   expect(c: i32): void {
     if (this.peek() != c) panicStr(BAD_JSON);
     this.pos++;
   }
 
+  /** The bytes of an ASCII keyword (true, false, null). */
   literal(word: string): void {
-    if (this.s.substr(this.pos, word.length) != word) panicStr(BAD_JSON);
-    this.pos += word.length;
+    const n = <usize>word.length;
+    if (this.end - this.pos < n) panicStr(BAD_JSON);
+    for (let i: usize = 0; i < n; i++) if (<u32>load<u8>(this.pos + i) != <u32>load<u16>(changetype<usize>(word) + (i << 1))) panicStr(BAD_JSON);
+    this.pos += n;
   }
 
+  /** One value; `depth` counts the arrays and objects around it (at most 32 may nest). */
   value(depth: i32): JValue {
-    if (depth > 32) panicStr(BAD_JSON);
     const v = new JValue();
     const c = this.peek();
+    if ((c == 0x7b || c == 0x5b) && depth >= 32) panicStr(BAD_JSON);
     if (c == 0x7b) { // {
       v.kind = Kind.Object;
+      v.items = [];
+      v.keys = [];
       this.pos++;
       this.ws();
       if (this.peek() == 0x7d) { this.pos++; return v; }
@@ -159,6 +178,7 @@ class Parser {
     }
     if (c == 0x5b) { // [
       v.kind = Kind.Array;
+      v.items = [];
       this.pos++;
       this.ws();
       if (this.peek() == 0x5d) { this.pos++; return v; }
@@ -176,31 +196,58 @@ class Parser {
     if (c == 0x66) { this.literal("false"); v.kind = Kind.Bool; return v; }
     if (c == 0x6e) { this.literal("null"); return v; }
     v.kind = Kind.Number;
-    const start = this.pos;
-    if (this.peek() == 0x2d) this.pos++;
-    let digits = 0;
-    while (true) {
-      const d = this.peek();
-      if ((d >= 0x30 && d <= 0x39) || d == 0x2e || d == 0x65 || d == 0x45 || d == 0x2b || d == 0x2d) { this.pos++; digits++; } else break;
-    }
-    if (digits == 0) panicStr(BAD_JSON);
-    v.text = this.s.substring(start, this.pos);
+    v.text = this.number();
     return v;
   }
 
+  /** A number literal's text: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)? */
+  number(): string {
+    const start = this.pos;
+    if (this.peek() == 0x2d) this.pos++;
+    if (this.peek() == 0x30) this.pos++;
+    else if (this.digits() == 0) panicStr(BAD_JSON);
+    if (this.peek() == 0x2e) {
+      this.pos++;
+      if (this.digits() == 0) panicStr(BAD_JSON);
+    }
+    const e = this.peek();
+    if (e == 0x65 || e == 0x45) {
+      this.pos++;
+      const sign = this.peek();
+      if (sign == 0x2b || sign == 0x2d) this.pos++;
+      if (this.digits() == 0) panicStr(BAD_JSON);
+    }
+    return String.UTF8.decodeUnsafe(start, this.pos - start);
+  }
+
+  digits(): i32 {
+    let n = 0;
+    while (true) {
+      const d = this.peek();
+      if (d < 0x30 || d > 0x39) return n;
+      this.pos++;
+      n++;
+    }
+  }
+
+  /** A string literal's value; runs without escapes are decoded straight from the input bytes. */
   string(): string {
     this.expect(0x22);
     let out = "";
     let run = this.pos;
+    let p = this.pos;
+    const end = this.end;
     while (true) {
-      if (this.pos >= this.s.length) panicStr(BAD_JSON);
-      const c = this.s.charCodeAt(this.pos);
+      if (p >= end) panicStr(BAD_JSON);
+      const c = <u32>load<u8>(p);
       if (c == 0x22) break;
       if (c < 0x20) panicStr(BAD_JSON);
-      if (c != 0x5c) { this.pos++; continue; }
-      out += this.s.substring(run, this.pos);
-      const e = this.s.charCodeAt(this.pos + 1);
-      this.pos += 2;
+      if (c >= 0x80) { p = validUtf8Char(p, end); continue; }
+      if (c != 0x5c) { p++; continue; }
+      if (p > run) out += String.UTF8.decodeUnsafe(run, p - run);
+      if (p + 1 >= end) panicStr(BAD_JSON);
+      const e = <u32>load<u8>(p + 1);
+      p += 2;
       if (e == 0x22) out += "\"";
       else if (e == 0x5c) out += "\\";
       else if (e == 0x2f) out += "/";
@@ -210,60 +257,165 @@ class Parser {
       else if (e == 0x72) out += "\r";
       else if (e == 0x74) out += "\t";
       else if (e == 0x75) {
-        const hex = this.s.substr(this.pos, 4);
-        if (hex.length != 4) panicStr(BAD_JSON);
+        if (end - p < 4) panicStr(BAD_JSON);
         let code = 0;
         for (let i = 0; i < 4; i++) {
-          const h = hex.charCodeAt(i);
+          const h = <i32>load<u8>(p + i);
           const d = h >= 0x30 && h <= 0x39 ? h - 0x30 : h >= 0x61 && h <= 0x66 ? h - 0x57 : h >= 0x41 && h <= 0x46 ? h - 0x37 : -1;
           if (d < 0) panicStr(BAD_JSON);
           code = code * 16 + d;
         }
         out += String.fromCharCode(code);
-        this.pos += 4;
+        p += 4;
       } else panicStr(BAD_JSON);
-      run = this.pos;
+      run = p;
     }
-    out += this.s.substring(run, this.pos);
-    this.pos++;
-    return out;
+    this.pos = p + 1;
+    const tail = String.UTF8.decodeUnsafe(run, p - run);
+    return out.length == 0 ? tail : out + tail;
   }
+}
+
+/**
+ * The end of the well-formed UTF-8 sequence starting with the non-ASCII byte at p (Rust's
+ * str::from_utf8 rules: no overlong forms, no surrogates, at most U+10FFFF); panics otherwise.
+ */
+function validUtf8Char(p: usize, end: usize): usize {
+  const b0 = <u32>load<u8>(p);
+  let n: usize, lo: u32 = 0x80, hi: u32 = 0xbf;
+  if (b0 >= 0xc2 && b0 <= 0xdf) n = 2;
+  else if (b0 >= 0xe0 && b0 <= 0xef) {
+    n = 3;
+    if (b0 == 0xe0) lo = 0xa0;
+    else if (b0 == 0xed) hi = 0x9f;
+  } else if (b0 >= 0xf0 && b0 <= 0xf4) {
+    n = 4;
+    if (b0 == 0xf0) lo = 0x90;
+    else if (b0 == 0xf4) hi = 0x8f;
+  } else {
+    panicStr(BAD_JSON);
+    return p;
+  }
+  if (end - p < n) panicStr(BAD_JSON);
+  const b1 = <u32>load<u8>(p + 1);
+  if (b1 < lo || b1 > hi) panicStr(BAD_JSON);
+  for (let i: usize = 2; i < n; i++) {
+    const b = <u32>load<u8>(p + i);
+    if (b < 0x80 || b > 0xbf) panicStr(BAD_JSON);
+  }
+  return p + n;
 }
 
 const HEX = "0123456789abcdef";
 
-/** A JSON string literal for s (escapes quotes, backslashes and control characters). */
-export function quote(s: string): string {
-  let out = "\"";
-  let run = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0x20 && c != 0x22 && c != 0x5c) continue;
-    out += s.substring(run, i);
-    if (c == 0x22) out += "\\\"";
-    else if (c == 0x5c) out += "\\\\";
-    else if (c == 0x0a) out += "\\n";
-    else if (c == 0x0d) out += "\\r";
-    else if (c == 0x09) out += "\\t";
-    else out += "\\u00" + HEX.charAt(c >> 4) + HEX.charAt(c & 15);
-    run = i + 1;
+/**
+ * JSON text built in one growing string (code units written in place, the block grown and at
+ * the end trimmed with the runtime's __renew): no intermediate string per piece.
+ * `finish()` hands the text over; the writer is not used after it.
+ */
+export class JsonWriter {
+  private buf: usize;
+  private len: usize = 0; // bytes written (2 per code unit)
+  private cap: usize;
+
+  constructor(units: i32 = 64) {
+    this.cap = <usize>max(units, 16) << 1;
+    this.buf = __new(this.cap, idof<String>());
   }
-  return out + s.substring(run) + "\"";
+
+  /** Room for n more code units; the address to write them at. */
+  private room(n: usize): usize {
+    const need = this.len + (n << 1);
+    if (need > this.cap) {
+      this.cap = max(need, this.cap << 1);
+      this.buf = __renew(this.buf, this.cap);
+    }
+    return this.buf + this.len;
+  }
+
+  /** One code unit. */
+  char(c: i32): JsonWriter {
+    store<u16>(this.room(1), c);
+    this.len += 2;
+    return this;
+  }
+
+  /** Text copied as it is (already JSON, or known to need no escaping). */
+  raw(s: string): JsonWriter {
+    const n = <usize>s.length;
+    memory.copy(this.room(n), changetype<usize>(s), n << 1);
+    this.len += n << 1;
+    return this;
+  }
+
+  /** A JSON string literal for s, escaped as serde_json does (\" \\ \b \f \n \r \t, other controls as \u00XX). */
+  quoted(s: string): JsonWriter {
+    const src = changetype<usize>(s);
+    const n = <usize>s.length;
+    this.char(0x22);
+    let run: usize = 0;
+    for (let i: usize = 0; i < n; i++) {
+      const c = <i32>load<u16>(src + (i << 1));
+      if (c >= 0x20 && c != 0x22 && c != 0x5c) continue;
+      this.units(src + (run << 1), i - run);
+      this.char(0x5c);
+      if (c == 0x22 || c == 0x5c) this.char(c);
+      else if (c == 0x08) this.char(0x62);
+      else if (c == 0x0c) this.char(0x66);
+      else if (c == 0x0a) this.char(0x6e);
+      else if (c == 0x0d) this.char(0x72);
+      else if (c == 0x09) this.char(0x74);
+      else this.raw("u00").char(HEX.charCodeAt(c >> 4)).char(HEX.charCodeAt(c & 15));
+      run = i + 1;
+    }
+    this.units(src + (run << 1), n - run);
+    return this.char(0x22);
+  }
+
+  private units(src: usize, n: usize): void {
+    memory.copy(this.room(n), src, n << 1);
+    this.len += n << 1;
+  }
+
+  /** The text written. */
+  finish(): string {
+    return changetype<string>(__renew(this.buf, this.len));
+  }
 }
 
-/** Builds one JSON object, members in insertion order (serde's field order). */
+/** A JSON string literal for s (escapes quotes, backslashes and control characters). */
+export function quote(s: string): string {
+  return new JsonWriter(s.length + 2).quoted(s).finish();
+}
+
+/** Builds one JSON object, members in insertion order (serde's field order); `build()` ends it. */
 export class Obj {
-  private parts: string[] = [];
-  raw(key: string, json: string): Obj { this.parts.push(quote(key) + ":" + json); return this; }
-  str(key: string, v: string): Obj { return this.raw(key, quote(v)); }
-  optStr(key: string, v: string | null): Obj { return this.raw(key, v == null ? "null" : quote(v)); }
-  u128(key: string, v: U128): Obj { return this.raw(key, quote(v.toString())); }
+  private w: JsonWriter = new JsonWriter();
+  private empty: bool = true;
+
+  /** Starts a member: the separator and the quoted key. */
+  private key(key: string): JsonWriter {
+    this.w.char(this.empty ? 0x7b : 0x2c);
+    this.empty = false;
+    return this.w.quoted(key).char(0x3a);
+  }
+
+  raw(key: string, json: string): Obj { this.key(key).raw(json); return this; }
+  str(key: string, v: string): Obj { this.key(key).quoted(v); return this; }
+  optStr(key: string, v: string | null): Obj { return v == null ? this.raw(key, "null") : this.str(key, v); }
+  /** Digits need no escaping: written between quotes as they are. */
+  u128(key: string, v: U128): Obj { this.key(key).char(0x22).raw(v.toString()).char(0x22); return this; }
   num(key: string, v: u64): Obj { return this.raw(key, v.toString()); }
   bool(key: string, v: bool): Obj { return this.raw(key, v ? "true" : "false"); }
-  build(): string { return "{" + this.parts.join(",") + "}"; }
+  build(): string { return this.empty ? "{}" : this.w.char(0x7d).finish(); }
 }
 
 /** A JSON array of already-serialized items. */
 export function arr(items: string[]): string {
-  return "[" + items.join(",") + "]";
+  const w = new JsonWriter().char(0x5b);
+  for (let i = 0; i < items.length; i++) {
+    if (i > 0) w.char(0x2c);
+    w.raw(items[i]);
+  }
+  return w.char(0x5d).finish();
 }
