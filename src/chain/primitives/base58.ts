@@ -10,6 +10,12 @@ const ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
 const DIGIT_OF = new Int8Array(128).fill(-1);
 for (let i = 0; i < ALPHABET.length; i++) DIGIT_OF[ALPHABET.charCodeAt(i)] = i;
 
+/** The alphabet's character codes, by digit. */
+const DIGIT_CODES = Uint8Array.from(ALPHABET, (c) => c.charCodeAt(0));
+
+/** Where an encoding's digits are written (grown when an input needs more; 64 fits every hash and key). */
+let SCRATCH = new Uint8Array(64);
+
 /** Thrown by {@link base58Decode} for text that is not valid base58. */
 export class Base58Error extends Error {
   override readonly name = "Base58Error";
@@ -45,16 +51,31 @@ export function base58Encode(bytes: Uint8Array): string {
   if ((bytes.length - i) % 2 === 1) push(bytes[i++]!, 256);
   for (; i < bytes.length; i += 2) push(bytes[i]! * 256 + bytes[i + 1]!, 65536);
 
-  let out = "";
+  // Digits are written from the end of a scratch buffer and read back as one flat string:
+  // prepending to a string makes a rope of ~30 cons cells per id, which a kept id (a Map key,
+  // an outcome's id) would hold for as long as it lives (~1 KB instead of ~60 bytes).
+  const most = zeros + 5 * limbs.length;
+  if (SCRATCH.length < most) SCRATCH = new Uint8Array(most);
+  let at = SCRATCH.length;
   for (let j = 0; j < limbs.length; j++) {
     let limb = limbs[j]!;
     const last = j === limbs.length - 1;
     for (let k = 0; k < 5 && (!last || limb > 0); k++) {
-      out = ALPHABET[limb % 58]! + out;
+      SCRATCH[--at] = DIGIT_CODES[limb % 58]!;
       limb = Math.floor(limb / 58);
     }
   }
-  return "1".repeat(zeros) + out;
+  for (let z = 0; z < zeros; z++) SCRATCH[--at] = 49; // '1'
+  return latin1Text(SCRATCH.subarray(at));
+}
+
+/** ASCII/latin1 bytes as a flat string, in slices that stay below the engine's argument limit. */
+function latin1Text(codes: Uint8Array): string {
+  const SLICE = 8192;
+  if (codes.length <= SLICE) return String.fromCharCode.apply(null, codes as unknown as number[]);
+  const parts: string[] = [];
+  for (let i = 0; i < codes.length; i += SLICE) parts.push(String.fromCharCode.apply(null, codes.subarray(i, i + SLICE) as unknown as number[]));
+  return parts.join("");
 }
 
 /**

@@ -44,6 +44,14 @@ describe("base58", () => {
       expect(hex(base58Decode(base58Encode(b)))).toBe(hex(b));
     }));
   });
+
+  it("encodes inputs longer than one text slice (over 8,192 digits)", () => {
+    const bytes = Uint8Array.from({ length: 7_000 }, (_, i) => (i * 131 + 7) & 0xff);
+    const text = base58Encode(bytes);
+    expect(text.length).toBeGreaterThan(8_192);
+    expect(text).toMatch(/^[1-9A-HJ-NP-Za-km-z]+$/);
+    expect(hex(base58Decode(text))).toBe(hex(bytes));
+  });
 });
 
 describe("CryptoHash", () => {
