@@ -111,12 +111,16 @@ export function writeU128(key: Uint8Array, v: U128): void {
   storageWrite(key, v.toBytes());
 }
 
-/** near-sdk's collection key for a map entry: prefix ‖ borsh(String) = prefix ‖ u32 LE length ‖ UTF-8. */
+/**
+ * near-sdk's collection key for a map entry: prefix ‖ borsh(String) = prefix ‖ u32 LE length ‖
+ * UTF-8, encoded straight into one array (the prefix is ASCII).
+ */
 export function mapKey(prefix: string, id: string): Uint8Array {
-  const p = utf8(prefix), s = utf8(id);
-  const out = new Uint8Array(p.length + 4 + s.length);
-  out.set(p, 0);
-  store<u32>(out.dataStart + <usize>p.length, <u32>s.length);
-  out.set(s, p.length + 4);
+  const p = prefix.length, n = String.UTF8.byteLength(id);
+  const out = new Uint8Array(p + 4 + n);
+  const at = out.dataStart;
+  for (let i = 0; i < p; i++) store<u8>(at + <usize>i, <u8>prefix.charCodeAt(i));
+  store<u32>(at + <usize>p, <u32>n);
+  String.UTF8.encodeUnsafe(changetype<usize>(id), id.length, at + <usize>p + 4);
   return out;
 }

@@ -44,8 +44,9 @@ function balanceOf(accountId: string): U128 | null {
   return readU128(balanceKey(accountId));
 }
 
-function unwrapBalanceOf(accountId: string): U128 {
-  const b = balanceOf(accountId);
+/** The balance under `key` (the account's balanceKey), or near-sdk's panic for an unregistered account. */
+function unwrapBalanceOf(accountId: string, key: Uint8Array): U128 {
+  const b = readU128(key);
   if (b == null) panicStr("The account " + accountId + " is not registered");
   return b!;
 }
@@ -55,15 +56,17 @@ function registerAccount(accountId: string): void {
 }
 
 function deposit(accountId: string, amount: U128): void {
-  const balance = unwrapBalanceOf(accountId);
+  const key = balanceKey(accountId);
+  const balance = unwrapBalanceOf(accountId, key);
   if (U128.max().sub(balance).lt(amount)) panicStr("Balance overflow");
-  writeU128(balanceKey(accountId), balance.add(amount));
+  writeU128(key, balance.add(amount));
 }
 
 function withdraw(accountId: string, amount: U128): void {
-  const balance = unwrapBalanceOf(accountId);
+  const key = balanceKey(accountId);
+  const balance = unwrapBalanceOf(accountId, key);
   if (balance.lt(amount)) panicStr("The account doesn't have enough balance");
-  writeU128(balanceKey(accountId), balance.sub(amount));
+  writeU128(key, balance.sub(amount));
 }
 
 function transferEvent(from: string, to: string, amount: U128, memo: string | null): string {
