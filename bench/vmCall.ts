@@ -13,6 +13,9 @@
  * profile filtered to that function shows block production only). `--transfer-only` does the
  * same with plain Transfers (`transferBlocks`), for the other side of the comparison, and
  * `--noop-only` with calls of an empty method (`noopBlocks`), the floor of any function call.
+ *
+ * Memory: node --expose-gc --import tsx bench/vmCall.ts --retained prints the heap the chain
+ * keeps per transaction of each kind.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -168,11 +171,10 @@ function noopBlocks(chain: Chain, blocks: number): void {
   for (let i = 0; i < blocks; i++) chain.produceBlock();
 }
 
-/**
- * `--ft-only` / `--transfer-only` / `--noop-only`: rounds of one kind and nothing else, for `--cpu-prof`;
- * prints µs of CPU per transaction.
- */
-async function oneKind({ quick, kind }: { quick: boolean; kind: "ft" | "transfer" | "noop" }): Promise<void> {
+type Kind = "ft" | "transfer" | "noop";
+
+/** A dev chain with the FT and empty contracts deployed, and a maker of one kind's transactions. */
+async function chainFor(kind: Kind): Promise<{ chain: Chain; make: () => Uint8Array }> {
   const chain = await Chain.open({ blockTimeMs: 0 });
   const [a, b, c] = chain.devAccounts.map((d) => d.accountId);
   const call = (m: string, args: unknown, deposit = 0n, gas = 100n * TGAS): Action => ({ type: "FunctionCall", methodName: m, args: enc.encode(JSON.stringify(args)), gas, deposit });
@@ -183,13 +185,24 @@ async function oneKind({ quick, kind }: { quick: boolean; kind: "ft" | "transfer
   settle(chain);
   chain.submitTransaction(tx(chain, c!, a!, [call("storage_deposit", {}, 10n ** 22n)]));
   settle(chain);
-  const n = 300;
-  const rounds = quick ? 5 : 30;
   const make = {
     ft: () => tx(chain, a!, a!, [call("ft_transfer", { receiver_id: c, amount: "1" }, 1n, 30n * TGAS)]),
     transfer: () => tx(chain, c!, b!, [{ type: "Transfer", deposit: 1n }]),
     noop: () => tx(chain, c!, b!, [call("noop", {}, 1n, 30n * TGAS)]),
   }[kind];
+  return { chain, make };
+}
+
+const KIND_NAMES: Record<Kind, string> = { ft: "ft_transfer", transfer: "Transfer", noop: "empty-method call" };
+
+/**
+ * `--ft-only` / `--transfer-only` / `--noop-only`: rounds of one kind and nothing else, for `--cpu-prof`;
+ * prints µs of CPU per transaction.
+ */
+async function oneKind({ quick, kind }: { quick: boolean; kind: Kind }): Promise<void> {
+  const { chain, make } = await chainFor(kind);
+  const n = 300;
+  const rounds = quick ? 5 : 30;
   const produce = { ft: ftTransferBlocks, transfer: transferBlocks, noop: noopBlocks }[kind];
   const cpu: number[] = [];
   for (let i = 0; i <= rounds; i++) {
@@ -200,7 +213,38 @@ async function oneKind({ quick, kind }: { quick: boolean; kind: "ft" | "transfer
     const used = process.cpuUsage(c0);
     if (i > 0) cpu.push((used.user + used.system) / n); // round 0 warms up
   }
-  console.log(`${{ ft: "ft_transfer", transfer: "Transfer", noop: "empty-method call" }[kind]} only: ${rounds} rounds of ${n}, median ${median(cpu).toFixed(1)} µs of CPU per transaction`);
+  console.log(`${KIND_NAMES[kind]} only: ${rounds} rounds of ${n}, median ${median(cpu).toFixed(1)} µs of CPU per transaction`);
+}
+
+/**
+ * `--retained` (run with `node --expose-gc`): the heap the chain keeps per transaction of each
+ * kind (blocks, outcomes, receipts, records, state), after full collections before and after
+ * rounds of 300. A repeatable figure, unlike CPU time on a shared machine.
+ */
+async function retained({ quick }: { quick: boolean }): Promise<void> {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (gc === undefined) throw new Error("--retained needs node --expose-gc");
+  const heapAfterGc = (): number => {
+    gc();
+    gc();
+    return process.memoryUsage().heapUsed;
+  };
+  const n = 300;
+  const rounds = quick ? 3 : 10;
+  for (const kind of ["transfer", "noop", "ft"] as const) {
+    const { chain, make } = await chainFor(kind);
+    for (const t of Array.from({ length: n }, make)) chain.submitTransaction(t); // warm up
+    settle(chain, 3);
+    let batches: Uint8Array[][] | undefined = Array.from({ length: rounds }, () => Array.from({ length: n }, make));
+    const before = heapAfterGc();
+    for (const batch of batches) {
+      for (const t of batch) chain.submitTransaction(t);
+      settle(chain, 3);
+    }
+    batches = undefined; // the signed bytes are not what the chain keeps
+    const kept = (heapAfterGc() - before) / (rounds * n);
+    console.log(`${KIND_NAMES[kind]}: ${(kept / 1024).toFixed(1)} KiB of heap kept per transaction (${rounds} rounds of ${n})`);
+  }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
@@ -208,5 +252,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   if (process.argv.includes("--ft-only")) await oneKind({ quick, kind: "ft" });
   else if (process.argv.includes("--transfer-only")) await oneKind({ quick, kind: "transfer" });
   else if (process.argv.includes("--noop-only")) await oneKind({ quick, kind: "noop" });
+  else if (process.argv.includes("--retained")) await retained({ quick });
   else await vmCallCost({ quick });
 }
