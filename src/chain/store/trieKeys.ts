@@ -16,36 +16,50 @@ const SEPARATOR = ",";
 const SCRATCH = Buffer.allocUnsafe(4096);
 
 /**
- * Per-account keys are rebuilt on every read of the hot RPC paths; a small memo turns that
- * into a Map lookup. Bounded so that a genesis with millions of accounts cannot grow it.
+ * Per-account keys are rebuilt on every read of the hot RPC paths and several times per
+ * transaction; a memo per key kind, looked up by the account id itself (no concatenated
+ * string to hash per lookup), turns that into one Map lookup. Bounded so that a genesis with
+ * millions of accounts cannot grow it.
  */
-const memo = new Map<string, string>();
 const MEMO_LIMIT = 10_000;
 
-function perAccountKey(head: string, accountId: string, tail: string): string {
-  const id = head + accountId + tail;
-  let key = memo.get(id);
-  if (key === undefined) {
-    if (memo.size >= MEMO_LIMIT) memo.clear();
-    key = flat(id);
-    memo.set(id, key);
+class PerAccountKeys {
+  private readonly keys = new Map<string, string>();
+
+  constructor(
+    private readonly head: string,
+    private readonly tail: string,
+  ) {}
+
+  of(accountId: string): string {
+    let key = this.keys.get(accountId);
+    if (key === undefined) {
+      if (this.keys.size >= MEMO_LIMIT) this.keys.clear();
+      key = flat(this.head + accountId + this.tail);
+      this.keys.set(accountId, key);
+    }
+    return key;
   }
-  return key;
 }
+
+const ACCOUNT_KEYS = new PerAccountKeys("\x00", "");
+const CODE_KEYS = new PerAccountKeys("\x01", "");
+const ACCESS_KEY_PREFIXES = new PerAccountKeys("\x02", SEPARATOR);
+const CONTRACT_DATA_PREFIXES = new PerAccountKeys("\x09", SEPARATOR);
 
 /** 0x00 ‖ account_id */
 export function accountTrieKey(accountId: string): string {
-  return perAccountKey("\x00", accountId, "");
+  return ACCOUNT_KEYS.of(accountId);
 }
 
 /** 0x01 ‖ account_id */
 export function contractCodeTrieKey(accountId: string): string {
-  return perAccountKey("\x01", accountId, "");
+  return CODE_KEYS.of(accountId);
 }
 
 /** 0x02 ‖ account_id ‖ ',' — every access key of the account lies under it. */
 export function accessKeysPrefix(accountId: string): string {
-  return perAccountKey("\x02", accountId, SEPARATOR);
+  return ACCESS_KEY_PREFIXES.of(accountId);
 }
 
 /** 0x02 ‖ account_id ‖ ',' ‖ borsh(public_key) */
@@ -61,7 +75,7 @@ export function accessKeyTrieKey(accountId: string, publicKey: PublicKey): strin
 
 /** 0x09 ‖ account_id ‖ ',' — the contract's data lies under it, in raw key order. */
 export function contractDataPrefix(accountId: string): string {
-  return perAccountKey("\x09", accountId, SEPARATOR);
+  return CONTRACT_DATA_PREFIXES.of(accountId);
 }
 
 /** 0x09 ‖ account_id ‖ ',' ‖ key, with `key` given as bytes. */
