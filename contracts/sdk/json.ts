@@ -342,9 +342,7 @@ export class JsonWriter {
 
   /** Text copied as it is (already JSON, or known to need no escaping). */
   raw(s: string): JsonWriter {
-    const n = <usize>s.length;
-    memory.copy(this.room(n), changetype<usize>(s), n << 1);
-    this.len += n << 1;
+    this.units(changetype<usize>(s), <usize>s.length);
     return this;
   }
 
@@ -372,6 +370,7 @@ export class JsonWriter {
     return this.char(0x22);
   }
 
+  /** n code units copied from src. */
   private units(src: usize, n: usize): void {
     memory.copy(this.room(n), src, n << 1);
     this.len += n << 1;

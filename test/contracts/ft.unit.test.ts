@@ -102,7 +102,7 @@ describe("ft contract (real VM, one-account harness)", () => {
             args: JSON.stringify({ sender_id: "test.near", amount: "100", msg: "keep 30" }),
             amount: 0n,
             // 0 attached with weight 1, as near-sdk 5 does: the VM hands it all the unused gas.
-            gas: 291_972_558_476_865n,
+            gas: 291_972_497_940_887n,
           },
         ],
       },

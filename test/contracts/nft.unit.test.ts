@@ -166,7 +166,7 @@ describe("nft contract (real VM, one-account harness)", () => {
               token_id: "t",
               msg: "return",
             }),
-            280_916_621_316_949n, // 270 Tgas + half the unused gas (weight 1 each)
+            280_916_591_048_960n, // 270 Tgas + half the unused gas (weight 1 each)
           ],
         ],
       ],
@@ -182,7 +182,7 @@ describe("nft contract (real VM, one-account harness)", () => {
               token_id: "t",
               approved_account_ids: null,
             }),
-            15_916_621_316_950n, // 5 Tgas + the other half
+            15_916_591_048_961n, // 5 Tgas + the other half
           ],
         ],
       ],
