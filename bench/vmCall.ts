@@ -154,7 +154,7 @@ export async function vmCallCost({ quick }: { quick: boolean }): Promise<VmCallR
     return { count, seconds, wall: count / seconds, cpu: count / ((cpu.user + cpu.system) / 1e6) };
   };
   const n = quick ? 100 : 300;
-  const rounds = quick ? 3 : 9;
+  const rounds = quick ? 3 : 15;
   const plain: Round[] = [];
   const ft: Round[] = [];
   const noop: Round[] = [];
