@@ -103,7 +103,7 @@ interface Round {
  * them for the other, which biases the median of per-round ratios. Totals count every
  * collection where it happened, in proportion.
  */
-function throughputOfRounds(rounds: readonly { count: number; seconds: number }[]): number {
+function throughputOfRounds(rounds: readonly Round[]): number {
   let count = 0;
   let seconds = 0;
   for (const r of rounds) {
