@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { Base58Error, base58Decode, base58Encode } from "../../../src/chain/primitives/base58.js";
@@ -70,6 +71,46 @@ describe("sha256", () => {
   ])("hashes %j", (text, digest) => {
     expect(hex(sha256(new TextEncoder().encode(text)))).toBe(digest);
     expect(hex(sha256Utf8(text))).toBe(digest);
+  });
+
+  // FIPS 180-2 examples: one block, two blocks (56 bytes, the length in the second), a whole
+  // block before the tail (112 bytes), and a million bytes (node:crypto's path).
+  it.each([
+    ["abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"],
+    [
+      "abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu",
+      "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1",
+    ],
+    ["a".repeat(1_000_000), "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0"],
+  ])("hashes FIPS 180-2 example %#", (text, digest) => {
+    expect(hex(sha256(new TextEncoder().encode(text)))).toBe(digest);
+  });
+
+  it("agrees with node:crypto for every length up to 300 bytes, at any offset in a larger buffer", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 300 }), fc.nat(16), (bytes, offset) => {
+        const backing = new Uint8Array(offset + bytes.length + 16).fill(0xa5);
+        backing.set(bytes, offset);
+        const view = backing.subarray(offset, offset + bytes.length);
+        const digest = sha256(view);
+        expect(hex(digest)).toBe(createHash("sha256").update(bytes).digest("hex"));
+        expect(digest.length).toBe(32);
+      }),
+      { numRuns: 2_000 },
+    );
+    for (let n = 0; n <= 300; n++) {
+      const bytes = Uint8Array.from({ length: n }, (_, i) => (i * 31 + n) & 255);
+      expect(hex(sha256(bytes))).toBe(createHash("sha256").update(bytes).digest("hex"));
+    }
+  });
+
+  it("gives each call its own digest", () => {
+    const first = sha256(new Uint8Array([1]));
+    const copy = Uint8Array.from(first);
+    sha256(new Uint8Array([2]));
+    expect(first).toEqual(copy);
+    expect(first.byteOffset).toBe(0);
+    expect(first.buffer.byteLength).toBe(32);
   });
 
   it("hashes text as the bytes TextEncoder makes of it, lone surrogates included", () => {
