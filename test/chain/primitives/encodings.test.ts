@@ -46,6 +46,29 @@ describe("base58", () => {
     }));
   });
 
+  it("encodes as a BigInt reference does, leading zero bytes as '1's (property)", () => {
+    const reference = (b: Uint8Array): string => {
+      const alphabet = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+      let n = b.length === 0 ? 0n : BigInt(`0x${hex(b) || "0"}`);
+      let out = "";
+      while (n > 0n) {
+        out = alphabet[Number(n % 58n)]! + out;
+        n /= 58n;
+      }
+      let zeros = 0;
+      while (zeros < b.length && b[zeros] === 0) zeros++;
+      return "1".repeat(zeros) + out;
+    };
+    fc.assert(
+      fc.property(fc.nat(4), fc.uint8Array({ maxLength: 120 }), (zeros, tail) => {
+        const b = new Uint8Array(zeros + tail.length);
+        b.set(tail, zeros);
+        expect(base58Encode(b)).toBe(reference(b));
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
   it("encodes inputs longer than one text slice (over 8,192 digits)", () => {
     const bytes = Uint8Array.from({ length: 7_000 }, (_, i) => (i * 131 + 7) & 0xff);
     const text = base58Encode(bytes);
