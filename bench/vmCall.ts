@@ -254,24 +254,30 @@ async function chainFor(kind: Kind): Promise<{ chain: Chain; make: () => Uint8Ar
 const KIND_NAMES: Record<Kind, string> = { ft: "ft_transfer", transfer: "Transfer", noop: "empty-method call" };
 
 /**
- * `--ft-only` / `--transfer-only` / `--noop-only`: rounds of one kind and nothing else, for `--cpu-prof`;
- * prints µs of CPU per transaction.
+ * `--ft-only` / `--transfer-only` / `--noop-only`: rounds of one kind and nothing else, for `--cpu-prof`
+ * and for A/B runs of two trees; prints µs of CPU per transaction, the median round and the
+ * mean over all measured rounds (which counts every collection where it happened, see
+ * {@link throughputOfRounds}).
  */
 async function oneKind({ quick, kind }: { quick: boolean; kind: Kind }): Promise<void> {
   const { chain, make } = await chainFor(kind);
   const n = 300;
-  const rounds = quick ? 5 : 30;
+  const rounds = quick ? 5 : 40;
+  const warmupRounds = quick ? 1 : 10;
   const produce = { ft: ftTransferBlocks, transfer: transferBlocks, noop: noopBlocks }[kind];
   const cpu: number[] = [];
-  for (let i = 0; i <= rounds; i++) {
+  for (let i = 0; i < warmupRounds + rounds; i++) {
     const txs = Array.from({ length: n }, make);
     for (const t of txs) chain.submitTransaction(t);
     const c0 = process.cpuUsage();
     produce(chain, 3);
     const used = process.cpuUsage(c0);
-    if (i > 0) cpu.push((used.user + used.system) / n); // round 0 warms up
+    if (i >= warmupRounds) cpu.push((used.user + used.system) / n);
   }
-  console.log(`${KIND_NAMES[kind]} only: ${rounds} rounds of ${n}, median ${median(cpu).toFixed(1)} µs of CPU per transaction`);
+  const mean = cpu.reduce((sum, x) => sum + x, 0) / cpu.length;
+  console.log(
+    `${KIND_NAMES[kind]} only: ${rounds} rounds of ${n} after ${warmupRounds} of warm-up, µs of CPU per transaction: median ${median(cpu).toFixed(1)}, mean ${mean.toFixed(1)}`,
+  );
 }
 
 /**
