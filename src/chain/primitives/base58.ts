@@ -41,17 +41,11 @@ export function base58Encode(bytes: Uint8Array): string {
   if (LIMBS.length < capacity) LIMBS = new Float64Array(capacity);
   const limbs = LIMBS;
   let count = 0;
-  let i = zeros;
-  let scale = 256;
-  let chunk = 0;
-  if ((bytes.length - i) % 2 === 1) chunk = bytes[i++]!;
-  else {
-    scale = 65536;
-    if (i < bytes.length) chunk = bytes[i]! * 256 + bytes[i + 1]!;
-    i += 2;
-  }
-  for (;;) {
-    let carry = chunk;
+  // An odd number of bytes starts with one, then they go two at a time.
+  let take = (bytes.length - zeros) % 2 === 1 ? 1 : 2;
+  for (let i = zeros; i < bytes.length; i += take, take = 2) {
+    const scale = take === 1 ? 256 : 65536;
+    let carry = take === 1 ? bytes[i]! : bytes[i]! * 256 + bytes[i + 1]!;
     for (let j = 0; j < count; j++) {
       const x = limbs[j]! * scale + carry;
       carry = Math.floor(x / LIMB);
@@ -62,10 +56,6 @@ export function base58Encode(bytes: Uint8Array): string {
       limbs[count++] = carry - next * LIMB;
       carry = next;
     }
-    if (i >= bytes.length) break;
-    scale = 65536;
-    chunk = bytes[i]! * 256 + bytes[i + 1]!;
-    i += 2;
   }
 
   // Digits are written from the end of a scratch buffer and read back as one flat string:
