@@ -1,18 +1,35 @@
-import { bn254 } from "@noble/curves/bn254";
+import { loadedOnFirstUse } from "./loadedOnFirstUse.js";
 
 /*
  * alt_bn128 (BN254) operations with nearcore's codecs (near-vm-runner logic/alt_bn128.rs):
  * every field element and scalar is a 32-byte little-endian u256; G1 = x ‖ y, G2 = x ‖ y with
  * Fq2 elements as (re, im); (0, 0) is the point at infinity. Invalid input throws
- * AltBn128Error with nearcore's message (the host turns it into AltBn128InvalidInput).
+ * AltBn128Error with nearcore's message (the host turns it into AltBn128InvalidInput). The
+ * curve is loaded by the first operation (`loadCurve`), not when the VM is imported.
  */
 
-const { Fp, Fp2, Fp12 } = bn254.fields;
-const G1 = bn254.G1.ProjectivePoint;
-const G2 = bn254.G2.ProjectivePoint;
-type G1Point = InstanceType<typeof G1>;
-type G2Point = InstanceType<typeof G2>;
-const R = bn254.params.r;
+type Bn254 = (typeof import("@noble/curves/bn254"))["bn254"];
+type G1Point = InstanceType<Bn254["G1"]["ProjectivePoint"]>;
+type G2Point = InstanceType<Bn254["G2"]["ProjectivePoint"]>;
+const noble = loadedOnFirstUse<typeof import("@noble/curves/bn254")>("@noble/curves/bn254");
+let bn254: Bn254 | undefined;
+let Fp: Bn254["fields"]["Fp"];
+let Fp2: Bn254["fields"]["Fp2"];
+let Fp12: Bn254["fields"]["Fp12"];
+let G1: Bn254["G1"]["ProjectivePoint"];
+let G2: Bn254["G2"]["ProjectivePoint"];
+let R: bigint;
+
+/** Every exported operation on points calls this first: the curve and its constants. */
+function loadCurve(): Bn254 {
+  if (bn254 !== undefined) return bn254;
+  const curve = noble().bn254;
+  ({ Fp, Fp2, Fp12 } = curve.fields);
+  G1 = curve.G1.ProjectivePoint;
+  G2 = curve.G2.ProjectivePoint;
+  R = curve.params.r;
+  return (bn254 = curve);
+}
 
 const SCALAR = 32;
 const POINT = 64;
@@ -113,6 +130,7 @@ function encodeG1(p: G1Point): Uint8Array {
 
 /** Σ fr_i·g1_i over (g1, fr) elements of G1_MULTIEXP_ELEMENT bytes; all decoded before any arithmetic. */
 export function g1Multiexp(elements: readonly Uint8Array[]): Uint8Array {
+  loadCurve();
   const pairs = elements.map((e) => [decodeG1(e.subarray(0, POINT)), decodeFr(e.subarray(POINT))] as const);
   let acc = G1.ZERO;
   for (const [p, k] of pairs) acc = acc.add(p.multiplyUnsafe(k));
@@ -121,6 +139,7 @@ export function g1Multiexp(elements: readonly Uint8Array[]): Uint8Array {
 
 /** Σ ±g1_i over (sign, g1) elements: sign byte 0 adds, 1 subtracts. */
 export function g1Sum(elements: readonly Uint8Array[]): Uint8Array {
+  loadCurve();
   const items = elements.map((e) => [decodeBool(e.subarray(0, 1)), decodeG1(e.subarray(1))] as const);
   let acc = G1.ZERO;
   for (const [negative, p] of items) acc = negative ? acc.subtract(p) : acc.add(p);
@@ -129,8 +148,9 @@ export function g1Sum(elements: readonly Uint8Array[]): Uint8Array {
 
 /** Whether Π e(g1_i, g2_i) is one (pairs with a point at infinity contribute one). */
 export function pairingCheck(elements: readonly Uint8Array[]): boolean {
+  const curve = loadCurve();
   const pairs = elements.map((e) => ({ g1: decodeG1(e.subarray(0, POINT)), g2: decodeG2(e.subarray(POINT)) }));
   const live = pairs.filter(({ g1, g2 }) => !g1.equals(G1.ZERO) && !g2.equals(G2.ZERO));
   if (live.length === 0) return true;
-  return Fp12.eql(bn254.pairingBatch(live), Fp12.ONE);
+  return Fp12.eql(curve.pairingBatch(live), Fp12.ONE);
 }

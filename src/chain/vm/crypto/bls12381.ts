@@ -1,4 +1,4 @@
-import { bls12_381 } from "@noble/curves/bls12-381";
+import { loadedOnFirstUse } from "./loadedOnFirstUse.js";
 
 /*
  * BLS12-381 operations as nearcore's host functions do them (near-vm-runner logic/bls12381.rs
@@ -8,18 +8,37 @@ import { bls12_381 } from "@noble/curves/bls12-381";
  * 0x20 sign of y); scalars are 32-byte little-endian. Each operation answers the output bytes,
  * or undefined where nearcore returns 1 (an invalid point, sign or field element); an input
  * length that is not a multiple of the item size throws Bls12381Error (BLS12381InvalidInput).
+ * The curve is loaded by the first operation (`loadCurve`), not when the VM is imported.
  */
 
-const { Fp, Fp2, Fp12 } = bls12_381.fields;
-type Fp2 = ReturnType<typeof Fp2.fromBigTuple>;
-const G1 = bls12_381.G1.ProjectivePoint;
-const G2 = bls12_381.G2.ProjectivePoint;
-type G1Point = InstanceType<typeof G1>;
-type G2Point = InstanceType<typeof G2>;
-const R = bls12_381.params.r;
-const HALF_P = (Fp.ORDER - 1n) / 2n;
+type Bls = (typeof import("@noble/curves/bls12-381"))["bls12_381"];
+type Fp2 = ReturnType<Bls["fields"]["Fp2"]["fromBigTuple"]>;
+type G1Point = InstanceType<Bls["G1"]["ProjectivePoint"]>;
+type G2Point = InstanceType<Bls["G2"]["ProjectivePoint"]>;
+const noble = loadedOnFirstUse<typeof import("@noble/curves/bls12-381")>("@noble/curves/bls12-381");
+let bls12_381: Bls | undefined;
+let Fp: Bls["fields"]["Fp"];
+let Fp2: Bls["fields"]["Fp2"];
+let Fp12: Bls["fields"]["Fp12"];
+let G1: Bls["G1"]["ProjectivePoint"];
+let G2: Bls["G2"]["ProjectivePoint"];
+let R: bigint;
+let HALF_P: bigint;
+let B2: Fp2;
 const B1 = 4n;
-const B2 = Fp2.fromBigTuple([4n, 4n]);
+
+/** Every exported operation calls this first: the curve and its constants. */
+function loadCurve(): Bls {
+  if (bls12_381 !== undefined) return bls12_381;
+  const curve = noble().bls12_381;
+  ({ Fp, Fp2, Fp12 } = curve.fields);
+  G1 = curve.G1.ProjectivePoint;
+  G2 = curve.G2.ProjectivePoint;
+  R = curve.params.r;
+  HALF_P = (Fp.ORDER - 1n) / 2n;
+  B2 = Fp2.fromBigTuple([4n, 4n]);
+  return (bls12_381 = curve);
+}
 
 const FP = 48;
 const FP2 = 96;
@@ -199,21 +218,25 @@ function multiexp<T extends G1Point | G2Point>(elements: Uint8Array[], size: num
 }
 
 export function p1Sum(data: Uint8Array): Uint8Array | undefined {
+  loadCurve();
   const p = sum(items(data, BLS_ITEM.p1Sum, "bls12381_p1_sum"), deserializeG1, G1.ZERO);
   return p && serializeG1(p);
 }
 
 export function p2Sum(data: Uint8Array): Uint8Array | undefined {
+  loadCurve();
   const p = sum(items(data, BLS_ITEM.p2Sum, "bls12381_p2_sum"), deserializeG2, G2.ZERO);
   return p && serializeG2(p);
 }
 
 export function g1Multiexp(data: Uint8Array): Uint8Array | undefined {
+  loadCurve();
   const p = multiexp(items(data, BLS_ITEM.g1Multiexp, "bls12381_p1_multiexp"), P1, deserializeG1, G1.ZERO);
   return p && serializeG1(p);
 }
 
 export function g2Multiexp(data: Uint8Array): Uint8Array | undefined {
+  loadCurve();
   const p = multiexp(items(data, BLS_ITEM.g2Multiexp, "bls12381_p2_multiexp"), P2, deserializeG2, G2.ZERO);
   return p && serializeG2(p);
 }
@@ -230,6 +253,7 @@ function concatEach(elements: Uint8Array[], outSize: number, each: (item: Uint8A
 }
 
 export function p1Decompress(data: Uint8Array): Uint8Array | undefined {
+  loadCurve();
   return concatEach(items(data, BLS_ITEM.p1Decompress, "bls12381_p1_decompress"), P1, (item) => {
     const p = decompressG1(item);
     return p && serializeG1(p);
@@ -237,6 +261,7 @@ export function p1Decompress(data: Uint8Array): Uint8Array | undefined {
 }
 
 export function p2Decompress(data: Uint8Array): Uint8Array | undefined {
+  loadCurve();
   return concatEach(items(data, BLS_ITEM.p2Decompress, "bls12381_p2_decompress"), P2, (item) => {
     const p = decompressG2(item);
     return p && serializeG2(p);
@@ -245,16 +270,18 @@ export function p2Decompress(data: Uint8Array): Uint8Array | undefined {
 
 /** blst_map_to_g1: simplified SWU, the 11-isogeny, then clearing the cofactor (EIP-2537 MAP_FP_TO_G1). */
 export function mapFpToG1(data: Uint8Array): Uint8Array | undefined {
+  const curve = loadCurve();
   return concatEach(items(data, BLS_ITEM.mapFpToG1, "bls12381_map_fp_to_g1"), P1, (item) => {
     const u = fp(item);
-    return u === undefined ? undefined : serializeG1(bls12_381.G1.mapToCurve([u]) as G1Point);
+    return u === undefined ? undefined : serializeG1(curve.G1.mapToCurve([u]) as G1Point);
   });
 }
 
 export function mapFp2ToG2(data: Uint8Array): Uint8Array | undefined {
+  const curve = loadCurve();
   return concatEach(items(data, BLS_ITEM.mapFp2ToG2, "bls12381_map_fp2_to_g2"), P2, (item) => {
     const u = fp2(item);
-    return u === undefined ? undefined : serializeG2(bls12_381.G2.mapToCurve([u.c0, u.c1]) as G2Point);
+    return u === undefined ? undefined : serializeG2(curve.G2.mapToCurve([u.c0, u.c1]) as G2Point);
   });
 }
 
@@ -263,6 +290,7 @@ export function mapFp2ToG2(data: Uint8Array): Uint8Array | undefined {
  * in their subgroups). A pair with a point at infinity contributes one.
  */
 export function pairingCheck(data: Uint8Array): 0n | 1n | 2n {
+  const curve = loadCurve();
   const pairs: { g1: G1Point; g2: G2Point }[] = [];
   for (const item of items(data, BLS_ITEM.pairing, "bls12381_pairing_check")) {
     const g1 = deserializeG1(item.subarray(0, P1));
@@ -272,5 +300,5 @@ export function pairingCheck(data: Uint8Array): 0n | 1n | 2n {
     if (!g1.equals(G1.ZERO) && !g2.equals(G2.ZERO)) pairs.push({ g1, g2 });
   }
   if (pairs.length === 0) return 0n;
-  return Fp12.eql(bls12_381.pairingBatch(pairs), Fp12.ONE) ? 0n : 2n;
+  return Fp12.eql(curve.pairingBatch(pairs), Fp12.ONE) ? 0n : 2n;
 }
