@@ -1,5 +1,8 @@
 import { Block } from "./blocks/Block.js";
+import { BlockHistory } from "./blocks/BlockHistory.js";
+import { BlockMerkleTree } from "./blocks/BlockMerkleTree.js";
 import { BlockProducer } from "./blocks/BlockProducer.js";
+import { StoredMerkleNodes } from "./blocks/StoredMerkleNodes.js";
 import { BlockScheduler } from "./blocks/BlockScheduler.js";
 import { CommitSubscribers, type CommitListener, type SubscriberFailureReport } from "./blocks/CommitSubscribers.js";
 import { LightClientViews } from "./blocks/LightClientViews.js";
@@ -30,11 +33,10 @@ import type { SortedChanges } from "./store/applyChanges.js";
 import { ChainStoreError, type ChainStore, type StoredBlock, type StoredGenesis } from "./store/ChainStore.js";
 import { LmdbChainStore } from "./store/LmdbChainStore.js";
 import { MemoryChainStore } from "./store/MemoryChainStore.js";
-import { MemoryStateStore } from "./store/MemoryStateStore.js";
 import type { StateSnapshot, StateStore } from "./store/stateStore.js";
 import { base58Encode } from "./primitives/base58.js";
 import { decodeSignedTransaction, verifyTransactionSignature, type DecodedSignedTransaction } from "./transaction/index.js";
-import type { ChunkExecution } from "./blocks/BlockProducer.js";
+import type { BlockExecution, ChunkExecution } from "./blocks/BlockProducer.js";
 import { applyChunk, type ChunkResult } from "./runtime/applyChunk.js";
 import type { ApplyContext } from "./runtime/ApplyContext.js";
 import { checkValidityPeriod, type CanonicalChain } from "./runtime/checkValidityPeriod.js";
@@ -44,8 +46,8 @@ import { InvalidTransactionError } from "./runtime/InvalidTransactionError.js";
 import type { InvalidTxErrorJson } from "./runtime/invalidTxError.js";
 import { NEARCORE_RUNTIME_PARAMETERS, type RuntimeParameters } from "./runtime/parameters.js";
 import { toReceiptView, type Receipt, type ReceiptView } from "./runtime/receipt.js";
-import { ExecutionRecords } from "./runtime/ExecutionRecords.js";
-import { ChunkBodies } from "./views/ChunkBodies.js";
+import type { ExecutionOutcome } from "./runtime/executionOutcome.js";
+import type { ChunkBodies } from "./views/ChunkBodies.js";
 import { DelayedReceiptQueue } from "./runtime/DelayedReceiptQueue.js";
 import { StateUpdate } from "./runtime/StateUpdate.js";
 import { MIGRATION, type KeyStateChanges } from "./runtime/StateChangeCause.js";
@@ -105,8 +107,6 @@ export interface ChainOptions {
   readonly onGenesisProgress?: (progress: GenesisLoadProgress) => void;
   /** Overrides the default / file chain id. */
   readonly chainId?: string;
-  /** State backend (default: in-memory). */
-  readonly store?: StateStore;
   /**
    * Where blocks and their effects are kept (default: in memory, lost with the process).
    * A store that already holds a chain resumes it; genesis options must then agree with it.
@@ -160,28 +160,25 @@ export class Chain implements ChainReader {
   private readonly chainStore: ChainStore;
   /** Set when a commit failed (disk full, I/O error): the chain stops producing rather than fork from its store. */
   private commitFailure: Error | undefined;
-  private producer: BlockProducer;
+  private readonly producer: BlockProducer;
+  /** The block merkle tree over every block hash, kept in the chain store. */
+  private readonly merkle: BlockMerkleTree;
+  /** Blocks, chunks, transactions, receipts and outcomes, read from the chain store through bounded caches. */
+  private readonly history: BlockHistory;
   /** Light-client proofs and blocks (light_client_proof, next_light_client_block, block proofs). */
   readonly lightClient: LightClientViews;
   private readonly now: () => number;
-  private readonly blocks: Block[] = [];
-  private readonly byHash = new Map<string, Block>();
-  private readonly chunks = new Map<string, { block: Block; shardIndex: number }>();
   private pending: ChangeSet[];
   private readonly listeners = new Set<(block: Block) => void>();
   /** Block-commit subscribers, each fed on later turns so none can hold up production. */
   private readonly subscribers = new CommitSubscribers((name, height, error) => this.subscriberFailure(name, height, error));
   private subscriberFailureReport: SubscriberFailureReport | undefined;
-  /** Block commits by height - genesis height - 1 (kept so subscribers can rebuild from the chain). */
-  private readonly commits: BlockCommit[] = [];
   /** Decides when blocks are produced (timed, or on demand at block time 0). */
   private readonly scheduler: BlockScheduler;
   /** Where a failed scheduled production goes (default: thrown, so the process stops). */
   private productionFailureListener: ((error: Error) => void) | undefined;
   /** Ms block timestamps run ahead of the wall clock (sandbox fast-forward). */
   private clockLead = 0;
-  /** Set while rewindTo replays kept blocks: their commits are kept but not re-sent. */
-  private rewinding = false;
 
   /** The runtime parameter table (nearcore's, see runtime/parameters.ts). */
   readonly runtimeParameters: RuntimeParameters = NEARCORE_RUNTIME_PARAMETERS;
@@ -196,13 +193,14 @@ export class Chain implements ChainReader {
   /** Stakes of the validators contracts see (the block producer's genesis stake). */
   private readonly validatorStakes: ReadonlyMap<string, bigint>;
   private pool = new TransactionPool();
-  private records = new ExecutionRecords();
+  /** Transactions accepted into the pool and not yet in a block, by base58 hash. */
+  private readonly pooled = new Map<string, DecodedSignedTransaction>();
   /** Transactions and outgoing receipts of every produced chunk (the `chunk` method). */
-  chunkBodies = new ChunkBodies();
-  /** Receipts to execute in the next block, by shard index. */
+  readonly chunkBodies: ChunkBodies = { get: (chunkHash) => this.history.chunkBody(chunkHash) };
+  /** Receipts to execute in the next block, by shard index (the head's outgoing receipts). */
   private incoming: Receipt[][];
-  /** Accounts whose last stake proposal is below their locked balance, by id: the stake they keep. */
-  private readonly stakeProposals = new Map<string, bigint>();
+  /** Stake proposals of the head's epoch by account (the latest wins): returned at the next epoch boundary. */
+  private stakeProposals = new Map<string, bigint>();
 
   private constructor(init: {
     config: GenesisConfig;
@@ -210,7 +208,6 @@ export class Chain implements ChainReader {
     state: GenesisState;
     devAccounts: DevAccount[];
     author: string;
-    store: StateStore;
     chainStore: ChainStore;
     devGenesis: boolean;
     /** Stored genesis roots: read from the state store instead of building `state` when it holds them. */
@@ -232,7 +229,7 @@ export class Chain implements ChainReader {
     this.chainId = init.config.chainId;
     this.shardLayout = init.layout;
     this.devAccounts = init.devAccounts;
-    this.store = init.store;
+    this.store = init.chainStore.stateStore();
     this.chainStore = init.chainStore;
     this.blockTimeMs = init.blockTimeMs;
     this.scheduler = new BlockScheduler(this, (error) => {
@@ -247,21 +244,24 @@ export class Chain implements ChainReader {
     const genesisState = this.genesisState(init.state, init.genesisRoots);
     const producerAccount = readAccount(genesisState[init.layout.shardIndexOf(init.author)]!, init.author);
     this.validatorStakes = new Map([[init.author, producerAccount?.locked ?? 0n]]);
+    const g = init.config.genesisHeight;
+    // Blocks in the chain, genesis included (0 while the genesis itself is built).
+    const treeSize = () => {
+      const history = this.history as BlockHistory | undefined;
+      return history === undefined ? 0 : history.height - g + 1;
+    };
+    this.merkle = new BlockMerkleTree(new StoredMerkleNodes(this.chainStore, g, treeSize));
     this.producer = this.createProducer();
-    this.genesisBlock = this.record(this.producer.genesis(init.config.genesisTimeNs, genesisState));
-    const chain = this;
+    this.genesisBlock = this.producer.genesis(init.config.genesisTimeNs, genesisState);
     this.lightClient = new LightClientViews({
-      genesisHeight: init.config.genesisHeight,
+      genesisHeight: g,
       layout: init.layout,
-      // A rewind replaces the producer (it keeps the block merkle tree): always read the current one.
-      get producer() {
-        return chain.producer;
-      },
+      producer: this.producer,
       head: () => this.head(),
       finalHeight: () => this.blockByFinality("final").height,
       blockByHeight: (height) => this.blockByHeight(height),
       blockByHash: (hash) => this.blockByHash(hash),
-      outcome: (id) => this.records.lookup(() => false).outcome(id),
+      outcome: (id) => this.history.outcome(id),
     });
     const stored = this.chainStore.genesis();
     if (stored === undefined) {
@@ -281,9 +281,13 @@ export class Chain implements ChainReader {
       });
     } else if (stored.genesisHash !== this.genesisBlock.hash) {
       throw new ChainStoreError(`stored genesis ${stored.genesisHash} rebuilds as ${this.genesisBlock.hash}: the data dir does not match this shardkit`);
-    } else {
-      for (const block of this.chainStore.blocksFrom(this.genesisBlock.height + 1)) this.replay(block);
     }
+    // The head is read from the store, not replayed: its record names everything in flight.
+    this.history = new BlockHistory(this.chainStore, this.genesisBlock, (record, parent) =>
+      this.producer.next(parent, record.timestampNs, this.postStateOf(record), this.executionOf(record.chunkResults, parent.totalSupply)),
+    );
+    this.incoming = this.routedFrom(this.history.headResults());
+    this.stakeProposals = new Map(this.history.stored(this.history.height)?.epochProposals ?? []);
     // A resumed chain that was fast-forwarded keeps its lead over the wall clock.
     this.clockLead = Math.max(0, Number(this.head().timestampNs / 1_000_000n) - this.now());
     this.resumedAtHeight = stored === undefined ? undefined : this.head().height;
@@ -325,7 +329,7 @@ export class Chain implements ChainReader {
       if (opts.shards !== undefined) return ShardLayout.withShards(opts.shards);
       return fileLayout ?? ShardLayout.withShards(4);
     };
-    const store = opts.store ?? chainStore.stateStore?.() ?? new MemoryStateStore();
+    const store = chainStore.stateStore();
     const validityPeriod = opts.transactionValidityPeriod ?? DEFAULT_TRANSACTION_VALIDITY_PERIOD;
     if (!Number.isSafeInteger(validityPeriod) || validityPeriod < 0) {
       throw new RangeError(`transactionValidityPeriod must be an integer >= 0, got ${validityPeriod}`);
@@ -347,7 +351,7 @@ export class Chain implements ChainReader {
     const resumed = chainStore.genesis();
     if (resumed !== undefined) {
       try {
-        return Chain.resume(resumed, opts, { ...runtime, store, chainStore, blockTimeMs, now });
+        return Chain.resume(resumed, opts, { ...runtime, chainStore, blockTimeMs, now });
       } catch (e) {
         if (opts.chainStore !== undefined) await chainStore.close();
         throw e;
@@ -364,7 +368,6 @@ export class Chain implements ChainReader {
         state: loaded.state,
         devAccounts: [],
         author: config.blockProducer ?? loaded.firstAccountId ?? DEV_AUTHOR,
-        store,
         chainStore,
         devGenesis: false,
         genesisRoots: loaded.roots,
@@ -381,7 +384,6 @@ export class Chain implements ChainReader {
       state,
       devAccounts,
       author: DEV_AUTHOR,
-      store,
       chainStore,
       devGenesis: true,
       blockTimeMs,
@@ -389,7 +391,7 @@ export class Chain implements ChainReader {
     });
   }
 
-  /** Reopens a stored chain: the genesis from its record, then every stored block replayed. */
+  /** Reopens a stored chain: the genesis from its record; the head and every block are read from the store. */
   private static resume(
     stored: StoredGenesis,
     opts: ChainOptions,
@@ -397,7 +399,6 @@ export class Chain implements ChainReader {
       validityPeriod: number;
       minimumStake: bigint;
       functionCalls: FunctionCallExecutor | undefined;
-      store: StateStore;
       chainStore: ChainStore;
       blockTimeMs: number;
       now: () => number;
@@ -459,12 +460,12 @@ export class Chain implements ChainReader {
   }
 
   /**
-   * Forgets every block above `height` (sandbox revert). The chain store drops them first
-   * (one atomic write, so a crash leaves either chain), then the in-memory chain is rebuilt
-   * by replaying the kept blocks from the store as on open, which also rebuilds transaction,
-   * receipt and chunk records, receipts in flight and stake proposals. Pooled transactions
-   * and staged writes are dropped. Commit subscribers are not called for the replayed
-   * blocks: they rebuild from `blockCommit`. Returns the new head.
+   * Forgets every block above `height` (sandbox revert). The chain store drops them with
+   * their indexes in one atomic write (a crash leaves either chain), in time proportional to
+   * the blocks undone: the state at `height` is its roots in the persistent trie, and what
+   * was in flight then (receipts routed to the next block, the epoch's stake proposals) is in
+   * its record. Pooled transactions and staged writes are dropped. Commit subscribers are
+   * not called for the dropped blocks: they rebuild from `blockCommit`. Returns the new head.
    */
   rewindTo(height: number): Block {
     if (this.commitFailure !== undefined) throw this.commitFailure;
@@ -472,33 +473,21 @@ export class Chain implements ChainReader {
     if (!Number.isSafeInteger(height) || height < genesisHeight || height > this.head().height) {
       throw new RangeError(`cannot rewind to height ${height}: the chain holds ${genesisHeight} to ${this.head().height}`);
     }
-    this.chainStore.truncateAbove(height);
-    this.subscribers.dropAbove(height);
-    this.blocks.length = 0;
-    this.byHash.clear();
-    this.chunks.clear();
-    this.commits.length = 0;
-    this.records = new ExecutionRecords();
-    this.lookup = this.executionLookup();
-    this.chunkBodies = new ChunkBodies();
-    this.pool = new TransactionPool();
-    this.pending = this.shardLayout.shardIds.map(() => new ChangeSet());
-    this.incoming = this.shardLayout.shardIds.map(() => []);
-    this.stakeProposals.clear();
-    this.producer = this.createProducer();
-    const genesis = this.producer.genesis(this.config.genesisTimeNs, this.genesisBlock.postState);
-    if (genesis.hash !== this.genesisBlock.hash) throw new ChainStoreError(`genesis rebuilds as ${genesis.hash}, not ${this.genesisBlock.hash}`);
-    this.record(this.genesisBlock);
-    this.rewinding = true;
     try {
-      for (const block of this.chainStore.blocksFrom(genesisHeight + 1)) this.replay(block);
-    } finally {
-      this.rewinding = false;
+      this.history.truncateAbove(height);
+    } catch (e) {
+      this.failCommits(e);
     }
+    this.subscribers.dropAbove(height);
+    this.pool = new TransactionPool();
+    this.pooled.clear();
+    this.pending = this.shardLayout.shardIds.map(() => new ChangeSet());
+    this.incoming = this.routedFrom(this.history.headResults());
+    this.stakeProposals = new Map(this.history.stored(height)?.epochProposals ?? []);
     return this.head();
   }
 
-  /** A block producer at the genesis (the producer keeps the block merkle tree, so a rewind needs a new one). */
+  /** The block producer; the block merkle tree it reads is the chain store's. */
   private createProducer(): BlockProducer {
     return new BlockProducer(
       {
@@ -513,8 +502,20 @@ export class Chain implements ChainReader {
         totalSupply: this.totalSupply,
         producerStake: this.validatorStakes.get(this.blockProducer.accountId) ?? 0n,
       },
-      (height) => this.blockByHeight(height)!.hashBytes,
+      (height) => {
+        const hash = this.chainStore.blockHashAt(height);
+        if (hash === undefined) throw new ChainStoreError(`the data dir has no block at height ${height}`);
+        return hash;
+      },
+      this.merkle,
     );
+  }
+
+  /** A failed store write: the chain stops producing rather than diverge from its store. */
+  private failCommits(e: unknown): never {
+    this.stop();
+    this.commitFailure = e instanceof Error ? e : new Error(String(e));
+    throw this.commitFailure;
   }
 
   /** Stops block production and closes the chain store (flushing an on-disk one). */
@@ -528,13 +529,6 @@ export class Chain implements ChainReader {
     return this.chainStore.durable;
   }
 
-  private record(block: Block): Block {
-    this.blocks.push(block);
-    this.byHash.set(block.hash, block);
-    block.view.chunks.forEach((c, shardIndex) => this.chunks.set(c.chunk_hash, { block, shardIndex }));
-    return block;
-  }
-
   /** Protocol version from genesis (also every header's latest_protocol_version). */
   get protocolVersion(): number {
     return this.config.protocolVersion;
@@ -543,17 +537,16 @@ export class Chain implements ChainReader {
   // ---- blocks ---------------------------------------------------------------------------
 
   head(): Block {
-    return this.blocks[this.blocks.length - 1]!;
+    return this.history.head();
   }
 
   blockByHeight(height: number): Block | undefined {
-    if (!Number.isInteger(height)) return undefined;
-    return this.blocks[height - this.genesisBlock.height];
+    return this.history.block(height);
   }
 
   /** By base58 hash. */
   blockByHash(hash: string): Block | undefined {
-    return this.byHash.get(hash);
+    return this.history.blockByHash(hash);
   }
 
   /** optimistic = head, near-final = head - 1, final = head - 2 (clamped to genesis). */
@@ -568,7 +561,7 @@ export class Chain implements ChainReader {
 
   /** The block and shard index a chunk hash belongs to. */
   chunkByHash(chunkHash: string): { block: Block; shardIndex: number } | undefined {
-    return this.chunks.get(chunkHash);
+    return this.history.chunk(chunkHash);
   }
 
   /**
@@ -634,25 +627,38 @@ export class Chain implements ChainReader {
       throw e;
     }
     this.pending = this.shardLayout.shardIds.map(() => new ChangeSet());
-    const block = this.buildBlock(prev, timestampNs, postState, results);
+    const block = this.producer.next(prev, timestampNs, postState, this.executionOf(results, prev.totalSupply));
+    const epochProposals = new Map(newEpoch ? [] : this.stakeProposals);
+    for (const r of results) for (const p of r.proposals) epochProposals.set(p.accountId, p.stake); // the latest proposal wins
+    const record: StoredBlock = {
+      height: block.height,
+      hash: block.hash,
+      timestampNs,
+      stateChanges,
+      causedChanges,
+      chunkResults: results,
+      stateRoots: block.stateRoots,
+      totalSupply: block.totalSupply,
+      outcomeRoots: block.outcomeRoots,
+      chunkHashes: block.view.chunks.map((c) => c.chunk_hash),
+      epochProposals: [...epochProposals],
+    };
     // Durable before anyone sees it: a crash before this line loses the block as a whole.
     try {
-      this.chainStore.commitBlock({
-        height: block.height,
-        hash: block.hash,
-        timestampNs,
-        stateChanges,
-        causedChanges,
-        chunkResults: results,
-        stateRoots: postState.map((s) => s.rootHash),
-      });
+      this.history.append(block, record, this.merkle.completedBy(block.height - this.genesisBlock.height, block.hashBytes));
     } catch (e) {
-      // The producer already counted this block: producing on would diverge from the store.
-      this.stop();
-      this.commitFailure = e instanceof Error ? e : new Error(String(e));
-      throw this.commitFailure;
+      // The producer already built this block: producing on would diverge from the store.
+      this.failCommits(e);
     }
-    this.accept(block, results, stateChanges, causedChanges, newEpoch);
+    this.incoming = this.routedFrom(results);
+    this.stakeProposals = epochProposals;
+    for (const r of results) for (const { stx } of [...r.included, ...r.dropped]) this.pooled.delete(base58Encode(stx.hash));
+    this.subscribers.publish({
+      block,
+      receiptOutcomes: results.flatMap((r) => r.receiptOutcomes),
+      changedKeys: stateChanges.map((c) => c.keys),
+      stateChanges: causedChanges,
+    });
     for (const listener of this.listeners) {
       try {
         listener(block);
@@ -663,55 +669,30 @@ export class Chain implements ChainReader {
     return block;
   }
 
-  /** Rebuilds a stored block on top of the head and checks it hashes as it did when produced. */
-  private replay(stored: StoredBlock): void {
-    const prev = this.head();
-    if (stored.height !== prev.height + 1) throw new ChainStoreError(`stored block ${stored.height} follows ${prev.height}`);
-    const newEpoch = this.producer.epochIndexOf(stored.height) !== this.producer.epochIndexOf(prev.height);
-    // Roots the state store keeps (on disk) are read as they are: no delta is re-applied.
-    const kept = stored.stateRoots?.map((r) => this.store.byRoot(r));
-    const postState =
-      kept !== undefined && kept.every((s) => s !== undefined)
-        ? (kept as StateSnapshot[])
-        : prev.postState.map((state, i) => {
-            const changes = stored.stateChanges[i]!;
-            return changes.keys.length === 0 ? state : this.store.commit(state, changes);
-          });
-    const block = this.buildBlock(prev, stored.timestampNs, postState, stored.chunkResults);
-    if (block.hash !== stored.hash) {
-      throw new ChainStoreError(`stored block ${stored.height} rebuilds with hash ${block.hash}, stored as ${stored.hash}`);
-    }
-    this.accept(block, stored.chunkResults, stored.stateChanges, stored.causedChanges, newEpoch);
-  }
-
-  /** Makes a committed block the head: indexes, execution records, receipt routing, commit event. */
-  private accept(
-    block: Block,
-    results: readonly ChunkResult[],
-    stateChanges: readonly SortedChanges[],
-    causedChanges: readonly (readonly KeyStateChanges[])[],
-    newEpoch: boolean,
-  ): void {
-    this.incoming = this.shardLayout.shardIds.map(() => []);
-    if (newEpoch) this.stakeProposals.clear();
-    this.record(block);
-    this.recordExecution(block, results);
-    this.emitCommit({
-      block,
-      receiptOutcomes: results.flatMap((r) => r.receiptOutcomes),
-      changedKeys: stateChanges.map((c) => c.keys),
-      stateChanges: causedChanges,
+  /** Each shard's post-state after a stored block: its roots in the state store. */
+  private postStateOf(record: StoredBlock): StateSnapshot[] {
+    return record.stateRoots.map((root, i) => {
+      const state = this.store.byRoot(root);
+      if (state === undefined) throw new ChainStoreError(`the data dir lacks the state root of shard index ${i} after block ${record.height}`);
+      return state;
     });
   }
 
-  /** The block after `prev` whose chunks did `results` and left `postState`. */
-  private buildBlock(prev: Block, timestampNs: bigint, postState: readonly StateSnapshot[], results: readonly ChunkResult[]): Block {
+  /** Receipts the chunks sent on, by the shard index of their receivers (the next block's incoming). */
+  private routedFrom(results: readonly ChunkResult[]): Receipt[][] {
+    const incoming: Receipt[][] = this.shardLayout.shardIds.map(() => []);
+    for (const r of results) for (const receipt of r.outgoing) incoming[this.shardLayout.shardIndexOf(receipt.receiverId)]!.push(receipt);
+    return incoming;
+  }
+
+  /** What the chunks of a block did, as its header commits to it. */
+  private executionOf(results: readonly ChunkResult[], prevTotalSupply: bigint): BlockExecution {
     let burnt = 0n;
     const chunks: ChunkExecution[] = results.map((r) => {
       burnt += r.balanceBurnt;
       return {
         txHashes: r.included.map((t) => t.stx.hash),
-        outcomeHashes: [...r.included.map((t) => t.outcome), ...r.receiptOutcomes].map(outcomeHash),
+        outcomeHashes: [...r.included.map((t): ExecutionOutcome => t.outcome), ...r.receiptOutcomes].map(outcomeHash),
         outgoingReceiptIds: r.outgoing.map((x) => x.receiptId),
         gasUsed: r.gasUsed,
         balanceBurnt: r.balanceBurnt,
@@ -723,14 +704,7 @@ export class Chain implements ChainReader {
         })),
       };
     });
-    return this.producer.next(prev, timestampNs, postState, { chunks, totalSupply: prev.totalSupply - burnt });
-  }
-
-  /** Keeps the block's commit and queues it for the commit subscribers (delivered on later turns). */
-  private emitCommit(commit: BlockCommit): void {
-    this.commits.push(commit);
-    if (this.rewinding) return; // subscribers rebuild from blockCommit after a rewind
-    this.subscribers.publish(commit);
+    return { chunks, totalSupply: prevTotalSupply - burnt };
   }
 
   /**
@@ -763,7 +737,7 @@ export class Chain implements ChainReader {
 
   /** The commit of a produced block (undefined for genesis, which has none, and unknown heights). */
   blockCommit(height: number): BlockCommit | undefined {
-    return Number.isInteger(height) ? this.commits[height - this.genesisBlock.height - 1] : undefined;
+    return this.history.commit(height);
   }
 
   /**
@@ -774,28 +748,16 @@ export class Chain implements ChainReader {
    */
   stateChangesInBlock(block: Block): BlockStateChanges {
     if (block.height === this.genesisBlock.height) return genesisStateChanges(this.genesisBlock.postState);
-    return recordedStateChanges(this.blockCommit(block.height)?.stateChanges ?? []);
-  }
-
-  /** Stores what the block's chunks did and routes their receipts and stake proposals. */
-  private recordExecution(block: Block, results: readonly ChunkResult[]): void {
-    this.chunkBodies.record(block, results);
-    for (const r of results) {
-      // Known already when submitted here; needed when the block is replayed from the store.
-      for (const { stx } of r.included) this.records.accept(base58Encode(stx.hash), stx);
-      this.records.recordChunk(block.height, block.hash, r);
-      for (const receipt of r.outgoing) this.incoming[this.shardLayout.shardIndexOf(receipt.receiverId)]!.push(receipt);
-      for (const p of r.proposals) {
-        // The latest proposal wins; only one below the locked stake returns anything.
-        this.stakeProposals.set(p.accountId, p.stake);
-      }
-    }
+    return recordedStateChanges(this.history.stored(block.height)?.causedChanges ?? []);
   }
 
   /** The chain as the validity-period check sees it. */
   private readonly canonical: CanonicalChain = {
-    heightOf: (hash) => this.byHash.get(hash)?.height,
-    hashAt: (height) => this.blockByHeight(height)?.hash,
+    heightOf: (hash) => this.chainStore.heightOfBlock(hash),
+    hashAt: (height) => {
+      const hash = this.chainStore.blockHashAt(height);
+      return hash === undefined ? undefined : base58Encode(hash);
+    },
   };
 
   /** Wall-clock ms in ns, strictly after the previous block (ms-aligned numbers print exactly). */
@@ -875,13 +837,13 @@ export class Chain implements ChainReader {
   submitTransaction(signedTxBytes: Uint8Array): { hash: string; known: boolean } {
     const stx = decodeSignedTransaction(signedTxBytes);
     const hash = base58Encode(stx.hash);
-    if (this.records.transaction(hash) !== undefined) {
+    if (this.pooled.has(hash) || this.history.includedTransaction(hash) !== undefined) {
       if (!verifyTransactionSignature(stx)) throw new InvalidTransactionError("InvalidSignature");
       return { hash, known: true };
     }
     const shard = this.validateAtHead(stx);
     this.pool.add(stx, hash, shard);
-    this.records.accept(hash, stx);
+    this.pooled.set(hash, stx);
     this.scheduler.transactionArrived();
     return { hash, known: false };
   }
@@ -926,20 +888,21 @@ export class Chain implements ChainReader {
    * outcome; included: the nearcore FinalExecutionOutcomeView with all its receipts.
    */
   transactionStatus(hash: string): TransactionStatus | undefined {
-    const stx = this.records.transaction(hash);
-    if (stx === undefined) return undefined;
-    if (this.pool.has(hash)) return { signerId: stx.transaction.signerId, finalExecutionStatus: "NONE" };
-    return includedTransactionStatus(this.lookup, stx);
+    const pooled = this.pooled.get(hash);
+    if (pooled !== undefined) return { signerId: pooled.transaction.signerId, finalExecutionStatus: "NONE" };
+    const stx = this.history.includedTransaction(hash);
+    return stx === undefined ? undefined : includedTransactionStatus(this.lookup, stx);
   }
 
-  /** Why an accepted transaction was left out of a block (it no longer verified), if it was. */
+  /** Why an accepted transaction was left out of a block (it no longer verified), if it was and was not accepted again. */
   droppedTransaction(hash: string): InvalidTxErrorJson | undefined {
-    return this.records.droppedReason(hash);
+    if (this.pooled.has(hash) || this.history.includedTransaction(hash) !== undefined) return undefined;
+    return this.history.droppedReason(hash);
   }
 
   /** A receipt this chain created (executed or not), as nearcore's ReceiptView. */
   receipt(receiptId: string): ReceiptView | undefined {
-    const r = this.records.receipt(receiptId);
+    const r = this.history.receipt(receiptId);
     return r === undefined ? undefined : toReceiptView(r);
   }
 
@@ -948,15 +911,13 @@ export class Chain implements ChainReader {
     return DelayedReceiptQueue.load(new StateUpdate(this.stateAt(block, shardId))).length;
   }
 
-  private lookup: ExecutionLookup = this.executionLookup();
-
-  /** Transaction and receipt lookups over the current records, with outcome proofs. */
-  private executionLookup(): ExecutionLookup {
-    return {
-      ...this.records.lookup((height) => height <= this.blockByFinality("final").height),
-      proof: (record) => this.lightClient.outcomePath(record),
-    };
-  }
+  /** Transaction and receipt lookups in the chain store, with outcome proofs. */
+  private readonly lookup: ExecutionLookup = {
+    outcome: (id) => this.history.outcome(id),
+    receipt: (id) => this.history.receipt(id),
+    isFinal: (height) => height <= this.blockByFinality("final").height,
+    proof: (record) => this.lightClient.outcomePath(record),
+  };
 
   // ---- shards and state -----------------------------------------------------------------
 

@@ -2,12 +2,23 @@ import type { CryptoHash } from "../primitives/cryptoHash.js";
 import type { StateSnapshot } from "../store/stateStore.js";
 import type { BlockView } from "./blockView.js";
 
+/** What a block's successor is built from: its parent's facts, as the parent's record keeps them. */
+export interface BlockParent {
+  readonly height: number;
+  readonly hashBytes: Uint8Array;
+  readonly totalSupply: bigint;
+  /** By shard index: the outcome root of the parent's chunk (the child's chunk `outcome_root`). */
+  readonly outcomeRoots: readonly CryptoHash[];
+  /** By shard index: the parent's post-state root (the child's chunk `prev_state_root`). */
+  readonly stateRoots: readonly CryptoHash[];
+}
+
 /**
  * A produced block. `view` is the nearcore-shaped JSON (shared, do not mutate);
  * `postState[i]` is shard i's state after the block's chunks were applied, which is what
  * reads "at this block" see.
  */
-export class Block {
+export class Block implements BlockParent {
   constructor(
     readonly height: number,
     /** base58 block hash */
@@ -31,4 +42,8 @@ export class Block {
     /** By shard index: nearcore merkle root over `outcomeLeaves[i]` (already hashed leaves). */
     readonly outcomeRoots: readonly CryptoHash[],
   ) {}
+
+  get stateRoots(): readonly CryptoHash[] {
+    return this.postState.map((s) => s.rootHash);
+  }
 }

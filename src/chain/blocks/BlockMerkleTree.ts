@@ -1,37 +1,57 @@
 import { ZERO_HASH, type CryptoHash } from "../primitives/cryptoHash.js";
+import type { MerkleNode } from "../store/ChainStore.js";
+import { merklePositionsCompletedBy } from "../store/merklePositions.js";
 import { combineHash, type MerklePathStep } from "./merkle.js";
+
+/**
+ * Where the tree's nodes are kept: the leaves are the block hashes in height order, and every
+ * complete subtree root above them is stored once, when its last leaf is appended (the chain
+ * store; `MemoryMerkleNodes` in tests). Nothing of the tree stays in the heap.
+ */
+export interface MerkleNodeSource {
+  /** Number of leaves appended. */
+  size(): number;
+  /** Leaf `index` (< size). */
+  leaf(index: number): CryptoHash;
+  /** Root of the perfect subtree over leaves [index·2^level, (index+1)·2^level), level >= 1, complete. */
+  node(level: number, index: number): CryptoHash;
+}
 
 /**
  * Append-only merkle tree over every block hash (in height order), the tree behind each
  * header's `block_merkle_root`: nearcore's PartialMerkleTree, whose root is the same
- * "odd node moves up" tree merklize builds, over the raw hashes. It keeps every complete
- * subtree root (about two hashes per block), so the root after any number of blocks and a
- * block's path in a later tree each cost O(log² n) hashes.
+ * "odd node moves up" tree merklize builds, over the raw hashes. Its source keeps every
+ * complete subtree root (about one hash per block), so the root after any number of blocks
+ * and a block's path in a later tree each read O(log² n) nodes, whatever the chain's length.
  */
 export class BlockMerkleTree {
-  /** complete[k][i]: root of the perfect subtree over leaves [i·2^k, (i+1)·2^k). */
-  private readonly complete: CryptoHash[][] = [[]];
+  constructor(private readonly src: MerkleNodeSource) {}
 
   /** Number of leaves appended. */
   get size(): number {
-    return this.complete[0]!.length;
+    return this.src.size();
   }
 
-  append(hash: CryptoHash): void {
-    this.complete[0]!.push(hash);
-    for (let k = 0; ; k++) {
-      const level = this.complete[k]!;
-      if (level.length % 2 !== 0) break;
-      const next = (this.complete[k + 1] ??= []);
-      next.push(combineHash(level[level.length - 2]!, level[level.length - 1]!));
+  /** The subtree roots that appending `hash` as leaf number `leaf` (= the current size) completes. */
+  completedBy(leaf: number, hash: CryptoHash): MerkleNode[] {
+    const out: MerkleNode[] = [];
+    let current = hash;
+    for (const { level, index } of merklePositionsCompletedBy(leaf)) {
+      current = combineHash(this.complete(level - 1, index * 2), current);
+      out.push({ level, index, hash: current });
     }
+    return out;
+  }
+
+  private complete(level: number, index: number): CryptoHash {
+    return level === 0 ? this.src.leaf(index) : this.src.node(level, index);
   }
 
   /** Node `index` of level `level` in the tree over the first `size` leaves (undefined past its right edge). */
   private node(level: number, index: number, size: number): CryptoHash | undefined {
     const width = 2 ** level;
     if (index * width >= size) return undefined;
-    if ((index + 1) * width <= size) return this.complete[level]![index]!;
+    if ((index + 1) * width <= size) return this.complete(level, index);
     const left = this.node(level - 1, index * 2, size)!;
     const right = this.node(level - 1, index * 2 + 1, size);
     return right === undefined ? left : combineHash(left, right);
@@ -66,6 +86,31 @@ export class BlockMerkleTree {
   }
 
   private checkSize(size: number): void {
-    if (!Number.isSafeInteger(size) || size < 0 || size > this.size) throw new RangeError(`no tree of ${size} leaves (have ${this.size})`);
+    const have = this.size;
+    if (!Number.isSafeInteger(size) || size < 0 || size > have) throw new RangeError(`no tree of ${size} leaves (have ${have})`);
+  }
+}
+
+/** A {@link MerkleNodeSource} in arrays (tests and tools): `append` adds a leaf and the nodes it completes. */
+export class MemoryMerkleNodes implements MerkleNodeSource {
+  private readonly levels: CryptoHash[][] = [[]];
+  private readonly tree = new BlockMerkleTree(this);
+
+  size(): number {
+    return this.levels[0]!.length;
+  }
+
+  leaf(index: number): CryptoHash {
+    return this.levels[0]![index]!;
+  }
+
+  node(level: number, index: number): CryptoHash {
+    return this.levels[level]![index]!;
+  }
+
+  append(hash: CryptoHash): void {
+    const added = this.tree.completedBy(this.size(), hash);
+    this.levels[0]!.push(hash);
+    for (const n of added) (this.levels[n.level] ??= [])[n.index] = n.hash;
   }
 }

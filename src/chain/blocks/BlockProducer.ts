@@ -6,8 +6,8 @@ import { sha256 } from "../primitives/sha256.js";
 import type { ShardLayout } from "../shards/ShardLayout.js";
 import type { StateSnapshot } from "../store/stateStore.js";
 import { parsePublicKey, publicKeyToBorsh } from "../primitives/publicKey.js";
-import { Block } from "./Block.js";
-import { BlockMerkleTree } from "./BlockMerkleTree.js";
+import { Block, type BlockParent } from "./Block.js";
+import type { BlockMerkleTree } from "./BlockMerkleTree.js";
 import type { BlockHeaderView, ChunkHeaderView, ValidatorStakeView } from "./blockView.js";
 import { blockHashFromParts, innerLiteBytes, type InnerLite } from "./blockHeaderHash.js";
 import { merkleRoot, merkleRootOfHashes, type MerklePathStep } from "./merkle.js";
@@ -81,7 +81,6 @@ export function endorsementMessage(prevHash: CryptoHash, targetHeight: number): 
  * the hash of the last block of epoch e-1 (the genesis for e = 0).
  */
 export class BlockProducer {
-  private readonly merkle = new BlockMerkleTree();
   private readonly bpHash: CryptoHash;
   /** The single block producer as every epoch's `next_bps` lists it. */
   readonly blockProducers: readonly ValidatorStakeView[];
@@ -90,6 +89,8 @@ export class BlockProducer {
     private readonly cfg: BlockProducerConfig,
     /** Hash of an already produced block by height. */
     private readonly hashAt: (height: number) => CryptoHash,
+    /** The tree over every produced block's hash (`block_merkle_root`), kept by the chain store. */
+    private readonly merkle: BlockMerkleTree,
   ) {
     this.blockProducers = [
       { account_id: cfg.author, public_key: cfg.key.publicKeyString, stake: cfg.producerStake.toString(), validator_stake_struct_version: "V1" },
@@ -141,12 +142,12 @@ export class BlockProducer {
    * The block after `prev`, whose chunks turned prev's post-state into `postState`.
    * Without `execution` its chunks are empty and the total supply is unchanged.
    */
-  next(prev: Block, timestampNs: bigint, postState: readonly StateSnapshot[], execution?: BlockExecution): Block {
+  next(prev: BlockParent, timestampNs: bigint, postState: readonly StateSnapshot[], execution?: BlockExecution): Block {
     return this.build({
       height: prev.height + 1,
       prev,
       timestampNs,
-      prevStateRoots: prev.postState.map((s) => s.rootHash),
+      prevStateRoots: prev.stateRoots,
       postState,
       execution,
     });
@@ -154,7 +155,7 @@ export class BlockProducer {
 
   private build(input: {
     height: number;
-    prev: Block | undefined;
+    prev: BlockParent | undefined;
     timestampNs: bigint;
     prevStateRoots: readonly CryptoHash[];
     postState: readonly StateSnapshot[];
@@ -247,7 +248,7 @@ export class BlockProducer {
     const randomValue = isGenesis
       ? ZERO_HASH
       : sha256(new BorshWriter().fixed(prev.hashBytes).u64(height).toBytes());
-    const blockMerkleRoot = this.merkle.rootAt(this.merkle.size); // over all blocks before this one
+    const blockMerkleRoot = this.merkle.rootAt(height - cfg.genesisHeight); // over all blocks before this one
     const blockOrdinal = height - g + 1;
     const prevStateRoot = merkleRoot(prevStateRoots);
     const chunkHeadersRoot = merkleRoot(chunkHashes);
@@ -334,7 +335,6 @@ export class BlockProducer {
       latest_protocol_version: cfg.protocolVersion,
       chunk_endorsements: chunkEndorsements,
     };
-    this.merkle.append(hashBytes);
     return new Block(
       height,
       hash,

@@ -5,15 +5,17 @@ import type { SortedChanges } from "./applyChanges.js";
 import type { StateStore } from "./stateStore.js";
 
 /**
-/**
  * Version of the records a ChainStore writes; a data dir of another version is refused.
  * 2: trie nodes on disk, state roots and state changes with causes (`causedChanges`) in the
  * block records, and nearcore's block hashing (format 1 dirs hash blocks differently).
+ * 3: the chain is read from the store, not replayed: each block record carries what its
+ * successor's header needs (total supply, outcome roots, chunk hashes, the epoch's stake
+ * proposals), and the store keeps the block merkle tree and outcome, chunk and height indexes.
  */
-export const CHAIN_STORE_FORMAT = 2;
+export const CHAIN_STORE_FORMAT = 3;
 
 /** Formats this shardkit reads. */
-export const READABLE_CHAIN_STORE_FORMATS: readonly number[] = [2];
+export const READABLE_CHAIN_STORE_FORMATS: readonly number[] = [3];
 
 /** How a shard layout is rebuilt (see ShardLayout). */
 export interface StoredLayout {
@@ -43,10 +45,10 @@ export interface StoredGenesis {
 }
 
 /**
- * One produced block as stored: enough to rebuild the block (the producer is deterministic,
- * so the rebuilt hash is checked against `hash`), its post-state (by applying
- * `stateChanges` to the previous post-state) and everything the chain remembers of its
- * execution (transactions, outcomes, receipts, routed receipts, stake proposals).
+ * One produced block as stored: enough to rebuild the block from this record and its
+ * parent's alone (the producer is deterministic, so the rebuilt hash is checked against
+ * `hash`), its post-state (the roots in the state store) and everything the chain remembers
+ * of its execution (transactions, outcomes, receipts, routed receipts, stake proposals).
  */
 export interface StoredBlock {
   readonly height: number;
@@ -67,7 +69,25 @@ export interface StoredBlock {
    * Per shard index: the post-state root. With a state store that keeps nodes, reopening
    * reads these roots instead of re-applying `stateChanges` (absent in format 1 records).
    */
-  readonly stateRoots?: readonly Uint8Array[];
+  readonly stateRoots: readonly Uint8Array[];
+  /** Total supply after this block (the next header starts from it). */
+  readonly totalSupply: bigint;
+  /** Per shard index: the merkle root of the chunk's outcomes (the next block's chunk `outcome_root`). */
+  readonly outcomeRoots: readonly Uint8Array[];
+  /** Per shard index: base58 chunk hash (the `chunk` method finds a block by it). */
+  readonly chunkHashes: readonly string[];
+  /**
+   * Stake proposals of this block's epoch up to and including this block, by account (the
+   * latest proposal wins): returned at the next epoch boundary. Empty for most blocks.
+   */
+  readonly epochProposals: readonly (readonly [string, bigint])[];
+}
+
+/** A complete subtree root of the block merkle tree (see blocks/BlockMerkleTree.ts). */
+export interface MerkleNode {
+  readonly level: number;
+  readonly index: number;
+  readonly hash: Uint8Array;
 }
 
 /**
@@ -83,8 +103,8 @@ export interface ChainStore {
   genesis(): StoredGenesis | undefined;
   /** Writes the genesis of a new chain (refused when the store already holds one). */
   initGenesis(genesis: StoredGenesis): void;
-  /** Atomically appends the block after the stored head. */
-  commitBlock(block: StoredBlock): void;
+  /** Atomically appends the block after the stored head, with the merkle tree nodes it completes. */
+  commitBlock(block: StoredBlock, merkleNodes: readonly MerkleNode[]): void;
   /** Height of the last committed block (undefined before any block after genesis). */
   headHeight(): number | undefined;
   block(height: number): StoredBlock | undefined;
@@ -96,9 +116,20 @@ export interface ChainStore {
   heightOfTransaction(hash: string): number | undefined;
   /** Height of the block whose chunks created the receipt with this base58 id. */
   heightOfReceipt(id: string): number | undefined;
+  /** Height of the block whose chunks executed the receipt with this base58 id. */
+  heightOfReceiptOutcome(id: string): number | undefined;
+  /** Height of the block whose chunks dropped the transaction with this base58 hash (it no longer verified). */
+  heightOfDroppedTransaction(hash: string): number | undefined;
+  /** Height of the block holding the chunk with this base58 hash. */
+  heightOfChunk(hash: string): number | undefined;
+  /** The 32-byte hash of the block at `height` (the genesis included). */
+  blockHashAt(height: number): Uint8Array | undefined;
+  /** A complete subtree root of the block merkle tree (level >= 1; level 0 is `blockHashAt`). */
+  merkleNode(level: number, index: number): Uint8Array | undefined;
   /**
-   * Atomically drops every block above `height` with its hash, transaction and receipt
-   * indexes (sandbox revert); the next commit is `height + 1`. `height` may be the genesis.
+   * Atomically drops every block above `height` with its indexes and the merkle nodes it
+   * completed (sandbox revert), in time proportional to the blocks dropped; the next commit
+   * is `height + 1`. `height` may be the genesis.
    */
   truncateAbove(height: number): void;
   /**
@@ -109,10 +140,9 @@ export interface ChainStore {
   withOneFlush<T>(body: () => T): T;
   /**
    * The state store whose new nodes each `commitBlock` (and `initGenesis`) writes in the same
-   * transaction, when this store keeps state itself (on disk). Absent: the chain keeps state
-   * in memory and rebuilds it from the stored deltas.
+   * transaction: every stored root stays readable through it.
    */
-  stateStore?(): StateStore;
+  stateStore(): StateStore;
   /** Flushes and releases the store; further calls fail. */
   close(): Promise<void>;
 }

@@ -2,17 +2,20 @@ import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, rmSync, unlinkSy
 import { join } from "node:path";
 import { deserialize, serialize } from "node:v8";
 import { open, type Database, type Key, type RootDatabase } from "lmdb";
-import { blockIndexKeys } from "./blockIndexKeys.js";
+import { base58Decode } from "../primitives/base58.js";
+import { blockIndexKeys, type BlockIndexKeys } from "./blockIndexKeys.js";
 import {
   CHAIN_STORE_FORMAT,
   ChainStoreError,
   READABLE_CHAIN_STORE_FORMATS,
   type ChainStore,
+  type MerkleNode,
   type StoredBlock,
   type StoredGenesis,
 } from "./ChainStore.js";
 import { lockDataDir } from "./dataDirLock.js";
 import { DiskStateStore } from "./DiskStateStore.js";
+import { merklePositionsCompletedBy } from "./merklePositions.js";
 
 // Keys are ordered-binary tuples; heights are numbers, so blocks sort (and are appended) by height.
 const FORMAT_KEY: Key = ["format"];
@@ -20,8 +23,19 @@ const GENESIS_KEY: Key = ["genesis"];
 const HEAD_KEY: Key = ["head"];
 const blockKey = (height: number): Key => ["b", height];
 const hashKey = (hash: string): Key => ["h", hash];
-const txKey = (hash: string): Key => ["t", hash];
-const receiptKey = (id: string): Key => ["r", id];
+/** Height -> 32-byte block hash (the leaves of the block merkle tree). */
+const heightKey = (height: number): Key => ["n", height];
+const merkleKey = (level: number, index: number): Key => ["m", level, index];
+/** Id -> height, one key prefix per index of a block (see blockIndexKeys). */
+const INDEX_PREFIX: Readonly<Record<keyof BlockIndexKeys, string>> = {
+  transactions: "t",
+  receipts: "r",
+  receiptOutcomes: "o",
+  dropped: "d",
+  chunks: "c",
+};
+const INDEX_NAMES = Object.keys(INDEX_PREFIX) as (keyof BlockIndexKeys)[];
+const indexKey = (name: keyof BlockIndexKeys, id: string): Key => [INDEX_PREFIX[name], id];
 
 /** lmdb's TransactionFlags ABORTABLE | SYNCHRONOUS_COMMIT | NO_SYNC_FLUSH: committed before returning, flushed later. */
 const COMMIT_WITHOUT_FLUSH = 0x1 | 0x2 | 0x10000;
@@ -222,6 +236,7 @@ export class LmdbChainStore implements ChainStore {
       this.state.writeStaged();
       this.db.putSync(GENESIS_KEY, bytes);
       this.db.putSync(hashKey(genesis.genesisHash), serialize(genesis.config.genesisHeight));
+      this.db.putSync(heightKey(genesis.config.genesisHeight), Buffer.from(base58Decode(genesis.genesisHash)));
     });
     this.state.committed();
     // The flushed commit above synced the bulk load's writes too: the chain is whole now.
@@ -236,7 +251,7 @@ export class LmdbChainStore implements ChainStore {
     }
   }
 
-  commitBlock(block: StoredBlock): void {
+  commitBlock(block: StoredBlock, merkleNodes: readonly MerkleNode[]): void {
     if (this.nextHeight === undefined) {
       const genesis = this.genesis();
       if (genesis === undefined) throw new ChainStoreError("commitBlock before initGenesis");
@@ -246,13 +261,14 @@ export class LmdbChainStore implements ChainStore {
     if (block.height !== expected) throw new ChainStoreError(`block ${block.height} committed, expected ${expected}`);
     const bytes = serialize(block);
     const height = serialize(block.height);
-    const { transactions, receipts } = blockIndexKeys(block);
+    const keys = blockIndexKeys(block);
     this.write(() => {
       this.state.writeStaged();
       this.db.putSync(blockKey(block.height), bytes);
       this.db.putSync(hashKey(block.hash), height);
-      for (const t of transactions) this.db.putSync(txKey(t), height);
-      for (const r of receipts) this.db.putSync(receiptKey(r), height);
+      this.db.putSync(heightKey(block.height), Buffer.from(base58Decode(block.hash)));
+      for (const name of INDEX_NAMES) for (const id of keys[name]) this.db.putSync(indexKey(name, id), height);
+      for (const n of merkleNodes) this.db.putSync(merkleKey(n.level, n.index), Buffer.from(n.hash));
       this.db.putSync(HEAD_KEY, height);
     });
     this.state.committed();
@@ -265,13 +281,15 @@ export class LmdbChainStore implements ChainStore {
     if (genesis === undefined) throw new ChainStoreError("truncateAbove before initGenesis");
     const dropped = [...this.blocksFrom(height + 1)];
     if (dropped.length === 0) return;
+    const g = genesis.config.genesisHeight;
     this.write(() => {
       for (const block of dropped) {
-        const { transactions, receipts } = blockIndexKeys(block);
+        const keys = blockIndexKeys(block);
         this.db.removeSync(blockKey(block.height));
         this.db.removeSync(hashKey(block.hash));
-        for (const t of transactions) this.db.removeSync(txKey(t));
-        for (const r of receipts) this.db.removeSync(receiptKey(r));
+        this.db.removeSync(heightKey(block.height));
+        for (const name of INDEX_NAMES) for (const id of keys[name]) this.db.removeSync(indexKey(name, id));
+        for (const p of merklePositionsCompletedBy(block.height - g)) this.db.removeSync(merkleKey(p.level, p.index));
       }
       if (height > genesis.config.genesisHeight) this.db.putSync(HEAD_KEY, serialize(height));
       else this.db.removeSync(HEAD_KEY);
@@ -311,11 +329,31 @@ export class LmdbChainStore implements ChainStore {
   }
 
   heightOfTransaction(hash: string): number | undefined {
-    return this.read<number>(txKey(hash));
+    return this.read<number>(indexKey("transactions", hash));
   }
 
   heightOfReceipt(id: string): number | undefined {
-    return this.read<number>(receiptKey(id));
+    return this.read<number>(indexKey("receipts", id));
+  }
+
+  heightOfReceiptOutcome(id: string): number | undefined {
+    return this.read<number>(indexKey("receiptOutcomes", id));
+  }
+
+  heightOfDroppedTransaction(hash: string): number | undefined {
+    return this.read<number>(indexKey("dropped", hash));
+  }
+
+  heightOfChunk(hash: string): number | undefined {
+    return this.read<number>(indexKey("chunks", hash));
+  }
+
+  blockHashAt(height: number): Uint8Array | undefined {
+    return Number.isSafeInteger(height) ? this.db.getBinary(heightKey(height)) : undefined;
+  }
+
+  merkleNode(level: number, index: number): Uint8Array | undefined {
+    return this.db.getBinary(merkleKey(level, index));
   }
 
   async close(): Promise<void> {

@@ -1,19 +1,34 @@
-import { blockIndexKeys } from "./blockIndexKeys.js";
-import { ChainStoreError, type ChainStore, type StoredBlock, type StoredGenesis } from "./ChainStore.js";
+import { base58Decode } from "../primitives/base58.js";
+import { blockIndexKeys, type BlockIndexKeys } from "./blockIndexKeys.js";
+import { ChainStoreError, type ChainStore, type MerkleNode, type StoredBlock, type StoredGenesis } from "./ChainStore.js";
+import { merklePositionsCompletedBy } from "./merklePositions.js";
+import { MemoryStateStore } from "./MemoryStateStore.js";
 
-/** {@link ChainStore} in process memory (`--ephemeral` and unit tests): nothing survives the process. */
+type IndexName = keyof BlockIndexKeys;
+const INDEXES: readonly IndexName[] = ["transactions", "receipts", "receiptOutcomes", "dropped", "chunks"];
+
+/**
+ * {@link ChainStore} in process memory (`--ephemeral` and unit tests): nothing survives the
+ * process. It holds its own state store, so a chain reopened on the same object reads the
+ * same roots.
+ */
 export class MemoryChainStore implements ChainStore {
   readonly durable = false;
   private stored: StoredGenesis | undefined;
   private readonly blocks: StoredBlock[] = [];
   private firstHeight = 0;
   private readonly byHash = new Map<string, number>();
-  private readonly byTransaction = new Map<string, number>();
-  private readonly byReceipt = new Map<string, number>();
+  private readonly indexes = new Map<IndexName, Map<string, number>>(INDEXES.map((name) => [name, new Map()]));
+  private readonly merkle = new Map<string, Uint8Array>();
+  private readonly state = new MemoryStateStore();
   private closed = false;
 
   genesis(): StoredGenesis | undefined {
     return this.stored;
+  }
+
+  stateStore(): MemoryStateStore {
+    return this.state;
   }
 
   initGenesis(genesis: StoredGenesis): void {
@@ -24,26 +39,26 @@ export class MemoryChainStore implements ChainStore {
     this.byHash.set(genesis.genesisHash, genesis.config.genesisHeight);
   }
 
-  commitBlock(block: StoredBlock): void {
+  commitBlock(block: StoredBlock, merkleNodes: readonly MerkleNode[]): void {
     this.checkOpen();
     if (this.stored === undefined) throw new ChainStoreError("commitBlock before initGenesis");
     const expected = this.firstHeight + this.blocks.length;
     if (block.height !== expected) throw new ChainStoreError(`block ${block.height} committed, expected ${expected}`);
-    const { transactions, receipts } = blockIndexKeys(block);
+    const keys = blockIndexKeys(block);
     this.blocks.push(block);
     this.byHash.set(block.hash, block.height);
-    for (const t of transactions) this.byTransaction.set(t, block.height);
-    for (const r of receipts) this.byReceipt.set(r, block.height);
+    for (const name of INDEXES) for (const id of keys[name]) this.indexes.get(name)!.set(id, block.height);
+    for (const n of merkleNodes) this.merkle.set(`${n.level}/${n.index}`, n.hash);
   }
 
   truncateAbove(height: number): void {
     this.checkOpen();
     const keep = Math.max(0, height - this.firstHeight + 1);
     for (const block of this.blocks.splice(keep)) {
-      const { transactions, receipts } = blockIndexKeys(block);
+      const keys = blockIndexKeys(block);
       this.byHash.delete(block.hash);
-      for (const t of transactions) this.byTransaction.delete(t);
-      for (const r of receipts) this.byReceipt.delete(r);
+      for (const name of INDEXES) for (const id of keys[name]) this.indexes.get(name)!.delete(id);
+      for (const p of merklePositionsCompletedBy(block.height - this.firstHeight + 1)) this.merkle.delete(`${p.level}/${p.index}`);
     }
   }
 
@@ -63,16 +78,38 @@ export class MemoryChainStore implements ChainStore {
     for (let i = Math.max(0, height - this.firstHeight); i < this.blocks.length; i++) yield this.blocks[i]!;
   }
 
+  blockHashAt(height: number): Uint8Array | undefined {
+    if (this.stored !== undefined && height === this.firstHeight - 1) return base58Decode(this.stored.genesisHash);
+    const block = this.block(height);
+    return block === undefined ? undefined : base58Decode(block.hash);
+  }
+
+  merkleNode(level: number, index: number): Uint8Array | undefined {
+    return this.merkle.get(`${level}/${index}`);
+  }
+
   heightOfBlock(hash: string): number | undefined {
     return this.byHash.get(hash);
   }
 
   heightOfTransaction(hash: string): number | undefined {
-    return this.byTransaction.get(hash);
+    return this.indexes.get("transactions")!.get(hash);
   }
 
   heightOfReceipt(id: string): number | undefined {
-    return this.byReceipt.get(id);
+    return this.indexes.get("receipts")!.get(id);
+  }
+
+  heightOfReceiptOutcome(id: string): number | undefined {
+    return this.indexes.get("receiptOutcomes")!.get(id);
+  }
+
+  heightOfDroppedTransaction(hash: string): number | undefined {
+    return this.indexes.get("dropped")!.get(hash);
+  }
+
+  heightOfChunk(hash: string): number | undefined {
+    return this.indexes.get("chunks")!.get(hash);
   }
 
   async close(): Promise<void> {

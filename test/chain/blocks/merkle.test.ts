@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { BlockMerkleTree } from "../../../src/chain/blocks/BlockMerkleTree.js";
+import { BlockMerkleTree, MemoryMerkleNodes } from "../../../src/chain/blocks/BlockMerkleTree.js";
 import { combineHash, computeRootFromPath, merkleRoot, merkleRootOfHashes, merklize, type MerklePathStep } from "../../../src/chain/blocks/merkle.js";
 import { base58Encode } from "../../../src/chain/primitives/base58.js";
 import { BorshWriter } from "../../../src/chain/primitives/borshWriter.js";
@@ -86,8 +86,9 @@ describe("merklize (nearcore merkle.rs)", () => {
 
 describe("BlockMerkleTree (nearcore PartialMerkleTree + past-block proofs)", () => {
   const leaves = Array.from({ length: 70 }, (_, i) => sha256(u32(i)));
-  const tree = new BlockMerkleTree();
-  leaves.forEach((l) => tree.append(l));
+  const nodes = new MemoryMerkleNodes();
+  leaves.forEach((l) => nodes.append(l));
+  const tree = new BlockMerkleTree(nodes);
 
   it("test_merkle_tree: the root after n blocks is nearcore's compute_root of the first n hashes", () => {
     for (let n = 0; n <= leaves.length; n++) {

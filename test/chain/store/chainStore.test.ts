@@ -62,8 +62,20 @@ describe.each(stores)("%s ChainStore", (_name, make) => {
     const store = make();
     const chain = await openChain({ chainStore: store });
     expect(() => store.initGenesis(store.genesis()!)).toThrow(/already holds a chain/);
-    const wrong: StoredBlock = { height: chain.head().height + 2, hash: "x", timestampNs: 0n, stateChanges: [], causedChanges: [], chunkResults: [] };
-    expect(() => store.commitBlock(wrong)).toThrow(/expected/);
+    const wrong: StoredBlock = {
+      height: chain.head().height + 2,
+      hash: "x",
+      timestampNs: 0n,
+      stateChanges: [],
+      causedChanges: [],
+      chunkResults: [],
+      stateRoots: [],
+      totalSupply: 0n,
+      outcomeRoots: [],
+      chunkHashes: [],
+      epochProposals: [],
+    };
+    expect(() => store.commitBlock(wrong, [])).toThrow(/expected/);
     await store.close();
   });
 });
