@@ -20,6 +20,7 @@ import { gatewayOverhead } from "./gateway.js";
 import { gatewayIndexBench } from "./gatewayIndex.js";
 import { indexerCostPerBlock, restThroughput } from "./rest.js";
 import { bigStateBench } from "./bigState.js";
+import { chainLengthBench } from "./chainLength.js";
 import { rateCapCost } from "./rateCap.js";
 import { storageComparison } from "./storage.js";
 import { vmCallCost } from "./vmCall.js";
@@ -31,7 +32,7 @@ const quick = process.argv.includes("--quick");
 const seconds = quick ? 2 : 5;
 const rounds = quick ? 1 : 3;
 const latencySamples = quick ? 300 : 2000;
-/** `--only=throughput`, `--only=paging`, `--only=transactions`, `--only=rest`, `--only=indexer`, `--only=storage`, `--only=bigstate`, `--only=vm`, `--only=gateway`, `--only=gatewayindex` or `--only=ratecap` runs one part. */
+/** `--only=throughput`, `--only=paging`, `--only=transactions`, `--only=rest`, `--only=indexer`, `--only=storage`, `--only=chainlength`, `--only=bigstate`, `--only=vm`, `--only=gateway`, `--only=gatewayindex` or `--only=ratecap` runs one part. */
 const only = process.argv.find((arg) => arg.startsWith("--only="))?.slice("--only=".length);
 
 const hasTaskset = (() => {
@@ -349,6 +350,7 @@ async function main(): Promise<void> {
   if (only === undefined || only === "rest") await restThroughput({ startProcess, cli, work, seconds, rounds, serverNodeArgs });
   if (only === undefined || only === "indexer") await indexerCostPerBlock({ quick });
   if (only === undefined || only === "storage") await storageComparison({ quick, work });
+  if (only === undefined || only === "chainlength") await chainLengthBench({ quick, work });
   // `--bigstate-sizes=1000,10000000` for the long run quoted in the README.
   const bigSizes = process.argv.find((a) => a.startsWith("--bigstate-sizes="))?.slice("--bigstate-sizes=".length).split(",").map(Number);
   // `--bigstate-baseline=DIR`: another checkout measured on the same data dirs (A/B), `--bigstate-rounds=N` interleaved rounds.

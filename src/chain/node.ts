@@ -284,7 +284,7 @@ export class Chain implements ChainReader {
     }
     // The head is read from the store, not replayed: its record names everything in flight.
     this.history = new BlockHistory(this.chainStore, this.genesisBlock, (record, parent) =>
-      this.producer.next(parent, record.timestampNs, this.postStateOf(record), this.executionOf(record.chunkResults, parent.totalSupply)),
+      this.producer.next(parent, record.timestampNs, this.postStateOf(record), this.executionOf(record.chunkResults, parent.totalSupply), record.signatures),
     );
     this.incoming = this.routedFrom(this.history.headResults());
     this.stakeProposals = new Map(this.history.stored(this.history.height)?.epochProposals ?? []);
@@ -642,6 +642,7 @@ export class Chain implements ChainReader {
       outcomeRoots: block.outcomeRoots,
       chunkHashes: block.view.chunks.map((c) => c.chunk_hash),
       epochProposals: [...epochProposals],
+      signatures: block.signatures!,
     };
     // Durable before anyone sees it: a crash before this line loses the block as a whole.
     try {

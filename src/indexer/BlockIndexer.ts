@@ -10,6 +10,8 @@ import type { AccountStateRow, Awaitable, FtBalance, IndexBlockUpdate, IndexStor
 import { tokenActivity, type ExecutedReceipt } from "./tokenActivity.js";
 
 const ACCOUNT_COLUMN = "\x00";
+/** Blocks a starting indexer applies per event-loop turn while catching up. */
+const DEFAULT_CATCH_UP_BATCH = 64;
 
 /** An FT row while its block is indexed (the balance is filled in by readBalances). */
 interface FtRowDraft {
@@ -35,6 +37,11 @@ export interface BlockIndexerOptions {
    */
   onCatchUp?: (indexedHeight: number, targetHeight: number) => void;
   catchUpReportEvery?: number;
+  /**
+   * While `start` catches up, blocks indexed per event-loop turn (default 64): requests are
+   * answered between turns however long the chain is. `rebuild` indexes without yielding.
+   */
+  catchUpBatch?: number;
   /** Observes the time each block took to index (benchmarks). */
   onIndexed?: (height: number, elapsedMs: number) => void;
 }
@@ -71,7 +78,7 @@ export class BlockIndexer<S extends IndexStore = IndexStore> {
       this.queue.push(commit);
       this.schedule();
     }, "rest-indexer");
-    this.settle(this.catchUp(this.chain.head().height, true), "catching up");
+    this.settle(this.catchUp(this.chain.head().height, true, this.options.catchUpBatch ?? DEFAULT_CATCH_UP_BATCH), "catching up");
   }
 
   stop(): void {
@@ -159,13 +166,14 @@ export class BlockIndexer<S extends IndexStore = IndexStore> {
    * Applies genesis (for a fresh store) and every kept commit up to `height`: synchronously
    * while the store applies synchronously, awaiting each block once it does not.
    */
-  private catchUp(height: number, reported = false): Awaitable<void> {
+  private catchUp(height: number, reported = false, batch = Infinity): Awaitable<void> {
     const genesis = this.store.height === null ? this.applyGenesis() : undefined;
-    if (genesis instanceof Promise) return genesis.then(() => this.catchUpFromStore(height, reported));
-    return this.catchUpFromStore(height, reported);
+    if (genesis instanceof Promise) return genesis.then(() => this.catchUpFromStore(height, reported, batch));
+    return this.catchUpFromStore(height, reported, batch);
   }
 
-  private catchUpFromStore(height: number, reported: boolean): Awaitable<void> {
+  /** Applies the kept commits after the store's height up to `height`, yielding to the event loop every `batch` blocks. */
+  private catchUpFromStore(height: number, reported: boolean, batch: number): Awaitable<void> {
     const from = this.store.height! + 1;
     const report = reported && from <= height ? this.options.onCatchUp : undefined;
     const every = Math.max(1, this.options.catchUpReportEvery ?? 1000);
@@ -176,6 +184,7 @@ export class BlockIndexer<S extends IndexStore = IndexStore> {
     };
     const applyFrom = (start: number): Awaitable<void> => {
       for (let h = start; h <= height; h++) {
+        if (h - start >= batch) return new Promise<void>((resolve) => setImmediate(resolve)).then(() => applyFrom(h));
         const commit = this.chain.blockCommit(h);
         if (commit === undefined) throw new Error(`the chain kept no commit for block ${h}`);
         const applied = this.applyCommit(commit);

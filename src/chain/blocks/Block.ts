@@ -14,6 +14,19 @@ export interface BlockParent {
 }
 
 /**
+ * The ed25519 signatures of a produced block (deterministic, but 6 signings cost more than the
+ * rest of a block): kept in its record, so rebuilding a stored block only hashes.
+ */
+export interface BlockSignatures {
+  /** The producer's endorsement of the previous block (in the header's approvals and its hash). */
+  readonly approval: Uint8Array;
+  /** Over the block hash. */
+  readonly block: Uint8Array;
+  /** By shard index, over the chunk hash. */
+  readonly chunks: readonly Uint8Array[];
+}
+
+/**
  * A produced block. `view` is the nearcore-shaped JSON (shared, do not mutate);
  * `postState[i]` is shard i's state after the block's chunks were applied, which is what
  * reads "at this block" see.
@@ -41,6 +54,8 @@ export class Block implements BlockParent {
     readonly outcomeLeaves: readonly (readonly CryptoHash[])[],
     /** By shard index: nearcore merkle root over `outcomeLeaves[i]` (already hashed leaves). */
     readonly outcomeRoots: readonly CryptoHash[],
+    /** The producer's signatures (none for the genesis). */
+    readonly signatures?: BlockSignatures,
   ) {}
 
   get stateRoots(): readonly CryptoHash[] {

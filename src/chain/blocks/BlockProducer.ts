@@ -6,7 +6,7 @@ import { sha256 } from "../primitives/sha256.js";
 import type { ShardLayout } from "../shards/ShardLayout.js";
 import type { StateSnapshot } from "../store/stateStore.js";
 import { parsePublicKey, publicKeyToBorsh } from "../primitives/publicKey.js";
-import { Block, type BlockParent } from "./Block.js";
+import { Block, type BlockParent, type BlockSignatures } from "./Block.js";
 import type { BlockMerkleTree } from "./BlockMerkleTree.js";
 import type { BlockHeaderView, ChunkHeaderView, ValidatorStakeView } from "./blockView.js";
 import { blockHashFromParts, innerLiteBytes, type InnerLite } from "./blockHeaderHash.js";
@@ -142,8 +142,9 @@ export class BlockProducer {
    * The block after `prev`, whose chunks turned prev's post-state into `postState`.
    * Without `execution` its chunks are empty and the total supply is unchanged.
    */
-  next(prev: BlockParent, timestampNs: bigint, postState: readonly StateSnapshot[], execution?: BlockExecution): Block {
+  next(prev: BlockParent, timestampNs: bigint, postState: readonly StateSnapshot[], execution?: BlockExecution, signatures?: BlockSignatures): Block {
     return this.build({
+      signatures,
       height: prev.height + 1,
       prev,
       timestampNs,
@@ -160,14 +161,17 @@ export class BlockProducer {
     prevStateRoots: readonly CryptoHash[];
     postState: readonly StateSnapshot[];
     execution: BlockExecution | undefined;
+    /** Signatures of a stored block (absent: signed now). */
+    signatures?: BlockSignatures | undefined;
   }): Block {
-    const { height, prev, timestampNs, prevStateRoots, postState, execution } = input;
+    const { height, prev, timestampNs, prevStateRoots, postState, execution, signatures } = input;
     const cfg = this.cfg;
     const isGenesis = prev === undefined;
     const prevHash = isGenesis ? ZERO_HASH : prev.hashBytes;
     const prevHashText = formatCryptoHash(prevHash);
     const signBytes = (msg: Uint8Array) => cfg.key.sign(msg);
-    const sign = (msg: Uint8Array) => (isGenesis ? EMPTY_SIGNATURE : `ed25519:${base58Encode(signBytes(msg))}`);
+    const chunkSignatures: Uint8Array[] = [];
+    const signatureText = (bytes: Uint8Array) => (isGenesis ? EMPTY_SIGNATURE : `ed25519:${base58Encode(bytes)}`);
 
     // Chunks: one per shard. The body lists the transaction hashes and outgoing receipt ids
     // (u32 count ‖ hashes, twice); an empty chunk's body is two zero counts.
@@ -232,7 +236,7 @@ export class BlockProducer {
         outgoing_receipts_root: formatCryptoHash(receiptsRoot),
         tx_root: formatCryptoHash(txRoot),
         validator_proposals: [...exec.validatorProposals],
-        signature: sign(chunkHash),
+        signature: signatureText(chunkSignatures[i] = isGenesis ? new Uint8Array(0) : (signatures?.chunks[i] ?? signBytes(chunkHash))),
         congestion_info: { allowed_shard: shardId, buffered_receipts_gas: "0", delayed_receipts_gas: "0", receipt_bytes: 0 },
         bandwidth_requests: null,
       });
@@ -260,7 +264,7 @@ export class BlockProducer {
     const chunkEndorsements = chunks.map(() => (isGenesis ? [0] : [1]));
     const validatorProposals = chunks.flatMap((c) => c.validator_proposals);
     // The producer endorses the previous block at this height (nearcore Approval, signed raw).
-    const approvals = isGenesis ? [] : [signBytes(endorsementMessage(prev.hashBytes, height))];
+    const approvals = isGenesis ? [] : [signatures?.approval ?? signBytes(endorsementMessage(prev.hashBytes, height))];
 
     const innerLite: InnerLite = {
       height,
@@ -298,6 +302,7 @@ export class BlockProducer {
     const innerRestHash = sha256(rest.toBytes());
     const hashBytes = blockHashFromParts(sha256(innerLiteBytes(innerLite)), innerRestHash, prevHash);
     const hash = formatCryptoHash(hashBytes);
+    const blockSignature = isGenesis ? new Uint8Array(0) : (signatures?.block ?? signBytes(hashBytes));
 
     const header: BlockHeaderView = {
       height,
@@ -331,7 +336,7 @@ export class BlockProducer {
       block_merkle_root: formatCryptoHash(blockMerkleRoot),
       epoch_sync_data_hash: null,
       approvals: approvals.map((a) => `ed25519:${base58Encode(a)}`),
-      signature: sign(hashBytes),
+      signature: signatureText(blockSignature),
       latest_protocol_version: cfg.protocolVersion,
       chunk_endorsements: chunkEndorsements,
     };
@@ -346,6 +351,7 @@ export class BlockProducer {
       innerRestHash,
       outcomeLeaves,
       outcomeRoots,
+      isGenesis ? undefined : { approval: approvals[0]!, block: blockSignature, chunks: chunkSignatures },
     );
   }
 }

@@ -81,6 +81,8 @@ export interface StoredBlock {
    * latest proposal wins): returned at the next epoch boundary. Empty for most blocks.
    */
   readonly epochProposals: readonly (readonly [string, bigint])[];
+  /** The producer's signatures: a rebuild hashes and does not sign again. */
+  readonly signatures: { readonly approval: Uint8Array; readonly block: Uint8Array; readonly chunks: readonly Uint8Array[] };
 }
 
 /** A complete subtree root of the block merkle tree (see blocks/BlockMerkleTree.ts). */

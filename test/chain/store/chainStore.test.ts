@@ -74,6 +74,7 @@ describe.each(stores)("%s ChainStore", (_name, make) => {
       outcomeRoots: [],
       chunkHashes: [],
       epochProposals: [],
+      signatures: { approval: new Uint8Array(64), block: new Uint8Array(64), chunks: [] },
     };
     expect(() => store.commitBlock(wrong, [])).toThrow(/expected/);
     await store.close();

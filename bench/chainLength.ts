@@ -1,0 +1,157 @@
+/**
+ * What chain length costs a `serve --data-dir` node (`npm run bench -- --only=chainlength`, or
+ * `node --import tsx bench/chainLength.ts [--quick] [--blocks=N]`), every figure a ratio
+ * against a baseline taken in the same run:
+ * - anonymous memory (RssAnon: the JS heap and native allocations, not LMDB's file-backed map)
+ *   after N empty blocks minus after N/10 (target: <= 30 MiB at N = 100,000);
+ * - blocks per second (sandbox_fast_forward) over the last N/10 blocks vs the first N/10 (>= 0.9);
+ * - restart at N blocks: time to the first answer (<= 1 s), beside a restart at N/10;
+ * - shardkit_revert of 2 blocks at N (<= 50 ms), beside a `status` round trip;
+ * - archival `block` and `tx` lookups near height 1 vs near the head (<= 1.2x).
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { devKeyPair } from "../src/chain/genesis/devKey.js";
+import { base58Decode } from "../src/chain/primitives/base58.js";
+import { encodeSignedTransaction, signTransaction } from "../src/chain/transaction/index.js";
+
+const root = join(import.meta.dirname, "..");
+const cli = join(root, "dist", "src", "cli", "main.js");
+const ALICE = "alice.test.near";
+
+interface Server {
+  readonly child: ChildProcess;
+  readonly url: string;
+  /** Ms from spawn to the first answered `status`. */
+  readonly firstAnswerMs: number;
+}
+
+async function startServe(dataDir: string): Promise<Server> {
+  const started = performance.now();
+  const child = spawn(process.execPath, [cli, "serve", "--log-level", "warn", "--rpc-port", "0", "--archival-port", "0", "--api-port", "0", "--block-time", "0", "--data-dir", dataDir], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = "";
+    child.stdout!.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /archival RPC\s+(http:\/\/\S+)/.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    child.once("exit", (code) => reject(new Error(`serve exited with ${code}:\n${out}`)));
+  });
+  await call(url, "status", []);
+  return { child, url, firstAnswerMs: performance.now() - started };
+}
+
+async function stop(server: Server): Promise<void> {
+  const exited = new Promise((resolve) => server.child.once("exit", resolve));
+  server.child.kill("SIGTERM");
+  await exited;
+}
+
+async function call(url: string, method: string, params: unknown): Promise<any> {
+  const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+  const reply = (await response.json()) as { result?: unknown; error?: unknown };
+  if (reply.error !== undefined) throw new Error(`${method}: ${JSON.stringify(reply.error)}`);
+  return reply.result;
+}
+
+function rssAnonMiB(pid: number): number {
+  return Number(/RssAnon:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
+}
+
+/** Blocks per second of fast-forwarding `blocks` blocks (in calls of at most 10,000). */
+async function fastForward(url: string, blocks: number): Promise<number> {
+  const t = performance.now();
+  for (let left = blocks; left > 0; left -= 10_000) await call(url, "sandbox_fast_forward", { delta_height: Math.min(left, 10_000) });
+  return blocks / ((performance.now() - t) / 1000);
+}
+
+/** A transfer from alice committed now; returns its hash and block height. */
+async function transfer(url: string): Promise<{ hash: string; height: number }> {
+  const key = devKeyPair(ALICE);
+  const ak = await call(url, "query", { request_type: "view_access_key", finality: "optimistic", account_id: ALICE, public_key: key.publicKeyString });
+  const head = await call(url, "block", { finality: "final" });
+  const signed = signTransaction(
+    { version: 0, signerId: ALICE, publicKey: key.publicKey, nonce: BigInt(ak.nonce) + 1n, receiverId: "bob.test.near", blockHash: base58Decode(head.header.hash), actions: [{ type: "Transfer", deposit: 1n }] },
+    key,
+  );
+  const result = await call(url, "broadcast_tx_commit", [Buffer.from(encodeSignedTransaction(signed)).toString("base64")]);
+  const block = await call(url, "block", { block_id: result.transaction_outcome.block_hash });
+  return { hash: result.transaction.hash, height: block.header.height };
+}
+
+/** Median ms of `samples` calls of `request(i)`. */
+async function latency(samples: number, request: (i: number) => Promise<unknown>): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < samples; i++) {
+    const t = performance.now();
+    await request(i);
+    times.push(performance.now() - t);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)]!;
+}
+
+export async function chainLengthBench(options: { quick: boolean; work: string; blocks?: number | undefined }): Promise<void> {
+  const total = options.blocks ?? (options.quick ? 20_000 : 100_000);
+  const tenth = total / 10;
+  const dir = join(options.work, `chain-length-${process.pid}`);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(options.work, { recursive: true });
+  console.log(`\nchain length (one data dir, empty blocks by sandbox_fast_forward, ${total} blocks)`);
+  try {
+    let server = await startServe(dir);
+    const early = await transfer(server.url);
+    const firstRate = await fastForward(server.url, tenth);
+    const anonAtTenth = rssAnonMiB(server.child.pid!);
+    await stop(server);
+    server = await startServe(dir);
+    const restartAtTenth = server.firstAnswerMs;
+    const resumedAt: number = (await call(server.url, "block", { finality: "optimistic" })).header.height;
+    await fastForward(server.url, total - tenth - resumedAt);
+    const lastRate = await fastForward(server.url, tenth);
+    const late = await transfer(server.url);
+    const anonAtTotal = rssAnonMiB(server.child.pid!);
+    const head: number = (await call(server.url, "block", { finality: "optimistic" })).header.height;
+    await stop(server);
+
+    server = await startServe(dir);
+    const restartAtTotal = server.firstAnswerMs;
+    const samples = options.quick ? 200 : 1000;
+    const spread = 500;
+    const oldBlocks = await latency(samples, (i) => call(server.url, "block", { block_id: 1 + (i % spread) }));
+    const newBlocks = await latency(samples, (i) => call(server.url, "block", { block_id: head - (i % spread) }));
+    const oldTx = await latency(samples, () => call(server.url, "tx", { tx_hash: early.hash, sender_account_id: ALICE }));
+    const newTx = await latency(samples, () => call(server.url, "tx", { tx_hash: late.hash, sender_account_id: ALICE }));
+    const status = await latency(20, () => call(server.url, "status", []));
+    const reverts: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const { snapshot_id } = await call(server.url, "shardkit_snapshot", {});
+      await call(server.url, "sandbox_fast_forward", { delta_height: 2 });
+      const t = performance.now();
+      await call(server.url, "shardkit_revert", { snapshot_id });
+      reverts.push(performance.now() - t);
+    }
+    reverts.sort((a, b) => a - b);
+    const revertMs = reverts[2]!;
+    await stop(server);
+
+    const f = (x: number, d = 2) => x.toFixed(d);
+    console.log(`  anonymous memory   ${f(anonAtTenth, 1)} MiB at ${tenth}, ${f(anonAtTotal, 1)} MiB at ${total}: +${f(anonAtTotal - anonAtTenth, 1)} MiB (target <= 30)`);
+    console.log(`  blocks per second  ${f(firstRate, 0)} over the first ${tenth}, ${f(lastRate, 0)} over the last: ${f(lastRate / firstRate)}x (target >= 0.9)`);
+    console.log(`  restart            first answer ${f(restartAtTotal, 0)} ms at ${total} vs ${f(restartAtTenth, 0)} ms at ${tenth}: ${f(restartAtTotal / restartAtTenth)}x (target <= 1000 ms)`);
+    console.log(`  revert of 2 blocks ${f(revertMs, 1)} ms (status round trip ${f(status, 2)} ms; target <= 50 ms)`);
+    console.log(`  archival block     heights 1-${spread}: ${f(oldBlocks, 3)} ms, the ${spread} below the head: ${f(newBlocks, 3)} ms: ${f(oldBlocks / newBlocks)}x (target <= 1.2)`);
+    console.log(`  archival tx        at height ${early.height}: ${f(oldTx, 3)} ms, at ${late.height}: ${f(newTx, 3)} ms: ${f(oldTx / newTx)}x (target <= 1.2)`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const blocks = process.argv.find((a) => a.startsWith("--blocks="))?.slice("--blocks=".length);
+  await chainLengthBench({ quick: process.argv.includes("--quick"), work: join(root, ".bench"), blocks: blocks === undefined ? undefined : Number(blocks) });
+}
