@@ -22,27 +22,36 @@ const ALICE = "alice.test.near";
 
 interface Server {
   readonly child: ChildProcess;
+  /** The regular listener (dev-chain controls). */
   readonly url: string;
+  /** The archival listener (every block). */
+  readonly archival: string;
   /** Ms from spawn to the first answered `status`. */
   readonly firstAnswerMs: number;
 }
+
+/** Servers still running (killed if the bench fails). */
+const live = new Set<ChildProcess>();
 
 async function startServe(dataDir: string): Promise<Server> {
   const started = performance.now();
   const child = spawn(process.execPath, [cli, "serve", "--log-level", "warn", "--rpc-port", "0", "--archival-port", "0", "--api-port", "0", "--block-time", "0", "--data-dir", dataDir], {
     stdio: ["ignore", "pipe", "inherit"],
   });
-  const url = await new Promise<string>((resolve, reject) => {
+  live.add(child);
+  child.once("exit", () => live.delete(child));
+  const [url, archival] = await new Promise<[string, string]>((resolve, reject) => {
     let out = "";
     child.stdout!.on("data", (chunk: Buffer) => {
       out += chunk.toString();
-      const m = /archival RPC\s+(http:\/\/\S+)/.exec(out);
-      if (m) resolve(m[1]!);
+      const rpc = /regular RPC\s+(http:\/\/\S+)/.exec(out);
+      const arch = /archival RPC\s+(http:\/\/\S+)/.exec(out);
+      if (rpc && arch) resolve([rpc[1]!, arch[1]!]);
     });
     child.once("exit", (code) => reject(new Error(`serve exited with ${code}:\n${out}`)));
   });
   await call(url, "status", []);
-  return { child, url, firstAnswerMs: performance.now() - started };
+  return { child, url, archival, firstAnswerMs: performance.now() - started };
 }
 
 async function stop(server: Server): Promise<void> {
@@ -107,6 +116,7 @@ export async function chainLengthBench(options: { quick: boolean; work: string; 
     const early = await transfer(server.url);
     const firstRate = await fastForward(server.url, tenth);
     const anonAtTenth = rssAnonMiB(server.child.pid!);
+    console.log(`  ... ${tenth} blocks at ${firstRate.toFixed(0)}/s, ${anonAtTenth.toFixed(1)} MiB anonymous`);
     await stop(server);
     server = await startServe(dir);
     const restartAtTenth = server.firstAnswerMs;
@@ -116,16 +126,18 @@ export async function chainLengthBench(options: { quick: boolean; work: string; 
     const late = await transfer(server.url);
     const anonAtTotal = rssAnonMiB(server.child.pid!);
     const head: number = (await call(server.url, "block", { finality: "optimistic" })).header.height;
+    console.log(`  ... ${head} blocks, the last ${tenth} at ${lastRate.toFixed(0)}/s, ${anonAtTotal.toFixed(1)} MiB anonymous`);
     await stop(server);
 
     server = await startServe(dir);
     const restartAtTotal = server.firstAnswerMs;
     const samples = options.quick ? 200 : 1000;
     const spread = 500;
-    const oldBlocks = await latency(samples, (i) => call(server.url, "block", { block_id: 1 + (i % spread) }));
-    const newBlocks = await latency(samples, (i) => call(server.url, "block", { block_id: head - (i % spread) }));
-    const oldTx = await latency(samples, () => call(server.url, "tx", { tx_hash: early.hash, sender_account_id: ALICE }));
-    const newTx = await latency(samples, () => call(server.url, "tx", { tx_hash: late.hash, sender_account_id: ALICE }));
+    const archival = server.archival;
+    const oldBlocks = await latency(samples, (i) => call(archival, "block", { block_id: 1 + (i % spread) }));
+    const newBlocks = await latency(samples, (i) => call(archival, "block", { block_id: head - (i % spread) }));
+    const oldTx = await latency(samples, () => call(archival, "tx", { tx_hash: early.hash, sender_account_id: ALICE }));
+    const newTx = await latency(samples, () => call(archival, "tx", { tx_hash: late.hash, sender_account_id: ALICE }));
     const status = await latency(20, () => call(server.url, "status", []));
     const reverts: number[] = [];
     for (let i = 0; i < 5; i++) {
@@ -147,6 +159,7 @@ export async function chainLengthBench(options: { quick: boolean; work: string; 
     console.log(`  archival block     heights 1-${spread}: ${f(oldBlocks, 3)} ms, the ${spread} below the head: ${f(newBlocks, 3)} ms: ${f(oldBlocks / newBlocks)}x (target <= 1.2)`);
     console.log(`  archival tx        at height ${early.height}: ${f(oldTx, 3)} ms, at ${late.height}: ${f(newTx, 3)} ms: ${f(oldTx / newTx)}x (target <= 1.2)`);
   } finally {
+    for (const child of live) child.kill("SIGKILL");
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -29,7 +29,7 @@ export async function runServe(options: ServiceOptions & { apiPort: number }, le
     ...options,
     chain: { ...options.chain, ...(loading && { onGenesisProgress: genesisProgressTo(loading, loadingLabel!) }) },
     logger,
-    // A resumed chain is indexed for the REST API before serving (synchronously, so the line is redrawn from here).
+    // A resumed chain is indexed for the REST API in the background, 64 blocks per event-loop turn: requests are answered meanwhile.
     onIndexCatchUp: (height, target) => {
       const label = `shardkit: indexing blocks for the REST API, ${height} of ${target}`;
       if (indexing === undefined) {
