@@ -283,8 +283,8 @@ export class Chain implements ChainReader {
       throw new ChainStoreError(`stored genesis ${stored.genesisHash} rebuilds as ${this.genesisBlock.hash}: the data dir does not match this shardkit`);
     }
     // The head is read from the store, not replayed: its record names everything in flight.
-    this.history = new BlockHistory(this.chainStore, this.genesisBlock, (record, parent) =>
-      this.producer.next(parent, record.timestampNs, this.postStateOf(record), this.executionOf(record.chunkResults, parent.totalSupply), record.signatures),
+    this.history = new BlockHistory(this.chainStore, this.genesisBlock, (record, parent, postState) =>
+      this.producer.next(parent, record.timestampNs, postState, this.executionOf(record.chunkResults, parent.totalSupply), record.signatures),
     );
     this.incoming = this.routedFrom(this.history.headResults());
     this.stakeProposals = new Map(this.history.stored(this.history.height)?.epochProposals ?? []);
@@ -668,15 +668,6 @@ export class Chain implements ChainReader {
       }
     }
     return block;
-  }
-
-  /** Each shard's post-state after a stored block: its roots in the state store. */
-  private postStateOf(record: StoredBlock): StateSnapshot[] {
-    return record.stateRoots.map((root, i) => {
-      const state = this.store.byRoot(root);
-      if (state === undefined) throw new ChainStoreError(`the data dir lacks the state root of shard index ${i} after block ${record.height}`);
-      return state;
-    });
   }
 
   /** Receipts the chunks sent on, by the shard index of their receivers (the next block's incoming). */

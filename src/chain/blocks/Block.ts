@@ -26,12 +26,24 @@ export interface BlockSignatures {
   readonly chunks: readonly Uint8Array[];
 }
 
+/** What only a rebuild of the header gives: the JSON view, the inner-rest hash, the outcome leaves, the signatures. */
+export interface BlockHeaderParts {
+  readonly view: BlockView;
+  readonly innerRestHash: CryptoHash;
+  readonly outcomeLeaves: readonly (readonly CryptoHash[])[];
+  readonly signatures: BlockSignatures | undefined;
+}
+
 /**
  * A produced block. `view` is the nearcore-shaped JSON (shared, do not mutate);
  * `postState[i]` is shard i's state after the block's chunks were applied, which is what
- * reads "at this block" see.
+ * reads "at this block" see. A block read back from the store knows its facts from its
+ * record and rebuilds its header parts (view, inner-rest hash, outcome leaves) on first use:
+ * state reads and the REST indexer never pay for a header they do not read.
  */
 export class Block implements BlockParent {
+  private parts: BlockHeaderParts | (() => BlockHeaderParts);
+
   constructor(
     readonly height: number,
     /** base58 block hash */
@@ -39,24 +51,45 @@ export class Block implements BlockParent {
     readonly hashBytes: Uint8Array,
     /** Exact block time in Unix nanoseconds. */
     readonly timestampNs: bigint,
-    readonly view: BlockView,
     /** By shard index (shard order). */
     readonly postState: readonly StateSnapshot[],
     /** Total supply after this block (genesis supply minus every token burnt so far). */
     readonly totalSupply: bigint,
-    /** sha256 of the header's borsh inner_rest (the half of the header light clients only see hashed). */
-    readonly innerRestHash: CryptoHash,
-    /**
-     * By shard index: the outcome leaves of the chunk this block applied (transactions then
-     * receipts, in execution order). Their root is the next block's chunk `outcome_root`, as
-     * nearcore's chunk headers carry the outcome root of the previous chunk.
-     */
-    readonly outcomeLeaves: readonly (readonly CryptoHash[])[],
     /** By shard index: nearcore merkle root over `outcomeLeaves[i]` (already hashed leaves). */
     readonly outcomeRoots: readonly CryptoHash[],
-    /** The producer's signatures (none for the genesis). */
-    readonly signatures?: BlockSignatures,
-  ) {}
+    /** The header parts, or how to rebuild them (called once, on first use). */
+    parts: BlockHeaderParts | (() => BlockHeaderParts),
+  ) {
+    this.parts = parts;
+  }
+
+  private built(): BlockHeaderParts {
+    if (typeof this.parts === "function") this.parts = this.parts();
+    return this.parts;
+  }
+
+  get view(): BlockView {
+    return this.built().view;
+  }
+
+  /** sha256 of the header's borsh inner_rest (the half of the header light clients only see hashed). */
+  get innerRestHash(): CryptoHash {
+    return this.built().innerRestHash;
+  }
+
+  /**
+   * By shard index: the outcome leaves of the chunk this block applied (transactions then
+   * receipts, in execution order). Their root is the next block's chunk `outcome_root`, as
+   * nearcore's chunk headers carry the outcome root of the previous chunk.
+   */
+  get outcomeLeaves(): readonly (readonly CryptoHash[])[] {
+    return this.built().outcomeLeaves;
+  }
+
+  /** The producer's signatures (none for the genesis). */
+  get signatures(): BlockSignatures | undefined {
+    return this.built().signatures;
+  }
 
   get stateRoots(): readonly CryptoHash[] {
     return this.postState.map((s) => s.rootHash);

@@ -8,7 +8,8 @@ import { ChainStoreError, type ChainStore, type MerkleNode, type StoredBlock } f
 import { LruCache } from "../store/LruCache.js";
 import type { DecodedSignedTransaction } from "../transaction/index.js";
 import type { ChunkBody } from "../views/ChunkBodies.js";
-import type { Block, BlockParent } from "./Block.js";
+import type { StateSnapshot } from "../store/stateStore.js";
+import { Block, type BlockParent } from "./Block.js";
 
 /**
  * Blocks rebuilt from their records: the most recently used ones, 256 (one block with its
@@ -49,8 +50,8 @@ function indexRecord(stored: StoredBlock): IndexedRecord {
   return { stored, outcomes, receipts, transactions, dropped };
 }
 
-/** How a block is rebuilt from its record and its parent (the deterministic producer). */
-export type RebuildBlock = (stored: StoredBlock, parent: BlockParent) => Block;
+/** How a block is rebuilt from its record, its parent and its post-state (the deterministic producer). */
+export type RebuildBlock = (stored: StoredBlock, parent: BlockParent, postState: readonly StateSnapshot[]) => Block;
 
 /**
  * The chain's history, read from the chain store: blocks by height, hash and chunk hash,
@@ -91,11 +92,15 @@ export class BlockHistory {
     return this.blocks.getOrLoad(height, (h) => {
       const stored = this.stored(h);
       if (stored === undefined) throw new ChainStoreError(`the data dir has no block at height ${h} (head ${this.headHeight})`);
-      const block = this.rebuild(stored, this.parent(h - 1));
-      if (block.hash !== stored.hash) {
-        throw new ChainStoreError(`stored block ${h} rebuilds with hash ${block.hash}, stored as ${stored.hash}`);
-      }
-      return block;
+      const postState = this.postStateOf(stored);
+      // The header is rebuilt (and its hash checked against the record) when first read.
+      return new Block(h, stored.hash, base58Decode(stored.hash), stored.timestampNs, postState, stored.totalSupply, stored.outcomeRoots, () => {
+        const rebuilt = this.rebuild(stored, this.parent(h - 1), postState);
+        if (rebuilt.hash !== stored.hash) {
+          throw new ChainStoreError(`stored block ${h} rebuilds with hash ${rebuilt.hash}, stored as ${stored.hash}`);
+        }
+        return { view: rebuilt.view, innerRestHash: rebuilt.innerRestHash, outcomeLeaves: rebuilt.outcomeLeaves, signatures: rebuilt.signatures };
+      });
     });
   }
 
@@ -113,6 +118,16 @@ export class BlockHistory {
     const s = this.stored(height);
     if (s === undefined) throw new ChainStoreError(`the data dir has no block at height ${height}`);
     return { height, hashBytes: base58Decode(s.hash), totalSupply: s.totalSupply, outcomeRoots: s.outcomeRoots, stateRoots: s.stateRoots };
+  }
+
+  /** Each shard's post-state after a stored block: its roots in the state store. */
+  private postStateOf(stored: StoredBlock): StateSnapshot[] {
+    const states = this.store.stateStore();
+    return stored.stateRoots.map((root, i) => {
+      const state = states.byRoot(root);
+      if (state === undefined) throw new ChainStoreError(`the data dir lacks the state root of shard index ${i} after block ${stored.height}`);
+      return state;
+    });
   }
 
   /** The stored record of a produced block (undefined for the genesis and unknown heights). */

@@ -340,18 +340,11 @@ export class BlockProducer {
       latest_protocol_version: cfg.protocolVersion,
       chunk_endorsements: chunkEndorsements,
     };
-    return new Block(
-      height,
-      hash,
-      hashBytes,
-      timestampNs,
-      { author: cfg.author, header, chunks },
-      postState,
-      totalSupply,
+    return new Block(height, hash, hashBytes, timestampNs, postState, totalSupply, outcomeRoots, {
+      view: { author: cfg.author, header, chunks },
       innerRestHash,
       outcomeLeaves,
-      outcomeRoots,
-      isGenesis ? undefined : { approval: approvals[0]!, block: blockSignature, chunks: chunkSignatures },
-    );
+      signatures: isGenesis ? undefined : { approval: approvals[0]!, block: blockSignature, chunks: chunkSignatures },
+    });
   }
 }
