@@ -38,8 +38,9 @@ export interface BlockIndexerOptions {
   onCatchUp?: (indexedHeight: number, targetHeight: number) => void;
   catchUpReportEvery?: number;
   /**
-   * While `start` catches up, blocks indexed per event-loop turn (default 64): requests are
-   * answered between turns however long the chain is. `rebuild` indexes without yielding.
+   * Blocks indexed per event-loop turn (default 64), while `start` catches up and while it
+   * follows: requests are answered between turns however long the chain is, and a
+   * fast-forward (64 blocks per turn) does not leave a growing queue. `rebuild` never yields.
    */
   catchUpBatch?: number;
   /** Observes the time each block took to index (benchmarks). */
@@ -116,23 +117,31 @@ export class BlockIndexer<S extends IndexStore = IndexStore> {
     });
   }
 
-  /** Applies queued commits, one block per turn so that requests interleave with catching up. */
+  /**
+   * Applies queued commits, up to a batch per turn (as many blocks as a fast-forward produces
+   * per turn, so the queue does not grow behind one) and requests interleave between turns.
+   * An asynchronous apply ends the turn: the next block waits for it.
+   */
   private drain(): void {
-    const commit = this.queue.shift();
-    if (commit === undefined) return;
-    let applied: Awaitable<void>;
-    try {
-      const indexed = this.store.height ?? -1;
-      const caughtUp = commit.block.height > indexed + 1 ? this.catchUp(commit.block.height - 1) : undefined;
-      applied =
-        caughtUp instanceof Promise
-          ? caughtUp.then(() => this.applyIfNew(commit))
-          : this.applyIfNew(commit);
-    } catch (error) {
-      applied = undefined;
-      process.emitWarning(`indexer failed at block ${commit.block.height}: ${String(error)}`);
+    const batch = this.options.catchUpBatch ?? DEFAULT_CATCH_UP_BATCH;
+    for (let n = 0; n < batch; n++) {
+      const commit = this.queue.shift();
+      if (commit === undefined) break;
+      let applied: Awaitable<void>;
+      try {
+        const indexed = this.store.height ?? -1;
+        const caughtUp = commit.block.height > indexed + 1 ? this.catchUp(commit.block.height - 1) : undefined;
+        applied = caughtUp instanceof Promise ? caughtUp.then(() => this.applyIfNew(commit)) : this.applyIfNew(commit);
+      } catch (error) {
+        applied = undefined;
+        process.emitWarning(`indexer failed at block ${commit.block.height}: ${String(error)}`);
+      }
+      if (applied instanceof Promise || n === batch - 1 || this.queue.length === 0) {
+        this.settle(applied, `at block ${commit.block.height}`);
+        return;
+      }
     }
-    this.settle(applied, `at block ${commit.block.height}`);
+    this.settle(undefined, "draining");
   }
 
   private applyIfNew(commit: BlockCommit): Awaitable<void> {

@@ -18,9 +18,14 @@ interface Subscriber {
  * Hands each committed block to every subscriber without letting any of them hold up block
  * production: `publish` just queues; each subscriber gets its commits in order on later turns
  * of the event loop, one at a time, the next after the previous call (or its promise) ended.
+ * A synchronous subscriber gets up to DELIVERY_BATCH queued commits per turn, so it keeps
+ * pace with a fast-forward (64 blocks per turn) instead of queueing commits without bound.
  * A slow subscriber falls behind alone. A subscriber that throws or rejects is reported with
  * its name and gets the next commits as usual.
  */
+/** Commits a synchronous subscriber gets per event-loop turn at most. */
+export const DELIVERY_BATCH = 64;
+
 export class CommitSubscribers {
   private readonly subscribers = new Set<Subscriber>();
 
@@ -64,7 +69,7 @@ export class CommitSubscribers {
     setImmediate(() => this.deliver(subscriber));
   }
 
-  private deliver(subscriber: Subscriber): void {
+  private deliver(subscriber: Subscriber, delivered = 0): void {
     const commit = subscriber.queue.shift();
     const done = (): void => {
       subscriber.busy = false;
@@ -85,6 +90,7 @@ export class CommitSubscribers {
       return fail(error);
     }
     if (result !== undefined && typeof (result as Promise<void>).then === "function") (result as Promise<void>).then(done, fail);
+    else if (delivered + 1 < DELIVERY_BATCH && subscriber.queue.length > 0) this.deliver(subscriber, delivered + 1);
     else done();
   }
 }
