@@ -445,7 +445,13 @@ export class Chain implements ChainReader {
 
   /** Runs `body` (synchronous block production) with one store flush at its end instead of one per block. */
   withOneFlush<T>(body: () => T): T {
-    return this.chainStore.withOneFlush(body);
+    try {
+      return this.chainStore.withOneFlush(body);
+    } catch (e) {
+      // The closing flush failed (disk full, read-only): stop as a failed commit does.
+      if (e instanceof ChainStoreError && this.commitFailure === undefined) this.failCommits(e);
+      throw e;
+    }
   }
 
   /** Ms by which block timestamps run ahead of the wall clock (fast-forwarded time). */

@@ -101,11 +101,16 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   });
   indexer.start();
   const devChain = new DevChainControl(chain);
-  // A revert drops blocks the index has rows from: rebuild it from the kept blocks.
+  let stopping = false;
+  // A revert drops blocks the index has rows from: rebuild it from the kept blocks, from the
+  // next event-loop turn on (the revert's answer does not wait for the genesis rows).
   devChain.onRevert(() => {
     indexer.stop();
     indexer = new BlockIndexer(chain, new MemoryIndexStore(), indexerOptions);
-    indexer.start();
+    const rebuilt = indexer;
+    setImmediate(() => {
+      if (indexer === rebuilt && !stopping) rebuilt.start();
+    });
   });
   const startedAtMs = Date.now();
   const views = new ViewBudget(options.viewTimeoutMs ?? DEFAULT_VIEW_TIMEOUT_MS);
@@ -171,6 +176,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   };
 
   const stopAll = async () => {
+    stopping = true;
     stopOutcomeLog();
     chain.stop();
     indexer.stop();
