@@ -1,4 +1,4 @@
-import type { Block } from "../node.js";
+import type { Block } from "../blocks/Block.js";
 import { toReceiptView, type ReceiptView } from "../runtime/receipt.js";
 import { toSignedTransactionView, type SignedTransactionView } from "../transaction/signedTransactionView.js";
 import type { ChunkBody } from "./ChunkBodies.js";

@@ -1,5 +1,5 @@
 import type { ChainReader } from "../ChainReader.js";
-import type { Block } from "../node.js";
+import type { Block } from "../blocks/Block.js";
 import { ZERO_HASH_BASE58 } from "../primitives/cryptoHash.js";
 
 /**

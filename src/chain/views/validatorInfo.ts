@@ -1,5 +1,5 @@
 import type { ChainReader } from "../ChainReader.js";
-import type { Block } from "../node.js";
+import type { Block } from "../blocks/Block.js";
 import { epochIndexOfHeight, type EpochRef } from "./epochs.js";
 
 /** A validator stake as nearcore views it (`ValidatorStakeView` V1). */
