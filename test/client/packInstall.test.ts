@@ -1,7 +1,7 @@
 // @shardkit/client as a user gets it: `npm pack`, installed from the tarball into an empty
 // project (offline: its dependencies are this checkout's installed copies, packed), type-checked with
 // `tsc --strict` against a consumer file through the package's "exports", imported by Node, and
-// held to the size budget the README states.
+// held to the size budget the clients guide states.
 
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -10,9 +10,10 @@ import { dirname, join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../cli/cliProcess.js";
+import { blockRunners, docBlock } from "../readme/codeBlocks.js";
 import { buildClientPackage, bundleForBrowser, entryPoints, packageDir } from "./clientPackage.js";
 
-/** The budget, as the README's client section states it (checked below). */
+/** The budget, as the clients guide (docs/clients.md) states it (checked below). */
 export const SIZE_BUDGET = {
   /** npm pack tarball. */
   packedKiB: 128,
@@ -86,6 +87,13 @@ afterAll(() => {
 });
 
 describe("the packed @shardkit/client", () => {
+  it("is packed and installed as the clients guide says (docs/clients.md)", () => {
+    const block = docBlock(blockRunners.clientPack.claims);
+    const commands = block.code.split("\n").map((line) => line.replace(/#.*/, "").trim());
+    // This test runs the same two steps: npm pack in the workspace, npm install of the tarball.
+    expect(commands).toEqual(["npm pack -w @shardkit/client", `npm install ./${report.filename}`]);
+  });
+
   it("ships compiled JS and declarations only, including every export target", () => {
     const paths = report.files.map((f) => f.path);
     expect(paths.filter((p) => !/^(package\.json|README\.md|dist\/.+\.(js|d\.ts))$/.test(p))).toEqual([]);
@@ -153,8 +161,8 @@ export async function main(url: string, apiUrl: string, secret: string): Promise
     expect(jsonrpc).toBeLessThanOrEqual(SIZE_BUDGET.jsonrpcGzipKiB * 1024);
     expect(rest).toBeLessThanOrEqual(SIZE_BUDGET.restGzipKiB * 1024);
     console.log(`@shardkit/client: packed ${report.size} B; browser bundles (min+gzip) jsonrpc ${jsonrpc} B, rest ${rest} B`);
-    // The README states the same budget.
-    const readme = readFileSync(join(repoRoot, "README.md"), "utf8");
+    // The clients guide states the same budget.
+    const readme = readFileSync(join(repoRoot, "docs", "clients.md"), "utf8");
     expect(readme).toContain(`| npm pack tarball | ${SIZE_BUDGET.packedKiB} KiB |`);
     expect(readme).toContain(`| \`@shardkit/client/jsonrpc\` browser bundle, min+gzip | ${SIZE_BUDGET.jsonrpcGzipKiB} KiB |`);
     expect(readme).toContain(`| \`@shardkit/client/rest\` browser bundle, min+gzip | ${SIZE_BUDGET.restGzipKiB} KiB |`);

@@ -1,4 +1,4 @@
-// The README's @shardkit/client examples as written: type-checked with tsc --strict and run
+// The @shardkit/client examples of the README's tour and the clients guide (docs/clients.md) as written: type-checked with tsc --strict and run
 // (through the workspace link node_modules/@shardkit/client and its "exports", as for a user)
 // against a real `shardkit serve`; only the default ports and the secret key placeholder are
 // replaced.
@@ -10,11 +10,13 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { devKeyPair } from "../../src/chain/genesis/devKey.js";
 import { repoRoot, startServe, stop, type CliProcess, type ServeUrls } from "../cli/cliProcess.js";
-import { codeBlocks } from "../readme/codeBlocks.js";
+import { blockRunners, docBlocks, where } from "../readme/codeBlocks.js";
 import { buildClientPackage } from "./clientPackage.js";
 
 const run = promisify(execFile);
-const blocks = codeBlocks(join(repoRoot, "README.md")).filter((b) => b.lang === "ts" && b.code.includes('from "@shardkit/client/'));
+const blocks = docBlocks().filter(blockRunners.clientPackage.claims);
+const tour = blocks.find((b) => b.file === "README.md")!;
+const guide = blocks.filter((b) => b.file === "docs/clients.md");
 let server: CliProcess & ServeUrls;
 let scratch: string;
 
@@ -35,15 +37,17 @@ afterAll(async () => {
   if (scratch) await rm(scratch, { recursive: true, force: true });
 });
 
-describe("README @shardkit/client examples", () => {
-  it("finds the JSON-RPC and the REST example", () => {
-    expect(blocks.map((b) => b.code.match(/from "(@shardkit\/client\/\w+)"/)?.[1])).toEqual(["@shardkit/client/jsonrpc", "@shardkit/client/rest"]);
+describe("README and clients-guide @shardkit/client examples", () => {
+  it("finds the tour's example and the guide's JSON-RPC and REST examples, and no other", () => {
+    expect(blocks.map(where)).toEqual([where(tour), ...guide.map(where)]);
+    expect(tour.code).toContain('from "@shardkit/client/jsonrpc"');
+    expect(guide.map((b) => b.code.match(/from "(@shardkit\/client\/\w+)"/)?.[1])).toEqual(["@shardkit/client/jsonrpc", "@shardkit/client/rest"]);
   });
 
   it("type-check with tsc --strict against the built package", async () => {
     const files = await Promise.all(
       blocks.map(async (block) => {
-        const file = join(scratch, `typed-${block.line}.ts`);
+        const file = join(scratch, `typed-${block.file.replace(/\W/g, "-")}-${block.line}.ts`);
         await writeFile(file, `${block.code}\nexport {};\n`);
         return file;
       }),
@@ -58,7 +62,7 @@ describe("README @shardkit/client examples", () => {
 
   it("the JSON-RPC example reads, pages, reports the unknown account and sends a transfer", async () => {
     const file = join(scratch, "jsonrpc.ts");
-    await writeFile(file, asWritten(blocks[0]!.code));
+    await writeFile(file, asWritten(guide[0]!.code));
     const { stdout } = await run(process.execPath, ["--import", "tsx", file], { cwd: repoRoot, timeout: 60_000 });
     expect(stdout).toMatch(/^balance: \d+$/m);
     expect(stdout).toMatch(/^unknown: nobody\.test\.near$/m);
@@ -68,8 +72,16 @@ describe("README @shardkit/client examples", () => {
 
   it("the REST example reads an account", async () => {
     const file = join(scratch, "rest.ts");
-    await writeFile(file, asWritten(blocks[1]!.code));
+    await writeFile(file, asWritten(guide[1]!.code));
     const { stdout } = await run(process.execPath, ["--import", "tsx", file], { cwd: repoRoot, timeout: 60_000 });
     expect(stdout.trim()).toBe("REST: alice.test.near");
+  });
+
+  it("the tour's example sends a transfer and reads the receiver", async () => {
+    const file = join(scratch, "tour.ts");
+    await writeFile(file, asWritten(tour.code));
+    const { stdout } = await run(process.execPath, ["--import", "tsx", file], { cwd: repoRoot, timeout: 60_000 });
+    expect(stdout).toMatch(/^transfer: \{"SuccessValue":""\}$/m);
+    expect(stdout).toMatch(/^bob\.test\.near: \d{25,}$/m);
   });
 });

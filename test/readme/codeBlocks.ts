@@ -1,12 +1,21 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 
 export interface CodeBlock {
-  /** The info string after the opening fence ("ts", "sh", "" ...). */
+  /** The info string after the opening fence ("ts", "sh", "text" ...). */
   lang: string;
   code: string;
   /** 1-based line of the opening fence, for messages. */
   line: number;
 }
+
+/** A code block of one of the documentation files, with that file (relative to the repository). */
+export interface DocBlock extends CodeBlock {
+  file: string;
+}
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
 
 /** The fenced code blocks of a Markdown file, in order. */
 export function codeBlocks(markdownFile: string): CodeBlock[] {
@@ -28,6 +37,32 @@ export function codeBlocks(markdownFile: string): CodeBlock[] {
   return blocks;
 }
 
+/** The documentation a user reads: the README and the guides in docs/ (relative paths, sorted). */
+export function docFiles(): string[] {
+  const guides = readdirSync(join(root, "docs"))
+    .filter((name) => name.endsWith(".md"))
+    .sort()
+    .map((name) => `docs/${name}`);
+  return ["README.md", ...guides];
+}
+
+/** Every code block of the README and the guides. */
+export function docBlocks(): DocBlock[] {
+  return docFiles().flatMap((file) => codeBlocks(join(root, file)).map((block) => ({ ...block, file })));
+}
+
+/** The one block of the docs that `claim` matches (fails when none or several do). */
+export function docBlock(claim: (block: DocBlock) => boolean): DocBlock {
+  const found = docBlocks().filter(claim);
+  if (found.length !== 1) throw new Error(`expected one documentation block, found ${found.length}: ${found.map(where).join(", ")}`);
+  return found[0]!;
+}
+
+/** "docs/dev-chain.md:73", for messages and test names. */
+export function where(block: DocBlock): string {
+  return `${block.file}:${block.line}`;
+}
+
 /** A shell block every command of which is a curl call (comments and continuation lines aside). */
 export function isCurlOnly(block: CodeBlock): boolean {
   if (block.lang !== "sh") return false;
@@ -36,3 +71,26 @@ export function isCurlOnly(block: CodeBlock): boolean {
     .filter((line) => line.trim() !== "" && !line.trim().startsWith("#") && !/^\s/.test(line) && !/^\s*"/.test(line));
   return starts.length > 0 && starts.every((line) => /^curl\s/.test(line));
 }
+
+const ts = (block: CodeBlock, text: string) => block.lang === "ts" && block.code.includes(text);
+const sh = (block: CodeBlock, text: string) => block.lang === "sh" && block.code.includes(text);
+
+/**
+ * Which test runs each kind of documentation block. The runners find their blocks with these
+ * predicates, and test/readme/allBlocksRun.test.ts fails on a block (other than `text`: output,
+ * diagrams, usage synopses) that none of them claims, so a new example cannot go untested.
+ */
+export const blockRunners = {
+  /** `npm ci && npm start`, `npm test`: the commands .ci/run itself runs (checked there). */
+  setup: { test: "test/readme/allBlocksRun.test.ts", claims: (b: CodeBlock) => sh(b, "npm ci && npm start") },
+  curl: { test: "test/readme/readmeExamples.test.ts", claims: isCurlOnly },
+  shardkitClient: { test: "test/readme/readmeExamples.test.ts", claims: (b: CodeBlock) => ts(b, 'from "shardkit/client"') },
+  openapiFetch: { test: "test/readme/readmeExamples.test.ts", claims: (b: CodeBlock) => ts(b, 'from "openapi-fetch"') },
+  keysFile: { test: "test/readme/readmeExamples.test.ts", claims: (b: CodeBlock) => sh(b, "shardkit keys add --file") },
+  lightClient: { test: "test/readme/readmeExamples.test.ts", claims: (b: CodeBlock) => ts(b, 'from "shardkit/proof"') },
+  sandbox: { test: "test/readme/sandboxExamples.test.ts", claims: (b: CodeBlock) => ts(b, '"sandbox_patch_state"') },
+  clientPackage: { test: "test/client/readmeClient.test.ts", claims: (b: CodeBlock) => ts(b, 'from "@shardkit/client/') },
+  clientPack: { test: "test/client/packInstall.test.ts", claims: (b: CodeBlock) => sh(b, "npm pack -w @shardkit/client") },
+  redisKeys: { test: "test/gateway/redis/gatewayRedis.test.ts", claims: (b: CodeBlock) => sh(b, "keys add --redis") },
+  gateway: { test: "test/readme/gatewayExamples.test.ts", claims: (b: CodeBlock) => sh(b, "shardkit gateway --upstream http://rpc-a:3030") },
+} as const;

@@ -5,13 +5,15 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { devKeyPair } from "../../src/chain/genesis/devKey.js";
 import { cliNodeArgs, repoRoot, startServe, stop, type CliProcess, type ServeUrls } from "../cli/cliProcess.js";
-import { codeBlocks, isCurlOnly, type CodeBlock } from "./codeBlocks.js";
+import { actions, jsonRpcClient, keyPairFromString, transactionSender } from "../../packages/client/src/jsonrpc/index.js";
+import { blockRunners, docBlock, docBlocks, where, type CodeBlock } from "./codeBlocks.js";
 
 const run = promisify(execFile);
-const blocks = codeBlocks(join(repoRoot, "README.md"));
+const blocks = docBlocks();
 
-// The README's examples as written, run against a real `shardkit serve`: only the default ports
-// (taken on a shared machine) and the `<base58>` placeholder for "a key you hold" are replaced.
+// The examples of the README and the guides (docs/*.md) as written, run against a real
+// `shardkit serve`: only the default ports (taken on a shared machine) and the placeholders for
+// "a key you hold" (`<base58>`) and "a transaction you sent" (`<hash>`) are replaced.
 let server: CliProcess & ServeUrls;
 let scratch: string;
 
@@ -36,9 +38,9 @@ afterAll(async () => {
 });
 
 /** Runs a TypeScript block as a module (tsx, as `node --import tsx example.ts` would) from the repository root. */
-async function runTs(block: CodeBlock, suffix = ""): Promise<string> {
-  const file = join(scratch, `readme-line-${block.line}.ts`);
-  await writeFile(file, `${asWritten(block.code)}\n${suffix}`);
+async function runTs(block: CodeBlock, suffix = "", replace: (code: string) => string = (code) => code): Promise<string> {
+  const file = join(scratch, `example-line-${block.line}.ts`);
+  await writeFile(file, `${replace(asWritten(block.code))}\n${suffix}`);
   const { stdout } = await run(process.execPath, ["--import", "tsx", file], { cwd: repoRoot, timeout: 30_000 });
   return stdout;
 }
@@ -53,15 +55,15 @@ async function runCurls(block: CodeBlock): Promise<unknown[]> {
     .map((line) => JSON.parse(line) as unknown);
 }
 
-describe("README examples", () => {
-  it("finds the examples it is meant to run", () => {
-    expect(blocks.filter(isCurlOnly).length).toBeGreaterThanOrEqual(2);
-    expect(blocks.some((b) => b.lang === "ts" && b.code.includes('from "shardkit/client"'))).toBe(true);
-    expect(blocks.some((b) => b.lang === "ts" && b.code.includes('from "openapi-fetch"'))).toBe(true);
+describe("README and guide examples", () => {
+  it("finds the examples it is meant to run, in the README and in the guides", () => {
+    const curls = blocks.filter(blockRunners.curl.claims);
+    expect(curls.filter((b) => b.file === "README.md").length).toBeGreaterThanOrEqual(3);
+    expect(curls.filter((b) => b.file.startsWith("docs/")).length).toBeGreaterThanOrEqual(2);
   });
 
   it("the start-up banner shown in the README matches what serve prints", () => {
-    const block = blocks.find((b) => b.lang === "" && b.code.startsWith("shardkit: chain"))!;
+    const block = docBlock((b) => b.file === "README.md" && b.lang === "text" && b.code.startsWith("shardkit: chain"));
     const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
     const pattern = asWritten(block.code)
       .split("\n")
@@ -79,7 +81,7 @@ describe("README examples", () => {
   });
 
   it("the shardkit/client example runs and reports the unknown account", async () => {
-    const block = blocks.find((b) => b.lang === "ts" && b.code.includes('from "shardkit/client"'))!;
+    const block = docBlock(blockRunners.shardkitClient.claims);
     const stdout = await runTs(block);
     const [accountLine] = stdout.trim().split("\n");
     const account = JSON.parse(accountLine!.slice("alice.test.near: ".length)) as { amount: string; locked: string };
@@ -89,7 +91,7 @@ describe("README examples", () => {
   });
 
   it("the openapi-fetch REST example runs", async () => {
-    const block = blocks.find((b) => b.lang === "ts" && b.code.includes('from "openapi-fetch"'))!;
+    const block = docBlock(blockRunners.openapiFetch.claims);
     const stdout = await runTs(block, "console.log(JSON.stringify(data));");
     const data = JSON.parse(stdout) as { account_id: string; state: { balance: string } };
     expect(data.account_id).toBe("alice.test.near");
@@ -97,7 +99,7 @@ describe("README examples", () => {
   });
 
   it("the shardkit keys block runs (its last line, serve --keys, as a start that is stopped)", async () => {
-    const block = blocks.find((b) => b.lang === "sh" && b.code.includes("shardkit keys add"))!;
+    const block = docBlock(blockRunners.keysFile.claims);
     const [serveLine, ...others] = block.code.split("\n").filter((line) => line.startsWith("shardkit serve")).concat(["end"]);
     expect(others).toEqual(["end"]);
     const keysOnly = block.code.split("\n").filter((line) => !line.startsWith("shardkit serve")).join("\n");
@@ -114,7 +116,19 @@ describe("README examples", () => {
     expect(await stop(served)).toBe(0);
   }, 90_000); // six CLI runs through tsx: ~24 s on a loaded 2-core machine
 
-  it.each(blocks.filter(isCurlOnly).map((b) => [b.line, b] as const))("the curl block at README line %i runs", async (_line, block) => {
+  it("the light-client example follows the chain from genesis and verifies a transaction it sent", async () => {
+    const block = docBlock(blockRunners.lightClient.claims);
+    expect(block.code).toContain("<hash>");
+    const rpc = jsonRpcClient({ url: server.rpcUrl });
+    const alice = transactionSender({ rpc, signerId: "alice.test.near", signer: keyPairFromString(devKeyPair("alice.test.near").secretKeyString) });
+    const sent = await alice.sendAndWait("bob.test.near", [actions.transfer(1n)], { waitUntil: "FINAL" });
+    // The proof needs a light-client head at or after the block that carries the outcome root.
+    await new Promise((done) => setTimeout(done, 600));
+    const stdout = await runTs(block, 'console.log("head:", client.headHash);', (code) => code.replaceAll("<hash>", sent.transaction.hash));
+    expect(stdout).toMatch(/^head: \w{43,44}$/m);
+  }, 90_000);
+
+  it.each(blocks.filter(blockRunners.curl.claims).map((b) => [where(b), b] as const))("the curl block at %s runs", async (_where, block) => {
     const answers = await runCurls(block);
     const curls = block.code.match(/(^|;\s*)curl\s/gm)?.length ?? 0;
     expect(answers).toHaveLength(curls);

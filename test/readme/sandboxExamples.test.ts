@@ -4,13 +4,13 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot, startServe, stop, type CliProcess, type ServeUrls } from "../cli/cliProcess.js";
-import { codeBlocks } from "./codeBlocks.js";
+import { blockRunners, docBlock } from "./codeBlocks.js";
 
-// The README's near-api-js example of the sandbox methods, run as written against a real
-// `shardkit serve` (just the default port is replaced). Its curl block runs with the others in
-// readmeExamples.test.ts.
+// The dev-chain guide's near-api-js example of the sandbox methods (docs/dev-chain.md), run as
+// written against a real `shardkit serve` (just the default port is replaced). Its curl block
+// runs with the others in readmeExamples.test.ts.
 const run = promisify(execFile);
-const block = codeBlocks(join(repoRoot, "README.md")).find((b) => b.lang === "ts" && b.code.includes('"sandbox_patch_state"'));
+const block = docBlock(blockRunners.sandbox.claims);
 let server: CliProcess & ServeUrls;
 let scratch: string;
 
@@ -24,11 +24,10 @@ afterAll(async () => {
   if (scratch) await rm(scratch, { recursive: true, force: true });
 });
 
-describe("README sandbox example", () => {
+describe("dev-chain guide sandbox example", () => {
   it("funds an account by patch, signs with its key through near-api-js and fast-forwards", async () => {
-    expect(block).toBeDefined();
-    const file = join(scratch, `readme-line-${block!.line}.ts`);
-    await writeFile(file, block!.code.replaceAll("http://127.0.0.1:3030", server.rpcUrl));
+    const file = join(scratch, `example-line-${block.line}.ts`);
+    await writeFile(file, block.code.replaceAll("http://127.0.0.1:3030", server.rpcUrl));
     const before = Date.now();
     const { stdout } = await run(process.execPath, ["--import", "tsx", file], { cwd: repoRoot, timeout: 60_000 });
     const [transfer, head] = stdout.trim().split("\n");

@@ -8,7 +8,7 @@
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { join } from "node:path";
-import { codeBlocks } from "../../readme/codeBlocks.js";
+import { blockRunners, docBlock } from "../../readme/codeBlocks.js";
 import { repoRoot, runCli, startServe, stop, waitFor, type CliProcess, type ServeUrls } from "../../cli/cliProcess.js";
 import { gatewayFlagSpecs, gatewayOptionsFrom } from "../../../src/cli/gatewayCommand.js";
 import { parseFlags } from "../../../src/cli/flags.js";
@@ -135,8 +135,8 @@ describe("three gateway processes sharing keys and rate caps in Redis", () => {
     );
   }, 90_000);
 
-  it("the README's Redis block runs as written (with this test's Redis and upstream)", async () => {
-    const block = codeBlocks(join(repoRoot, "README.md")).find((b) => b.lang === "sh" && b.code.includes("keys add --redis"))!;
+  it("the deployment guide's Redis block runs as written (with this test's Redis and upstream)", async () => {
+    const block = docBlock(blockRunners.redisKeys.claims);
     const code = block.code.replaceAll("redis://10.0.0.5:6379", redis.url).replaceAll("http://rpc-1:3030", upstream.rpcUrl);
     const lines = code.split("\n").map((line) => line.replace(/#.*/, "").trim()).filter((line) => line !== "");
     const commands = lines.map((line) => line.split(/\s+/).slice(1));
