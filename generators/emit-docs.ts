@@ -1,11 +1,14 @@
-// generated/docs/: one static, offline docs site for both specs. An index, a page per JSON-RPC
-// method (rpc/<method>.html) and per REST operation (rest/<operationId>.html), the error-cause
-// catalogue, a schema page per spec with cross links, and a prebuilt search index
-// (search-index.js, a classic script so it loads from file:// too). Inline CSS/JS, no CDN, no
-// network; the output is a function of the specs (sorted, no timestamps).
+// generated/docs/: one static, offline docs site for both specs and the guides. An index, a page
+// per guide (guides/<name>.html, from docs/*.md), per JSON-RPC method (rpc/<method>.html) and per
+// REST operation (rest/<operationId>.html), the error-cause catalogue, the differences from
+// nearcore (from specs/nearcore-differences.yaml), a schema page per spec with cross links, and a
+// prebuilt search index (search-index.js, a classic script so it loads from file:// too). Inline
+// CSS/JS, no CDN, no network; the output is a function of the specs and guides (no timestamps).
 
 import { API_KEY_VARIABLE, restCurls, rpcCurl } from "./docs-curl.js";
 import { anchorId, directRefs, firstSentence, jsonWithLinks, markdownToHtml, typeSummary, type SchemaLink } from "./docs-html.js";
+import type { Guide } from "./docs-guides.js";
+import { methodGroups } from "./docs-nav.js";
 import type { MethodModel } from "./method-model.js";
 import type { OpenApiDocument, OperationModel } from "./openapi-model.js";
 import type { ContentDescriptor, OpenRpcDocument, Schema } from "./openrpc-model.js";
@@ -17,10 +20,27 @@ export interface DocsSiteInput {
   rest: { doc: OpenApiDocument; models: OperationModel[] } | undefined;
   /** The "generated from …, do not edit" line, without comment markers. */
   banner: string;
+  /** The guides, in reading order (none for a spec without a docs/ folder beside it). */
+  guides: Guide[];
+  /** specs/nearcore-differences.yaml, when the spec root has one. */
+  differences: NearcoreDifference[] | undefined;
+}
+
+/** One entry of specs/nearcore-differences.yaml. */
+export interface NearcoreDifference {
+  id: string;
+  methods: string[];
+  request_types?: string[];
+  field?: string;
+  probe: string;
+  nearcore: string;
+  shardkit: string;
+  reason: string;
+  tested_by?: string;
 }
 
 export const DOCS_DIR = "docs";
-export const SITE_TITLE = "shardkit API reference";
+export const SITE_TITLE = "shardkit docs";
 export const SEARCH_INDEX_FILE = "search-index.js";
 
 /** Page paths inside the site (relative to generated/docs/). */
@@ -29,6 +49,7 @@ export const docsPaths = {
   errors: "errors.html",
   rpcSchemas: "rpc-schemas.html",
   restSchemas: "rest-schemas.html",
+  differences: "nearcore-differences.html",
   method: (name: string) => `rpc/${fileName(name)}.html`,
   route: (operationId: string) => `rest/${fileName(operationId)}.html`,
 };
@@ -283,8 +304,21 @@ function indexPage(input: DocsSiteInput) {
       openrpc: rpc.doc.openrpc,
       description: markdownToHtml(rpc.doc.info.description),
       servers: (rpc.doc.servers ?? []).map((s) => ({ url: s.url, description: markdownToHtml(s.description ?? s.summary ?? "") })),
-      methods: rpc.models.map((m) => ({ label: m.name, href: docsPaths.method(m.name), summary: m.summary })),
+      groups: methodGroups(rpc.models.map((m) => m.name)).map((group) => ({
+        title: group.title,
+        id: anchorId("methods", group.id),
+        methods: group.methods.flatMap((entry) =>
+          [entry.name, ...entry.aliases].map((name, index) => ({
+            label: name,
+            href: docsPaths.method(name),
+            alias: index > 0,
+            summary: rpc.models.find((m) => m.name === name)!.summary,
+          })),
+        ),
+      })),
     },
+    guides: input.guides.map((g) => ({ label: g.label, href: g.page, covers: markdownToHtml(g.covers) })),
+    differences: input.differences === undefined ? null : docsPaths.differences,
     rest:
       rest === undefined
         ? null
@@ -306,6 +340,37 @@ function indexPage(input: DocsSiteInput) {
   return { page: docsPaths.index, title: "Overview", body };
 }
 
+function guidePage(guide: Guide) {
+  const body = render("docs/guide.html", {
+    // The title heading first, then the table of contents, then the rest.
+    heading: guide.html.slice(0, guide.html.indexOf("</h1>") + "</h1>".length),
+    content: guide.html.slice(guide.html.indexOf("</h1>") + "</h1>".length),
+    source: `docs/${guide.name}.md`,
+    toc: guide.headings.filter((h) => h.level === 2).map((h) => ({ id: h.id, text: h.text })),
+  });
+  return { page: guide.page, title: guide.title, body };
+}
+
+function differencesPage(differences: NearcoreDifference[], models: MethodModel[]) {
+  const page = docsPaths.differences;
+  const known = new Set(models.map((m) => m.name));
+  const body = render("docs/differences.html", {
+    differences: differences.map((d) => ({
+      id: d.id,
+      anchor: anchorId("difference", d.id),
+      methods: d.methods.map((name) => ({ name, href: known.has(name) ? docsPaths.method(name) : null })),
+      requestTypes: (d.request_types ?? []).join(", "),
+      field: d.field ?? "",
+      nearcore: markdownToHtml(d.nearcore),
+      shardkit: markdownToHtml(d.shardkit),
+      reason: markdownToHtml(d.reason),
+      testedBy: d.tested_by ?? "",
+      probe: d.probe,
+    })),
+  });
+  return { page, title: "Differences from nearcore", body };
+}
+
 /** Everything the search box can find, most useful kinds first (ties keep this order). */
 function searchEntries(input: DocsSiteInput): SearchEntry[] {
   const { rpc, rest } = input;
@@ -324,6 +389,15 @@ function searchEntries(input: DocsSiteInput): SearchEntry[] {
         `${v.typeName} ${firstSentence(isSchemaObject(branch) ? branch.description : undefined)}`,
       ]);
     }
+  }
+  for (const guide of input.guides) {
+    entries.push([guide.title, "guide", guide.page, `${guide.label} ${guide.covers} ${guide.lead}`]);
+    for (const heading of guide.headings.slice(1)) {
+      entries.push([heading.text, `section of the guide "${guide.label}"`, `${guide.page}#${heading.id}`, ""]);
+    }
+  }
+  for (const d of input.differences ?? []) {
+    entries.push([d.id, "difference from nearcore", `${docsPaths.differences}#${anchorId("difference", d.id)}`, `${d.methods.join(" ")} ${firstSentence(d.shardkit)}`]);
   }
   for (const [name, entry] of Object.entries(rpc.doc["x-error-cause-catalog"])) {
     entries.push([name, "error cause", `${docsPaths.errors}#${anchorId("cause", name)}`, `${entry.error} ${entry.code} ${firstSentence(entry.description)}`]);
@@ -351,6 +425,8 @@ export function emitDocsSite(input: DocsSiteInput): Map<string, string> {
   const { rpc, rest } = input;
   const pages = [
     indexPage(input),
+    ...input.guides.map(guidePage),
+    ...(input.differences === undefined ? [] : [differencesPage(input.differences, rpc.models)]),
     ...rpc.models.map((m) => methodPage(rpc.doc, m)),
     ...(rest?.models ?? []).map((m) => routePage(rest!.doc, m)),
     errorsPage(rpc.doc, rpc.models),
@@ -385,7 +461,16 @@ export function emitDocsSite(input: DocsSiteInput): Map<string, string> {
         ]),
   ];
   const nav = {
-    methods: rpc.models.map((m) => ({ label: m.name, href: docsPaths.method(m.name) })),
+    guides: input.guides.map((g) => ({ label: g.label, href: g.page })),
+    methodGroups: methodGroups(rpc.models.map((m) => m.name)).map((group) => ({
+      title: group.title,
+      methods: group.methods.map((entry) => ({
+        label: entry.name,
+        href: docsPaths.method(entry.name),
+        aliases: entry.aliases.map((name) => ({ label: name, href: docsPaths.method(name) })),
+      })),
+    })),
+    differences: input.differences === undefined ? null : docsPaths.differences,
     routes: (rest?.models ?? []).map((m) => ({ label: routeLabel(m), href: docsPaths.route(m.operationId) })),
   };
   const files = new Map<string, string>();

@@ -14,6 +14,9 @@ const DOCS_PATHS = [
   "rpc-schemas.html",
   "rest-schemas.html",
   "search-index.js",
+  "nearcore-differences.html",
+  "guides/start.html",
+  "guides/more.html",
   ...["block", "health", "lookup", "price"].map((m) => `rpc/${m}.html`),
   ...["item", "ping"].map((op) => `rest/${op}.html`),
 ].map((file) => `docs/${file}`);

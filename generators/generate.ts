@@ -12,7 +12,10 @@ import { COMPILED_MODULE } from "./emit-compiled-validators.js";
 import { emitMethods } from "./emit-methods.js";
 import { emitErrors } from "./emit-errors.js";
 import { emitClient } from "./emit-client.js";
-import { emitDocsSite } from "./emit-docs.js";
+import { emitDocsSite, type NearcoreDifference } from "./emit-docs.js";
+import { loadGuides } from "./docs-guides.js";
+import { existsSync, readFileSync } from "node:fs";
+import { parse as parseYaml } from "yaml";
 import { formatOutput } from "./format.js";
 import { assembleOpenApi, hasOpenApi, operationModels } from "./openapi-assemble.js";
 import type { OpenApiDocument, OperationModel } from "./openapi-model.js";
@@ -48,6 +51,11 @@ export const REST_OUTPUT_PATHS = {
 
 export type GeneratedFiles = Map<string, string>;
 
+/** Where the guides of a spec root live: the docs/ folder beside it. */
+export function guidesDir(specRoot: string): string {
+  return path.join(specRoot, "..", "docs");
+}
+
 /** The spec root as written in banners: relative to the repo, with forward slashes. */
 export function specLabel(specRoot: string): string {
   const relative = path.relative(REPO_ROOT, specRoot).split(path.sep).join("/");
@@ -81,7 +89,11 @@ export async function generate(specRoot: string = DEFAULT_SPEC_ROOT): Promise<Ge
   // The docs site covers both specs: its banner names both documents' hashes. Its pages are
   // written tidy by the emitter (prettier on ~1 MB of HTML would dominate the run).
   const docsBanner = rest ? `${line} REST part from openapi.json (sha256:${rest.sha256}).` : line;
-  for (const [file, source] of emitDocsSite({ rpc: { doc, models }, rest, banner: docsBanner })) files.push([file, source, null]);
+  // The guides live in docs/ beside the spec root (none for a fixture without one).
+  const guides = loadGuides(guidesDir(specRoot));
+  const differencesFile = path.join(specRoot, "nearcore-differences.yaml");
+  const differences = existsSync(differencesFile) ? (parseYaml(readFileSync(differencesFile, "utf8")) as NearcoreDifference[]) : undefined;
+  for (const [file, source] of emitDocsSite({ rpc: { doc, models }, rest, banner: docsBanner, guides, differences })) files.push([file, source, null]);
   const out: GeneratedFiles = new Map();
   for (const [file, source, kind] of files.sort(([a], [b]) => (a < b ? -1 : 1))) {
     try {

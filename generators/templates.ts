@@ -22,6 +22,8 @@ env.registerHelper("jsonPretty", (value: unknown) => JSON.stringify(value, null,
 env.registerHelper("jsdoc", (text: unknown) => jsdoc(typeof text === "string" ? text : undefined));
 env.registerHelper("html", (text: unknown) => escapeHtml(String(text)));
 env.registerHelper("eq", (a: unknown, b: unknown) => a === b);
+// A name that may wrap only after "_", "." or "/" (never inside a word), for large headings.
+env.registerHelper("breakable", (text: unknown) => escapeHtml(String(text)).replace(/([_./])/g, "$1<wbr>"));
 
 const cache = new Map<string, HandlebarsApi.TemplateDelegate>();
 
