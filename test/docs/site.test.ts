@@ -1,8 +1,10 @@
-// The generated docs site in a real headless Chromium: every page renders without console
-// errors or failed requests, every internal link and #anchor resolves, and the client-side
-// search finds methods, request variants and REST routes, from file:// and over HTTP.
+// The generated docs site in a real headless Chromium: every page (guides and reference) renders
+// without console errors or failed requests, every internal link and #anchor resolves, the
+// client-side search finds guides, methods, request variants and REST routes, from file:// and over
+// HTTP; sidebar names never wrap or get cut at 1280 and 390 px, the dark scheme is dark, and
+// screenshots of a few pages at both widths are kept in .artifacts/docs-screenshots/.
 
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { extname, join, relative, resolve, sep } from "node:path";
@@ -10,6 +12,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium, type LaunchedChromium } from "../support/chromium.js";
+import { loadGuides } from "../../generators/docs-guides.js";
 
 const docsDir = fileURLToPath(new URL("../../generated/docs/", import.meta.url));
 const openrpc = JSON.parse(readFileSync(join(docsDir, "..", "openrpc.json"), "utf8")) as { methods: { name: string }[] };
@@ -22,6 +25,9 @@ function listFiles(dir: string): string[] {
     entry.isDirectory() ? listFiles(join(dir, entry.name)) : [join(dir, entry.name)],
   );
 }
+
+const guides = loadGuides(fileURLToPath(new URL("../../docs/", import.meta.url)));
+const screenshotsDir = fileURLToPath(new URL("../../.artifacts/docs-screenshots/", import.meta.url));
 
 const pages = listFiles(docsDir)
   .filter((file) => file.endsWith(".html"))
@@ -81,12 +87,14 @@ afterAll(async () => {
 });
 
 describe("docs site (generated/docs) in headless Chromium", () => {
-  it("has an index, a page per JSON-RPC method and per REST operation, errors and schemas", () => {
+  it("has an index, a page per guide, per JSON-RPC method and per REST operation, errors, differences and schemas", () => {
     const methods = openrpc.methods.map((m) => `rpc/${m.name}.html`);
     const routes = Object.values(openapi.paths).flatMap((item) => Object.values(item).map((op) => `rest/${op.operationId}.html`));
     expect(methods.length).toBeGreaterThan(20);
     expect(routes.length).toBeGreaterThan(5);
-    expect(pages).toEqual([...methods, ...routes, "index.html", "errors.html", "rpc-schemas.html", "rest-schemas.html"].sort());
+    expect(guides.length).toBeGreaterThanOrEqual(10);
+    const shared = ["index.html", "errors.html", "nearcore-differences.html", "rpc-schemas.html", "rest-schemas.html"];
+    expect(pages).toEqual([...guides.map((g) => g.page), ...methods, ...routes, ...shared].sort());
   });
 
   it("renders every page with no console error, page error, failed or external request", () => {
@@ -149,6 +157,15 @@ async function search(url: string, query: string, pick: RegExp): Promise<{ title
 
 describe("docs search", () => {
   const index = () => pathToFileURL(join(docsDir, "index.html")).href;
+
+  it("finds a guide by its title and a guide section by its heading", async () => {
+    const guide = await search(index(), "transactions and receipts", /^Transactions and receipts/);
+    expect(guide.titles[0]).toBe("Transactions and receipts");
+    expect(guide.landed).toBe(pathToFileURL(join(docsDir, "guides/transactions.html")).href);
+    const section = await search(pathToFileURL(join(docsDir, "rpc/query.html")).href, "receipt flow", /^Receipt flow across shards/);
+    expect(section.landed).toBe(pathToFileURL(join(docsDir, "guides/transactions.html")).href + "#receipt-flow-across-shards");
+    expect([...guide.problems, ...section.problems]).toEqual([]);
+  });
 
   it("finds a query request variant by its request_type and navigates to it", async () => {
     const { titles, landed, problems } = await search(index(), "view_state", /^query view_state/);
@@ -228,5 +245,99 @@ describe("docs site served over HTTP", () => {
     const { landed, problems } = await search(`${origin}/rest/health.html`, "view_state", /^query view_state/);
     expect(landed).toBe(`${origin}/rpc/query.html#variant-view_state`);
     expect(problems).toEqual([]);
+  });
+});
+
+/** For each sidebar link: its text, whether it wraps (more than one line box) or is cut (wider than its box). */
+const SIDEBAR_NAMES = `[...document.querySelectorAll(".nav-groups a")].map((a) => {
+  const label = a.querySelector("code") ?? a;
+  return {
+    text: a.textContent.trim(),
+    lines: label.getClientRects().length,
+    cut: a.scrollWidth > a.clientWidth + 1,
+    visible: a.getClientRects().length > 0,
+  };
+})`;
+
+describe("docs layout at desktop and phone widths", () => {
+  const shots = ["index.html", "guides/dev-chain.html", "rpc/EXPERIMENTAL_light_client_block_proof.html", "rpc/query.html"];
+
+  beforeAll(() => {
+    mkdirSync(screenshotsDir, { recursive: true });
+  });
+
+  it.each([
+    [1280, 900],
+    [390, 844],
+  ])("at %i px every sidebar name is on one line and whole, no page scrolls sideways, and screenshots are kept", async (width, height) => {
+    const page = await chromium.newPage();
+    try {
+      await page.setViewportSize({ width, height });
+      for (const path of shots) {
+        expect(await visit(page, pathToFileURL(join(docsDir, path)).href)).toEqual([]);
+        if (width < 700) {
+          // On a phone the navigation sits behind the menu button.
+          expect(await page.locator(".nav-groups").isVisible()).toBe(false);
+          await page.locator("#menu-toggle").click();
+          expect(await page.locator("#menu-toggle").getAttribute("aria-expanded")).toBe("true");
+        } else {
+          expect(await page.locator("#menu-toggle").isVisible()).toBe(false);
+        }
+        const names = (await page.evaluate(SIDEBAR_NAMES)) as { text: string; lines: number; cut: boolean; visible: boolean }[];
+        expect(names.length).toBeGreaterThan(openrpc.methods.length);
+        expect(names.filter((n) => !n.visible).map((n) => n.text)).toEqual([]);
+        expect(names.filter((n) => n.lines !== 1 || n.cut).map((n) => n.text)).toEqual([]);
+        const overflow = (await page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")) as number;
+        expect(overflow, `${path} scrolls sideways at ${width} px`).toBeLessThanOrEqual(0);
+        if (width < 700) await page.locator("#menu-toggle").click();
+        await page.screenshot({ path: join(screenshotsDir, `${width}-${path.replace(/\//g, "_").replace(/\.html$/, "")}.png`) });
+      }
+    } finally {
+      await page.close();
+    }
+  }, 60_000);
+
+  it("at 390 px no page of the site scrolls sideways (wide tables and code scroll in their own box)", async () => {
+    const page = await chromium.newPage();
+    try {
+      await page.setViewportSize({ width: 390, height: 844 });
+      const wide: string[] = [];
+      for (const path of pages) {
+        await page.goto(pathToFileURL(join(docsDir, path)).href, { waitUntil: "load" });
+        const overflow = (await page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")) as number;
+        if (overflow > 0) wide.push(`${path} (+${overflow} px)`);
+      }
+      expect(wide).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  }, 120_000);
+
+  it("follows the system's dark scheme", async () => {
+    const page = await chromium.newPage();
+    try {
+      const luminance = async (scheme: "light" | "dark") => {
+        await page.emulateMedia({ colorScheme: scheme });
+        await visit(page, pathToFileURL(join(docsDir, "guides/dev-chain.html")).href);
+        const [bg, fg] = (await page.evaluate(
+          `[getComputedStyle(document.body).backgroundColor, getComputedStyle(document.body).color]`,
+        )) as [string, string];
+        const value = (color: string) => {
+          const [r, g, b] = color.match(/\d+/g)!.map(Number) as [number, number, number];
+          return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
+        };
+        return { bg: value(bg), fg: value(fg) };
+      };
+      const light = await luminance("light");
+      const dark = await luminance("dark");
+      expect(light.bg).toBeGreaterThan(0.9);
+      expect(light.fg).toBeLessThan(0.3);
+      expect(dark.bg).toBeLessThan(0.15);
+      expect(dark.fg).toBeGreaterThan(0.8);
+      await page.setViewportSize({ width: 1280, height: 900 });
+      await page.screenshot({ path: join(screenshotsDir, "1280-dark-guides_dev-chain.png") });
+    } finally {
+      await page.close();
+    }
   });
 });
