@@ -52,7 +52,7 @@ describe("npm package contents", () => {
       /^dist\/(src|generated)\/.+\.(js|d\.ts)$/,
       /^dist\/generated\/openrpc\.json$/,
       /^generated\/(openrpc|openapi)\.json$/,
-      /^generated\/docs\/((rpc|rest)\/)?[\w.-]+\.html$/,
+      /^generated\/docs\/((rpc|rest|guides)\/)?[\w.-]+\.html$/,
       /^generated\/docs\/search-index\.js$/,
       /^contracts\/build\/[\w-]+\.wasm$/,
     ];
