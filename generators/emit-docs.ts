@@ -411,13 +411,22 @@ function searchEntries(input: DocsSiteInput): SearchEntry[] {
   return entries;
 }
 
-/** Template output without trailing spaces and blank lines (no prettier: the pages are large). */
+/**
+ * Template output without trailing spaces and blank lines (no prettier: the pages are large);
+ * inside <pre> every line is kept as it is (a guide's code block keeps its blank lines).
+ */
 function tidy(html: string): string {
-  return `${html
-    .split("\n")
-    .map((line) => line.trimEnd())
-    .filter((line) => line.length > 0)
-    .join("\n")}\n`;
+  let inPre = false;
+  const lines: string[] = [];
+  for (const line of html.split("\n")) {
+    if (inPre) lines.push(line);
+    else if (line.trimEnd().length > 0) lines.push(line.trimEnd());
+    const opens = line.lastIndexOf("<pre");
+    const closes = line.lastIndexOf("</pre>");
+    if (opens > closes) inPre = true;
+    else if (closes >= 0) inPre = false;
+  }
+  return `${lines.join("\n")}\n`;
 }
 
 /** Every file of the site, keyed by its path relative to generated/. */
