@@ -69,6 +69,7 @@ window.SHARDKIT_DOCS_SEARCH = [
   ["Getting started","guide","guides/getting-started.html","Getting started requirements, install, what the npm package ships Install, start a dev chain, and find your way around. The README has the five-minute tour; this page has the details it leaves out."],
   ["Requirements and install","section of the guide \"Getting started\"","guides/getting-started.html#requirements-and-install",""],
   ["The npm package","section of the guide \"Getting started\"","guides/getting-started.html#the-npm-package",""],
+  ["Point near-api-js at it","section of the guide \"Getting started\"","guides/getting-started.html#point-near-api-js-at-it",""],
   ["Next","section of the guide \"Getting started\"","guides/getting-started.html#next",""],
   ["The dev chain","guide","guides/dev-chain.html","The dev chain dev genesis, accounts and keys, block modes, sandbox methods, snapshot and revert shardkit serve runs a local sharded chain for development: a deterministic dev genesis with funded accounts and fixture contracts, blocks on a timer or on demand, and near-sandbox's control methods plus snapshot and revert. Where its data lives: Data dir."],
   ["Dev genesis","section of the guide \"The dev chain\"","guides/dev-chain.html#dev-genesis",""],

@@ -116,6 +116,15 @@ describe("README and guide examples", () => {
     expect(await stop(served)).toBe(0);
   }, 90_000); // six CLI runs through tsx: ~24 s on a loaded 2-core machine
 
+  it("the near-api-js example reads alice's balance and the FT supply, and sends a transfer", async () => {
+    const block = docBlock(blockRunners.nearApiJs.claims);
+    const secret = devKeyPair("alice.test.near").secretKeyString;
+    const stdout = await runTs(block, "", (code) => code.replaceAll("ed25519:<alice secret key>", secret));
+    expect(stdout).toMatch(/^alice\.test\.near available: \d{25,}$/m);
+    expect(stdout).toMatch(/^test\.near holds: \d+$/m);
+    expect(stdout).toMatch(/^transfer: \{"SuccessValue":""\}$/m);
+  }, 60_000);
+
   it("the light-client example follows the chain from genesis and verifies a transaction it sent", async () => {
     const block = docBlock(blockRunners.lightClient.claims);
     expect(block.code).toContain("<hash>");
