@@ -84,7 +84,8 @@ describe("adding a REST operation to the spec", () => {
     expect(routes).toMatch(/echo: \{\s+operationId: "echo",\s+method: "GET",\s+path: "\/v1\/echo\/\{word\}",\s+segments: \[\{ literal: "v1" \}, \{ literal: "echo" \}, \{ param: "word" \}\]/);
     expect(files.get(REST_OUTPUT_PATHS.validators)).toContain("compiled.response_echo_200");
     expect(files.get(REST_OUTPUT_PATHS.types)).toContain('"/v1/echo/{word}"');
-    expect(files.get(`${DOCS_DIR}/${docsPaths.route("echo")}`)).toContain("<code>/v1/echo/{word}</code>");
+    // The heading may wrap only after a "/" (<wbr>), never inside a segment.
+    expect(files.get(`${DOCS_DIR}/${docsPaths.route("echo")}`)).toContain("<code>/<wbr>v1/<wbr>echo/<wbr>{word}</code>");
     expect(files.get(`${DOCS_DIR}/${docsPaths.index}`)).toContain(`href="${docsPaths.route("echo")}"`);
   });
 
