@@ -44,7 +44,9 @@ describe("documentation code blocks", () => {
 
   it("the set-up commands are the README's, verbatim, and CI runs them", () => {
     const setup = blocks.filter(blockRunners.setup.claims);
-    expect(setup.map(where)).toEqual(["README.md:8"]);
+    // One block, the README's first.
+    expect(setup.map(where)).toEqual([where(blocks[0]!)]);
+    expect(blocks[0]!.file).toBe("README.md");
     expect(setup[0]!.code).toContain("npm ci && npm start");
     expect(setup[0]!.code).toMatch(/^npm test\b/m);
     const ci = readFileSync(join(repoRoot, ".ci", "run"), "utf8");
