@@ -12,6 +12,8 @@ import { tokenActivity, type ExecutedReceipt } from "./tokenActivity.js";
 const ACCOUNT_COLUMN = "\x00";
 /** Blocks a starting indexer applies per event-loop turn while catching up. */
 const DEFAULT_CATCH_UP_BATCH = 64;
+/** Commits queued at most while the index is behind; beyond it they are read back from the chain. */
+const MAX_QUEUED_COMMITS = 256;
 
 /** An FT row while its block is indexed (the balance is filled in by readBalances). */
 interface FtRowDraft {
@@ -77,9 +79,17 @@ export class BlockIndexer<S extends IndexStore = IndexStore> {
     if (this.unsubscribe !== undefined) return;
     this.unsubscribe = this.chain.onBlockCommit((commit) => {
       this.queue.push(commit);
+      // Far behind (catching up while blocks keep coming): keep only the newest commit; the
+      // catch-up reads the others back from the chain store, so the queue stays bounded.
+      if (this.queue.length > MAX_QUEUED_COMMITS) this.queue.splice(0, this.queue.length - 1);
       this.schedule();
     }, "rest-indexer");
     this.settle(this.catchUp(this.chain.head().height, true, this.options.catchUpBatch ?? DEFAULT_CATCH_UP_BATCH), "catching up");
+  }
+
+  /** Commits received and not yet applied (at most MAX_QUEUED_COMMITS + 1: further back, the chain store is read). */
+  get backlog(): number {
+    return this.queue.length;
   }
 
   stop(): void {
@@ -130,7 +140,7 @@ export class BlockIndexer<S extends IndexStore = IndexStore> {
       let applied: Awaitable<void>;
       try {
         const indexed = this.store.height ?? -1;
-        const caughtUp = commit.block.height > indexed + 1 ? this.catchUp(commit.block.height - 1) : undefined;
+        const caughtUp = commit.block.height > indexed + 1 ? this.catchUp(commit.block.height - 1, false, batch) : undefined;
         applied = caughtUp instanceof Promise ? caughtUp.then(() => this.applyIfNew(commit)) : this.applyIfNew(commit);
       } catch (error) {
         applied = undefined;

@@ -115,4 +115,24 @@ describe("BlockIndexer", () => {
     live.stop();
     late.stop();
   });
+
+  it("catching up while a fast-forward produces 64 blocks per turn: a bounded queue, then the same index as a rebuild", async () => {
+    const chain = await openChain();
+    for (let i = 0; i < 700; i++) chain.produceBlock();
+    const late = new BlockIndexer(chain, new MemoryIndexStore());
+    late.start();
+    let most = 0;
+    for (let turn = 0; turn < 40; turn++) {
+      for (let i = 0; i < 64; i++) chain.produceBlock();
+      await new Promise((resolve) => setImmediate(resolve));
+      most = Math.max(most, late.backlog);
+    }
+    expect(most).toBeGreaterThan(0);
+    expect(most).toBeLessThanOrEqual(257);
+    await late.whenIndexed(chain.head().height);
+    const accounts = [ALICE, BOB, ROOT];
+    const pks = chain.devAccounts.map((a) => a.publicKey);
+    expect(dump(late.store, accounts, pks)).toEqual(dump(BlockIndexer.rebuild(chain, new MemoryIndexStore()), accounts, pks));
+    late.stop();
+  });
 });
