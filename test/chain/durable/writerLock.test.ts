@@ -1,8 +1,9 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { LOCK_FILE } from "../../../src/chain/store/dataDirLock.js";
+import { LOCK_FILE, lockDataDir } from "../../../src/chain/store/dataDirLock.js";
 import { runCli, startServe, stop, type CliProcess } from "../../cli/cliProcess.js";
 
 /*
@@ -29,7 +30,7 @@ describe("a data dir has one writer", () => {
     const first = await startServe(["--data-dir", dir, "--block-time", "100"]);
     running.push(first);
     expect(first.output().stdout).toMatch(new RegExp(`data dir\\s+${dir.replace(/[/.]/g, "\\$&")}\\s+\\(new chain\\)`));
-    expect(readFileSync(join(dir, LOCK_FILE), "utf8").trim()).toBe(String(first.child.pid));
+    expect(readFileSync(join(dir, LOCK_FILE), "utf8").trim()).toMatch(new RegExp(`^${first.child.pid} \\d+$`));
     // Let a few blocks become final.
     for (;;) {
       const block = await rpc(first.rpcUrl, "block", { finality: "final" });
@@ -63,4 +64,37 @@ describe("a data dir has one writer", () => {
     expect(await stop(third)).toBe(0);
     expect(existsSync(join(dir, LOCK_FILE))).toBe(false);
   }, 120_000);
+
+  it("a lock whose pid is a zombie or was reused by another process is stale; a live writer's is not", async () => {
+    const dir = join(root, "stale");
+    mkdirSync(dir, { recursive: true });
+    const lock = join(dir, LOCK_FILE);
+    const ours = readFileSync("/proc/self/stat", "utf8");
+    const ourStart = ours.slice(ours.lastIndexOf(")") + 2).split(" ")[19]!;
+
+    // A live writer (this process, with its start time): refused.
+    writeFileSync(lock, `${process.pid} ${ourStart}\n`);
+    expect(() => lockDataDir(dir)).toThrow(`data dir ${dir} is in use by process ${process.pid}`);
+
+    // The same live pid with another start time: the writer died and its pid was reused.
+    writeFileSync(lock, `${process.pid} ${Number(ourStart) + 1}\n`);
+    let release = lockDataDir(dir);
+    expect(readFileSync(lock, "utf8").trim()).toBe(`${process.pid} ${ourStart}`);
+    release();
+
+    // A zombie: `sh` backgrounds a short sleep, then becomes `sleep 30`, which never reaps it.
+    const parent = spawn("sh", ["-c", "sleep 0.05 & echo $!; exec sleep 30"], { stdio: ["ignore", "pipe", "ignore"] });
+    try {
+      const zombie = Number((await new Promise<Buffer>((resolve) => parent.stdout!.once("data", resolve))).toString().trim());
+      const state = () => readFileSync(`/proc/${zombie}/stat`, "utf8").split(") ")[1]!.split(" ")[0];
+      while (state() !== "Z") await new Promise((resolve) => setImmediate(resolve));
+      writeFileSync(lock, `${zombie}\n`);
+      release = lockDataDir(dir);
+      expect(readFileSync(lock, "utf8").trim()).toBe(`${process.pid} ${ourStart}`);
+      release();
+      expect(existsSync(lock)).toBe(false);
+    } finally {
+      parent.kill("SIGKILL");
+    }
+  });
 });
