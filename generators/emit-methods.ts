@@ -17,6 +17,10 @@ export function emitMethods(models: MethodModel[], banner: string): string {
       requiredParamNames: m.requiredParamNames,
       errorCauses: m.errorCauses,
       usesParamsSchema: m.usesParamsSchema,
+      unknownParams: m.unknownParams,
+      knownParams: m.knownParams,
+      discriminator: m.discriminator ?? null,
+      knownParamsByVariant: Object.fromEntries(m.knownParamsByVariant.map((v) => [v.tag, v.names])),
     })),
   });
 }

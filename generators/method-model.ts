@@ -45,6 +45,36 @@ export interface MethodModel {
   variants: ParamsVariant[];
   /** Result type names per variant tag (from `x-result-by-variant`); empty when the method has none. */
   resultByVariant: { tag: string; typeNames: string[] }[];
+  /** `x-unknown-params`: drop undeclared params fields (nearcore's serde default) or refuse them; `deny` when unset. */
+  unknownParams: "ignore" | "deny";
+  /** Every params field name the params schema declares anywhere (all variants), sorted. */
+  knownParams: string[];
+  /** Per discriminator tag, the fields that variant declares (with the common ones), sorted; empty without a union. */
+  knownParamsByVariant: { tag: string; names: string[] }[];
+}
+
+/**
+ * Every property name a schema declares for the object it validates: its `properties` and those
+ * of its `$ref`, `allOf`, `anyOf`, `oneOf`, `if`/`then`/`else` parts (not of nested values).
+ */
+export function declaredPropertyNames(doc: OpenRpcDocument, schema: Schema, seen = new Set<Schema>()): Set<string> {
+  const names = new Set<string>();
+  if (!isSchemaObject(schema) || seen.has(schema)) return names;
+  seen.add(schema);
+  const add = (part: unknown) => {
+    for (const n of declaredPropertyNames(doc, part as Schema, seen)) names.add(n);
+  };
+  if (isSchemaObject(schema.properties)) for (const name of Object.keys(schema.properties)) names.add(name);
+  if (typeof schema.$ref === "string") {
+    const target = deref(doc, { $ref: schema.$ref });
+    if (target !== undefined) add(target);
+  }
+  for (const keyword of ["allOf", "anyOf", "oneOf"] as const) {
+    const parts = schema[keyword];
+    if (Array.isArray(parts)) parts.forEach(add);
+  }
+  for (const keyword of ["if", "then", "else"] as const) if (schema[keyword] !== undefined) add(schema[keyword]);
+  return names;
 }
 
 /** A closed by-name params object built from the flat content descriptors. */
@@ -111,6 +141,12 @@ export function methodModel(doc: OpenRpcDocument, method: MethodObject): MethodM
   });
   const resultByVariant = resultVariants(doc, method, variants);
   const requiredParamNames = method.params.filter((p) => p.required === true).map((p) => p.name);
+  const knownParams = [...declaredPropertyNames(doc, paramsSchema)].sort();
+  const common = new Set((union?.common ?? []).flatMap((part) => [...declaredPropertyNames(doc, part)]));
+  const knownParamsByVariant = variants.map((v) => ({
+    tag: v.tag,
+    names: [...new Set([...common, ...declaredPropertyNames(doc, v.branch)])].sort(),
+  }));
   return {
     name: method.name,
     pascal: pascalCase(method.name),
@@ -130,6 +166,9 @@ export function methodModel(doc: OpenRpcDocument, method: MethodObject): MethodM
     commonParams: union?.common ?? [],
     variants,
     resultByVariant,
+    unknownParams: method["x-unknown-params"] ?? "deny",
+    knownParams,
+    knownParamsByVariant,
   };
 }
 

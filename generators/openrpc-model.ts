@@ -55,6 +55,8 @@ export interface MethodObject {
   examples?: ExamplePairing[];
   "x-params-schema"?: Schema;
   "x-error-causes"?: string[];
+  /** What the server does with a params field the method does not declare: drop it (nearcore's serde default) or refuse it. */
+  "x-unknown-params"?: "ignore" | "deny";
   "x-result-by-variant"?: Record<string, string[]>;
   [extension: `x-${string}`]: unknown;
 }

@@ -30,14 +30,16 @@ function badEncoding(name: string, value: unknown): unknown {
 }
 
 /**
- * Invalid variants of a valid example's params, derived from the params schema: an unknown field,
+ * Invalid variants of a valid example's params, derived from the params schema: an unknown field
+ * (only for methods whose `x-unknown-params` is `deny`; the others ignore it, as nearcore does),
  * each field with a wrong type, each required field missing, numbers at and past the usual bounds
  * (0, -1, 2^32, 2^64) and bad
  * encodings. A variant is kept only when the spec's own params validator rejects it, so the
  * expected answer (PARSE_ERROR) follows from the spec, not from this list.
  */
 export function invalidParamsFor(method: RpcMethodName, valid: Record<string, unknown>): InvalidParams[] {
-  const candidates: InvalidParams[] = [{ description: "an unknown field", params: { ...valid, [UNKNOWN_FIELD]: true } }];
+  const candidates: InvalidParams[] =
+    rpcMethodTable[method].unknownParams === "deny" ? [{ description: "an unknown field", params: { ...valid, [UNKNOWN_FIELD]: true } }] : [];
   for (const [name, value] of Object.entries(valid)) {
     candidates.push({ description: `${name} of a wrong type`, params: { ...valid, [name]: wrongType(value) } });
     if (typeof value === "number") {

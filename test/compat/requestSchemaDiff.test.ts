@@ -115,7 +115,19 @@ function compare(method: RpcMethodName, request: MethodRequest): Mismatch[] {
 describe("request schemas against nearcore's published ones (@near-js/jsonrpc-types)", () => {
   it("covers every method we serve that nearcore's spec has", () => {
     // Not in nearcore's published spec: rpc.discover, the sandbox-build methods (sandbox_*) and shardkit's own (shardkit_*).
-    const nearcoreSpecd = rpcMethodNames.filter((m) => m !== "rpc.discover" && !/^(sandbox|shardkit)_/.test(m));
+    // Newer than @near-js/jsonrpc-types 1.4.0 (issue 28): checked against nearcore's openrpc.json
+    // by test/compat/nearcoreOpenRpc.test.ts instead.
+    const newerThanPackage = new Set([
+      "EXPERIMENTAL_call_function",
+      "EXPERIMENTAL_client_config",
+      "EXPERIMENTAL_view_access_key",
+      "EXPERIMENTAL_view_access_key_list",
+      "EXPERIMENTAL_view_account",
+      "EXPERIMENTAL_view_code",
+      "EXPERIMENTAL_view_state",
+      "light_client_block_proof",
+    ]);
+    const nearcoreSpecd = rpcMethodNames.filter((m) => m !== "rpc.discover" && !/^(sandbox|shardkit)_/.test(m) && !newerThanPackage.has(m));
     expect(servedByNearcore.map((m) => m.method).sort()).toEqual(nearcoreSpecd.sort());
     const query = servedByNearcore.find((m) => m.method === "query")!.request;
     expect(new Set(query.variants.map(requestTypeOf))).toEqual(
@@ -127,7 +139,8 @@ describe("request schemas against nearcore's published ones (@near-js/jsonrpc-ty
     const mismatches = servedByNearcore.flatMap(({ method, request }) => compare(method, request));
     const unexplained = mismatches.filter((m) => explained(m) === undefined);
     expect(unexplained).toEqual([]);
-    const stale = differences.filter((d) => d.probe !== "none" && !mismatches.some((m) => explained(m) === d));
+    // nearcore-method / nearcore-param / nearcore-result are nearcoreOpenRpc.test.ts's probes.
+    const stale = differences.filter((d) => d.probe !== "none" && !d.probe.startsWith("nearcore-") && !mismatches.some((m) => explained(m) === d));
     expect(stale.map((d) => d.id)).toEqual([]);
   });
 

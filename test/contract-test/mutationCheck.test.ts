@@ -42,7 +42,7 @@ const mutations: Record<string, Mutation> = {
         if (isParseError(reply)) reply.json.error.code = -32602;
       },
     },
-    caughtBy: /^rpc block block_by_height: an unknown field$/,
+    caughtBy: /^rpc block block_by_height: block_id of a wrong type$/,
   },
   "an undeclared error cause (gas_price PARSE_ERROR reported as UNKNOWN_EPOCH)": {
     listener: "rpc",

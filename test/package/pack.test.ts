@@ -26,9 +26,11 @@ const manifest = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")
  * Size budget of the published package: a tripwire for files that should not ship. Measured
  * 2026-11-27 once the Ajv standalone validators were generated as minified JavaScript (they
  * were 8.8 MB of tsc output): 1.074 MB packed, 6.19 MB unpacked, 820 files (a .js and a .d.ts
- * per module); 1.37 MB of it is the JSON-RPC validators (refs inlined).
+ * per module); 1.37 MB of it is the JSON-RPC validators (refs inlined). 2026-12-01 (issue 28,
+ * nearcore's typed view methods and two aliases: 11 modules, 8 docs pages): 914 files; on
+ * main with the docs guides, 1.217 MB packed, 7.45 MB unpacked.
  */
-const BUDGET = { packedBytes: 1_200_000, unpackedBytes: 7_000_000, files: 900 };
+const BUDGET = { packedBytes: 1_300_000, unpackedBytes: 7_600_000, files: 960 };
 
 function pack(args: string[] = []): PackReport {
   // --ignore-scripts: pack what dist/ holds now (the build is the prepare step of npm ci).

@@ -59,7 +59,6 @@ describe("JSON-RPC envelope", () => {
   });
 
   it.each([
-    ["an unknown field", "block", { finality: "final", extra: true }, "Failed parsing args: unknown field `extra` in params"],
     ["a wrong type", "block", { block_id: true }, undefined],
     ["two block references", "block", { finality: "final", block_id: 1 }, undefined],
     ["no block reference", "block", {}, "Failed parsing args: missing field: one of `finality`, `block_id`, `sync_checkpoint` in params"],

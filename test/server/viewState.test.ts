@@ -112,7 +112,6 @@ describe("query view_state on the dev chain", () => {
     ["include_proof with limit", { include_proof: true, limit: 10 }],
     ["include_proof with a cursor", { include_proof: true, after_key_base64: b64("a:") }],
     ["a missing prefix_base64", { prefix_base64: undefined }],
-    ["an unknown field", { page: 2 }],
   ])("rejects %s with PARSE_ERROR, HTTP 400", async (_name, params) => {
     const { status, error } = await viewError({ account_id: "kv.test.near", ...params });
     expect(status).toBe(400);

@@ -1,5 +1,7 @@
+import { rpcMethodTable, type RpcMethodName } from "../../../generated/rpc/methods.js";
 import { ParseError } from "../errors.js";
 import { legacyQueryParams } from "./legacyQueryPath.js";
+import { applyUnknownParamsRule } from "./unknownParams.js";
 
 /**
  * nearcore still accepts positional params for a few methods (near-api-js sends some of them).
@@ -61,6 +63,11 @@ function tooMany(got: number, max: number): ParseError {
 
 /** Returns the by-name params object for `method`, converting legacy forms. */
 export function normaliseParams(method: string, params: unknown): unknown {
+  const byName = byNameParams(method, params);
+  return method in rpcMethodTable ? applyUnknownParamsRule(method as RpcMethodName, byName) : byName;
+}
+
+function byNameParams(method: string, params: unknown): unknown {
   if (params === undefined || params === null) return {};
   // nearcore's published schema names the latest epoch with the bare string "latest".
   if (method === "validators" && params === "latest") return {};

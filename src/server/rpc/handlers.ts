@@ -7,6 +7,12 @@ import { changesInBlock } from "./changesInBlock.js";
 import { chunk } from "./chunk.js";
 import type { RpcContext } from "./context.js";
 import { clientConfig } from "./clientConfig.js";
+import { experimentalCallFunction } from "./experimentalCallFunction.js";
+import { experimentalViewAccessKey } from "./experimentalViewAccessKey.js";
+import { experimentalViewAccessKeyList } from "./experimentalViewAccessKeyList.js";
+import { experimentalViewAccount } from "./experimentalViewAccount.js";
+import { experimentalViewCode } from "./experimentalViewCode.js";
+import { experimentalViewState } from "./experimentalViewState.js";
 import { experimentalCongestionLevel } from "./experimentalCongestionLevel.js";
 import { experimentalSplitStorageInfo } from "./experimentalSplitStorageInfo.js";
 import { genesisConfig } from "./genesisConfig.js";
@@ -52,6 +58,7 @@ export const rpcHandlers: RpcHandlers<RpcContext> = {
   genesis_config: genesisConfig,
   EXPERIMENTAL_genesis_config: genesisConfig,
   client_config: clientConfig,
+  EXPERIMENTAL_client_config: clientConfig,
   network_info: networkInfo,
   maintenance_windows: maintenanceWindows,
   EXPERIMENTAL_maintenance_windows: maintenanceWindows,
@@ -66,6 +73,13 @@ export const rpcHandlers: RpcHandlers<RpcContext> = {
   EXPERIMENTAL_light_client_proof: lightClientProof,
   next_light_client_block: nextLightClientBlock,
   EXPERIMENTAL_light_client_block_proof: lightClientBlockProof,
+  light_client_block_proof: lightClientBlockProof,
+  EXPERIMENTAL_view_account: experimentalViewAccount,
+  EXPERIMENTAL_view_code: experimentalViewCode,
+  EXPERIMENTAL_view_state: experimentalViewState,
+  EXPERIMENTAL_view_access_key: experimentalViewAccessKey,
+  EXPERIMENTAL_view_access_key_list: experimentalViewAccessKeyList,
+  EXPERIMENTAL_call_function: experimentalCallFunction,
   sandbox_patch_state: sandboxPatchState,
   sandbox_fast_forward: sandboxFastForward,
   shardkit_snapshot: shardkitSnapshot,

@@ -31,6 +31,7 @@ export function status(_params: StatusParams, ctx: RpcContext): StatusResult {
     validator_account_id: producer.accountId,
     validator_public_key: producer.publicKey,
     node_public_key: producer.publicKey,
+    node_key: producer.publicKey,
     uptime_sec: Math.floor((Date.now() - ctx.startedAtMs) / 1000),
     genesis_hash: chain.genesisBlock.hash,
   };
