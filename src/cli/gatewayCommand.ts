@@ -168,7 +168,7 @@ export async function gatewayCommand(args: string[]): Promise<void> {
         ).RedisAccessGate.connect(redisUrl, {
           ...(options.publicRatePerMinute !== undefined && { publicRatePerMinute: options.publicRatePerMinute }),
           clientAddress: clientAddressOf(options.trustProxy ?? []),
-          onReport: (message) => (/ reloaded: | is back/.test(message) ? logger.info("redis", { message }) : logger.warn("redis", { message })),
+          onReport: (message, level) => logger[level]("redis", { message }),
         });
   const index =
     postgresUrl === undefined
@@ -178,7 +178,7 @@ export async function gatewayCommand(args: string[]): Promise<void> {
           postgresUrl,
           upstreamUrls: options.upstreams,
           ...(indexFrom !== undefined && { startHeight: indexFrom }),
-          log: (line) => (/failed|unavailable|could not|lost/.test(line) ? logger.warn(line) : logger.info(line)),
+          log: (line, level) => logger[level](line),
         });
   const gateway = await startGateway({
     ...gatewayOptions,

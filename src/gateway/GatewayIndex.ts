@@ -2,6 +2,10 @@ import type { Awaitable, IndexReader } from "../indexer/IndexStore.js";
 
 /** The index follower's state, as the gateway's /status reports it. */
 export interface GatewayIndexStatus {
+  /** False while the index database cannot be read (REST /v1 answers 503) or holds no block yet. */
+  readonly available: boolean;
+  /** Why it is (or was last) unavailable; null when it never was. */
+  readonly lastError: string | null;
   /** True on the instance that holds the leader lock and writes blocks to the index. */
   readonly leader: boolean;
   /** Blocks between the upstream head and the last indexed block (null before the first). */

@@ -10,6 +10,7 @@ import { restHandlers } from "../server/rest/handlers.js";
 import type { RestContext } from "../server/rest/RestContext.js";
 import { thenMaybe } from "../server/rest/thenMaybe.js";
 import type { GatewayIndex } from "./GatewayIndex.js";
+import type { RedisHealth } from "./redis/RedisAccessGate.js";
 import type { UpstreamHealth, UpstreamPool } from "./UpstreamPool.js";
 
 type GatewayHealthBody = components["schemas"]["RestGatewayHealth"];
@@ -23,6 +24,8 @@ export interface GatewayHealthSource {
   readonly regular: UpstreamPool;
   readonly archival: UpstreamPool;
   readonly index: GatewayIndex | undefined;
+  /** The Redis of keys and caps (`--redis`), when the gateway uses one. */
+  readonly redis?: (() => RedisHealth) | undefined;
 }
 
 function upstreamBody(health: UpstreamHealth): GatewayHealthBody["upstreams"][number] {
@@ -39,11 +42,20 @@ function upstreamBody(health: UpstreamHealth): GatewayHealthBody["upstreams"][nu
 export function gatewayHealthBody(source: GatewayHealthSource): Awaitable<GatewayHealthBody> {
   const upstreams = source.regular.health().map(upstreamBody);
   const archival_upstreams = source.archival === source.regular ? [] : source.archival.health().map(upstreamBody);
-  if (source.index === undefined) return { upstreams, archival_upstreams, index: null };
+  const redisHealth = source.redis?.();
+  const redis = redisHealth === undefined ? null : { url: redisHealth.url, up: redisHealth.up, last_error: redisHealth.lastError };
+  if (source.index === undefined) return { upstreams, archival_upstreams, index: null, redis };
   return thenMaybe(source.index.status(), (status) => ({
     upstreams,
     archival_upstreams,
-    index: { leader: status.leader, lag_blocks: status.lagBlocks === null ? null : Math.max(0, status.lagBlocks), lag_sec: status.lagSeconds },
+    index: {
+      available: status.available,
+      last_error: status.lastError,
+      leader: status.leader,
+      lag_blocks: status.lagBlocks === null ? null : Math.max(0, status.lagBlocks),
+      lag_sec: status.lagSeconds,
+    },
+    redis,
   }));
 }
 

@@ -15,6 +15,7 @@ import type { GatewayIndex } from "./GatewayIndex.js";
 import { createGatewayStatusListener, gatewayRestHandlers } from "./gatewayRest.js";
 import { probeUpstream } from "./probeUpstream.js";
 import { UpstreamPool, type UpstreamHealth } from "./UpstreamPool.js";
+import type { RedisHealth } from "./redis/RedisAccessGate.js";
 
 export interface GatewayOptions {
   host: string;
@@ -29,7 +30,7 @@ export interface GatewayOptions {
   /** Archival upstream nodes; without any, the archival listener forwards to `upstreams`. */
   archivalUpstreams?: readonly string[];
   /** The auth hook of every listener; default: an AccessControl over `keysFile` and `publicRatePerMinute`, as `serve`. */
-  access?: AccessGate & { close?(): void | Promise<void> };
+  access?: AccessGate & { close?(): void | Promise<void>; health?(): RedisHealth };
   /** Keys file (hashes, see `shardkit keys`), reloaded on change; used when `access` is not given. */
   keysFile?: string;
   /** Requests per minute per client address without a key; used when `access` is not given. */
@@ -163,7 +164,8 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     let apiUrl: string | undefined;
     if (options.apiPort !== undefined) {
       const index = options.index;
-      const source = { regular, archival, index };
+      const gate = options.access;
+      const source = { regular, archival, index, redis: gate?.health === undefined ? undefined : () => gate.health!() };
       const restServer =
         index === undefined
           ? createGatewayStatusListener({

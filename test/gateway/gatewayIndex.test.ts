@@ -13,7 +13,7 @@ import { startService, type Service } from "../../src/server/startService.js";
 let upstream: Service;
 let gateway: Gateway;
 let closedIndex = false;
-const follower: { status: GatewayIndexStatus } = { status: { leader: true, lagBlocks: 0, lagSeconds: 0.5 } };
+const follower: { status: GatewayIndexStatus } = { status: { available: true, lastError: null, leader: true, lagBlocks: 0, lagSeconds: 0.5 } };
 
 describe("startGateway with an index", () => {
   beforeAll(async () => {
@@ -62,13 +62,14 @@ describe("startGateway with an index", () => {
   it("reports the follower and the upstreams on /status and /health", async () => {
     const status = (await (await fetch(`${gateway.apiUrl}/status`)).json()) as any;
     expect(status.sync_block_height).toBe(0);
-    expect(status.gateway.index).toEqual({ leader: true, lag_blocks: 0, lag_sec: 0.5 });
+    expect(status.gateway.index).toEqual({ available: true, last_error: null, leader: true, lag_blocks: 0, lag_sec: 0.5 });
+    expect(status.gateway.redis).toBeNull();
     expect(status.gateway.upstreams).toEqual([expect.objectContaining({ url: upstream.rpcUrl, up: true, head_height: upstream.chain.head().height })]);
     expect(validateRestResponse("status", 200, status)).toEqual([]);
 
-    follower.status = { leader: false, lagBlocks: 7, lagSeconds: 7.2 };
+    follower.status = { available: true, lastError: null, leader: false, lagBlocks: 7, lagSeconds: 7.2 };
     const health = (await (await fetch(`${gateway.apiUrl}/health`)).json()) as any;
-    expect(health.gateway.index).toEqual({ leader: false, lag_blocks: 7, lag_sec: 7.2 });
+    expect(health.gateway.index).toEqual({ available: true, last_error: null, leader: false, lag_blocks: 7, lag_sec: 7.2 });
     expect(health.status).toBe("ok");
     expect(validateRestResponse("health", 200, health)).toEqual([]);
   });

@@ -112,7 +112,7 @@ describe("PostgresIndexStore", () => {
       const store = await PostgresIndexStore.open(pool);
       expect(store.height).toBeNull();
       expect((await pool.query("SELECT version FROM idx_schema")).rows).toEqual([{ version: INDEX_SCHEMA_VERSION }]);
-      await expect(store.account("a.near")).rejects.toThrow(/has not applied genesis/);
+      await expect(store.account("a.near")).rejects.toThrow(/unavailable: the index holds no block yet/);
       await store.applyWithFollowerState(block(0, { accountStates: new Map([["a.near", { balance: "5", locked: "0", storageBytes: 100 }]]) }), {
         open: ["tx1"],
       });

@@ -103,7 +103,7 @@ describe("UpstreamFollower", () => {
 });
 
 describe("UpstreamFollower failures", () => {
-  it("logs one clear line per failed attempt while the upstream is down, and indexes once it answers", async () => {
+  it("logs the first failed attempt at warn (repeats at debug) while the upstream is down, and the recovery at warn", async () => {
     const database = `down_${process.pid}`;
     await pool.query(`CREATE DATABASE ${database}`);
     const downPool = new pg.Pool({ connectionString: postgres.url.replace(/\/postgres$/, `/${database}`), max: 2 });
@@ -121,7 +121,7 @@ describe("UpstreamFollower failures", () => {
       call: (method, params) => (upstreamUp ? liveCall(method, params) : deadCall(method, params)),
       upstreamName: "the test upstream",
       store,
-      log: (line) => lines.push(line),
+      log: (line, level) => lines.push(`${level} ${line}`),
       pollMs: 50,
       maxBackoffMs: 200,
     });
@@ -129,10 +129,10 @@ describe("UpstreamFollower failures", () => {
       follower.start();
       await waitUntil(async () => lines.length >= 2);
       expect(store.height).toBeNull();
-      expect(lines[0]).toMatch(/^index follower: block \? from the test upstream failed \(1x\): fetch failed \(connect ECONNREFUSED 127\.0\.0\.1:\d+\); retrying in 200 ms$/);
-      expect(lines[1]).toMatch(/failed \(2x\)/);
+      expect(lines[0]).toMatch(/^warn index follower: asking for the final head from the test upstream failed \(1x\): fetch failed \(connect ECONNREFUSED 127\.0\.0\.1:\d+\); retrying in 200 ms$/);
+      expect(lines[1]).toMatch(/^debug .*failed \(2x\)/);
       upstreamUp = true;
-      await waitUntil(async () => store.height !== null && lines.some((l) => /answers again/.test(l)));
+      await waitUntil(async () => store.height !== null && lines.some((l) => /^warn .*answers again/.test(l)));
     } finally {
       await follower.stop();
       await downPool.end();

@@ -4,6 +4,7 @@ import { PostgresIndexReader } from "../../indexer/postgres/PostgresIndexReader.
 import { PostgresIndexStore } from "../../indexer/postgres/PostgresIndexStore.js";
 import { UpstreamFollower } from "../../indexer/upstream/UpstreamFollower.js";
 import { upstreamRpc, type UpstreamCall } from "../../indexer/upstream/UpstreamRpc.js";
+import { connectionFailure } from "../../indexer/postgres/connectionFailure.js";
 import type { GatewayIndex, GatewayIndexStatus } from "../GatewayIndex.js";
 import { LeaderLock } from "./LeaderLock.js";
 
@@ -20,9 +21,15 @@ export interface PostgresGatewayIndexOptions {
   readonly followPollMs?: number;
   /** Reader connections per instance (default 8). */
   readonly readConnections?: number;
-  /** Leadership changes and failures (one line each; never a credential). */
-  readonly log: (line: string) => void;
+  /**
+   * Leadership changes and failures (one line each; never a credential), with their level: an
+   * outage of the database is `warn` once when it starts and once when it ends.
+   */
+  readonly log: (line: string, level: "info" | "warn" | "debug") => void;
 }
+
+/** How long a new connection to PostgreSQL may take before the read fails as unavailable. */
+const CONNECT_TIMEOUT_MS = 3000;
 
 /** How long the upstream's final height is reused for the lag report. */
 const HEAD_CACHE_MS = 1000;
@@ -44,12 +51,19 @@ export class PostgresGatewayIndex implements GatewayIndex {
   private timer: NodeJS.Timeout | undefined;
   private head: { height: number; at: number } | undefined;
   private lastProblem = "";
+  /** Whether the database answered the last time it was asked (reads, status, the leader lock). */
+  private reachable = true;
+  private lastError: string | null = null;
 
   private constructor(private readonly options: PostgresGatewayIndexOptions) {
-    this.pool = new pg.Pool({ connectionString: options.postgresUrl, max: options.readConnections ?? 8, keepAlive: true });
+    // A bounded connect: a database cut off by the network must turn into a 503, not a hung request.
+    this.pool = new pg.Pool({ connectionString: options.postgresUrl, max: options.readConnections ?? 8, keepAlive: true, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
     // An idle pooled session cut by a database restart: the pool drops it and reconnects on demand.
     this.pool.on("error", () => undefined);
-    this.reader = new PostgresIndexReader(this.pool);
+    this.reader = new PostgresIndexReader(this.pool, {
+      reachable: () => this.markReachable(),
+      unreachable: (error) => this.markUnreachable(error.reason),
+    });
     this.call = upstreamRpc(options.upstreamUrls);
   }
 
@@ -70,11 +84,23 @@ export class PostgresGatewayIndex implements GatewayIndex {
     return this.leader?.lock.held === true;
   }
 
-  /** Leadership and lag; while the database does not answer, the lag is unknown (null). */
+  /** Availability, leadership and lag; while the database does not answer, the lag is unknown (null). */
   async status(): Promise<GatewayIndexStatus> {
-    const [index, head] = await Promise.all([this.reader.status().catch(() => undefined), this.upstreamFinalHeight()]);
-    if (index === undefined) return { leader: this.isLeader, lagBlocks: null, lagSeconds: null };
+    // The reader reports reachability itself (markReachable / markUnreachable).
+    const [index, head] = await Promise.all([
+      this.reader.status().catch((error: unknown) => {
+        if (connectionFailure(error) === undefined) throw error;
+        return undefined;
+      }),
+      this.upstreamFinalHeight(),
+    ]);
+    if (index === undefined || index.height === null) {
+      const lastError = index === undefined ? this.lastError : "the index holds no block yet";
+      return { available: false, lastError, leader: this.isLeader, lagBlocks: null, lagSeconds: null };
+    }
     return {
+      available: true,
+      lastError: this.lastError,
       leader: this.isLeader,
       lagBlocks: index.height === null || head === undefined ? null : Math.max(0, head - index.height),
       lagSeconds: index.timestampNs === null ? null : Math.max(0, Number(BigInt(Date.now()) * 1_000_000n - index.timestampNs) / 1e9),
@@ -121,11 +147,14 @@ export class PostgresGatewayIndex implements GatewayIndex {
     try {
       lock = await LeaderLock.tryAcquire(this.options.postgresUrl);
     } catch (error) {
-      this.problem(`index: PostgreSQL at ${redact(this.options.postgresUrl)} unavailable: ${(error as Error).message}; retrying`);
+      const unavailable = connectionFailure(error);
+      if (unavailable !== undefined) this.markUnreachable(unavailable.reason);
+      else this.problem(`index: cannot try the leader lock: ${(error as Error).message}; retrying`);
       return;
     }
+    this.markReachable();
     if (lock === undefined) {
-      this.lastProblem = ""; // the database answers again: a later outage is worth a new line
+      this.lastProblem = ""; // the database answers again: a later problem is worth a new line
       return;
     }
     if (this.closed) return void (await lock.release());
@@ -141,11 +170,14 @@ export class PostgresGatewayIndex implements GatewayIndex {
       });
       this.leader = { lock, follower };
       lock.onLost(() => {
-        this.options.log("index: lost the leader lock (its PostgreSQL session ended); following stops until it is taken again");
+        this.options.log("index: lost the leader lock (its PostgreSQL session ended); following stops until it is taken again", "warn");
         void this.stepDown();
       });
       this.lastProblem = "";
-      this.options.log(`index: leader; following ${this.options.upstreamUrls.map(redact).join(", ")} from block ${store.height === null ? "genesis" : store.height + 1}`);
+      this.options.log(
+        `index: leader; following ${this.options.upstreamUrls.map(redact).join(", ")} from block ${store.height === null ? "genesis" : store.height + 1}`,
+        "info",
+      );
       follower.start();
     } catch (error) {
       this.problem(`index: could not start as leader: ${(error as Error).message}; retrying`);
@@ -165,7 +197,22 @@ export class PostgresGatewayIndex implements GatewayIndex {
   private problem(line: string): void {
     if (line === this.lastProblem) return;
     this.lastProblem = line;
-    this.options.log(line);
+    this.options.log(line, "warn");
+  }
+
+  /** The database did not answer: one `warn` line when an outage starts. */
+  private markUnreachable(reason: string): void {
+    this.lastError = reason;
+    if (!this.reachable) return;
+    this.reachable = false;
+    this.options.log(`index: PostgreSQL at ${redact(this.options.postgresUrl)} unreachable (${reason}): REST /v1 answers 503 until it is back`, "warn");
+  }
+
+  /** The database answered: one `warn` line when an outage ends. */
+  private markReachable(): void {
+    if (this.reachable) return;
+    this.reachable = true;
+    this.options.log(`index: PostgreSQL at ${redact(this.options.postgresUrl)} is back: REST /v1 answers again`, "warn");
   }
 }
 

@@ -6,7 +6,7 @@ import { clientAddressOf, type ClientAddressOf } from "../../server/http/clientA
 import type { KeyRing } from "../../server/http/keyRing.js";
 import { RateLimiter } from "../../server/http/RateLimiter.js";
 import { connectRedis, redactRedisUrl } from "./connectRedis.js";
-import { RedisKeysWatcher, REDIS_KEYS_POLL_MS } from "./RedisKeysWatcher.js";
+import { RedisKeysWatcher, REDIS_KEYS_POLL_MS, type RedisReport } from "./RedisKeysWatcher.js";
 import { RedisKeyStore } from "./RedisKeyStore.js";
 import { RedisRateCap } from "./RedisRateCap.js";
 
@@ -17,8 +17,8 @@ export interface RedisAccessGateOptions {
   readonly publicRatePerMinute?: number;
   /** Who a keyless request counts as (default: the TCP peer; `--trust-proxy`, see clientAddress.ts). */
   readonly clientAddress?: ClientAddressOf;
-  /** Connection losses, reconnects, reloads and fallbacks (never a key). */
-  readonly onReport?: (message: string) => void;
+  /** Connection losses and reconnects (`warn`: one line when an outage starts, one when it ends), reloads (never a key). */
+  readonly onReport?: RedisReport;
   readonly pollMs?: number;
   /** A rate check with no reply after this long falls back to the local limiter (default 250 ms). */
   readonly commandTimeoutMs?: number;
@@ -27,6 +27,16 @@ export interface RedisAccessGateOptions {
 }
 
 const ALLOW: AccessDecision = { kind: "allow" };
+
+/** What /health reports about the gateway's Redis. */
+export interface RedisHealth {
+  /** The URL without credentials. */
+  readonly url: string;
+  /** True while the shared caps are in force. */
+  readonly up: boolean;
+  /** Why Redis was last seen unreachable (null when it never was). */
+  readonly lastError: string | null;
+}
 
 /**
  * The gateway's access check with the keys and rate caps in Redis: the same decisions as
@@ -46,12 +56,13 @@ const ALLOW: AccessDecision = { kind: "allow" };
 export class RedisAccessGate implements AccessGate {
   private readonly fallback = new RateLimiter();
   private redisDown = false;
+  private lastError: string | null = null;
   private readonly clientAddress: ClientAddressOf;
   private readonly onClose = (): void => this.markDown("connection closed");
   private readonly onReady = (): void => {
     if (!this.redisDown) return;
     this.redisDown = false;
-    this.report("Redis is back: shared rate caps apply again");
+    this.report(`Redis at ${this.where} is back: shared rate caps apply again`, "warn");
   };
 
   private constructor(
@@ -105,6 +116,10 @@ export class RedisAccessGate implements AccessGate {
     return this.keys.current();
   }
 
+  health(): RedisHealth {
+    return { url: this.where, up: this.shared, lastError: this.lastError };
+  }
+
   /** Whether the shared caps are in force (false while falling back to per-instance limits). */
   get shared(): boolean {
     return !this.redisDown && this.client.status === "ready";
@@ -144,10 +159,11 @@ export class RedisAccessGate implements AccessGate {
   private markDown(why: string): void {
     if (this.redisDown) return;
     this.redisDown = true;
-    this.report(`Redis at ${this.where} unreachable (${why}): rate caps are enforced per instance until it is back`);
+    this.lastError = why;
+    this.report(`Redis at ${this.where} unreachable (${why}): rate caps are enforced per instance until it is back`, "warn");
   }
 
-  private report(message: string): void {
-    this.options.onReport?.(message);
+  private report(message: string, level: "info" | "warn"): void {
+    this.options.onReport?.(message, level);
   }
 }

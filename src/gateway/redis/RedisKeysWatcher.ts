@@ -2,6 +2,9 @@ import type { Redis } from "ioredis";
 import { KeyRing } from "../../server/http/keyRing.js";
 import type { RedisKeyStore } from "./RedisKeyStore.js";
 
+/** A state change worth a log line, with its level (outages and their ends are `warn`). */
+export type RedisReport = (message: string, level: "info" | "warn") => void;
+
 /** How often each instance compares the keys version with its own (a net under lost messages). */
 export const REDIS_KEYS_POLL_MS = 1000;
 
@@ -27,7 +30,7 @@ export class RedisKeysWatcher {
     private readonly store: RedisKeyStore,
     private readonly client: Redis,
     private readonly subscriber: Redis,
-    private readonly onReport: (message: string) => void,
+    private readonly onReport: RedisReport,
     pollMs: number,
   ) {
     this.poll = setInterval(() => void this.checkVersion(), pollMs);
@@ -39,7 +42,7 @@ export class RedisKeysWatcher {
     store: RedisKeyStore,
     client: Redis,
     subscriber: Redis,
-    onReport: (message: string) => void = () => {},
+    onReport: RedisReport = () => {},
     pollMs = REDIS_KEYS_POLL_MS,
   ): Promise<RedisKeysWatcher> {
     // Subscribe before the first load, so no change can fall between the two.
@@ -82,9 +85,14 @@ export class RedisKeysWatcher {
           const changed = version !== this.loadedVersion;
           this.ring = new KeyRing(keys);
           this.loadedVersion = version;
-          if (changed) this.onReport(`Redis keys reloaded: ${keys.length} key(s), version ${version}`);
+          if (changed && keys.length === 0) {
+            // A Redis that came back empty (restarted without persistence, flushed): every key is refused.
+            this.onReport(`Redis keys reloaded: 0 keys, version ${version}: every request with a key is refused (403) until keys are added`, "warn");
+          } else if (changed) {
+            this.onReport(`Redis keys reloaded: ${keys.length} key(s), version ${version}`, "info");
+          }
         } catch (error) {
-          this.onReport(`cannot reload the Redis keys (${(error as Error).message}); still serving the last good version`);
+          this.onReport(`cannot reload the Redis keys (${(error as Error).message}); still serving the last good version`, "warn");
           return;
         }
       } while (this.loadAgain);

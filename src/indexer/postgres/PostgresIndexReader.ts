@@ -1,7 +1,10 @@
 import type pg from "pg";
 import type { AccountRows, ContractRow, FtHolder, FtRow, IndexReader, IndexStatus } from "../IndexStore.js";
+import { IndexUnavailableError } from "../IndexUnavailableError.js";
+import { connectionFailure } from "./connectionFailure.js";
 
-const NOT_INDEXED = "the index has not applied genesis yet";
+/** A database that holds no block yet (a gateway whose leader has not indexed the first one). */
+const notIndexed = () => new IndexUnavailableError("the index holds no block yet");
 
 /**
  * The REST index read from PostgreSQL. Each call is one SQL statement, so it reads one
@@ -9,10 +12,29 @@ const NOT_INDEXED = "the index has not applied genesis yet";
  * commits each block in one transaction).
  */
 export class PostgresIndexReader implements IndexReader {
-  constructor(protected readonly pool: pg.Pool) {}
+  constructor(
+    protected readonly pool: pg.Pool,
+    /** Told the outcome of each read as far as the database's reachability goes (the gateway logs outages). */
+    private readonly watch?: { reachable(): void; unreachable(error: IndexUnavailableError): void },
+  ) {}
+
+  /** One statement; a database that cannot be reached fails with IndexUnavailableError (REST answers 503). */
+  protected async read<R extends pg.QueryResultRow>(query: string | pg.QueryConfig): Promise<pg.QueryResult<R>> {
+    let result: pg.QueryResult<R>;
+    try {
+      result = await this.pool.query<R>(query);
+    } catch (error) {
+      const unavailable = connectionFailure(error);
+      if (unavailable === undefined) throw error;
+      this.watch?.unreachable(unavailable);
+      throw unavailable;
+    }
+    this.watch?.reachable();
+    return result;
+  }
 
   async status(): Promise<IndexStatus> {
-    const { rows } = await this.pool.query<{ height: string | null; timestamp_ns: string | null; balance_height: string | null }>(
+    const { rows } = await this.read<{ height: string | null; timestamp_ns: string | null; balance_height: string | null }>(
       "SELECT height, timestamp_ns, balance_height FROM idx_meta",
     );
     const row = rows[0];
@@ -25,7 +47,7 @@ export class PostgresIndexReader implements IndexReader {
   }
 
   async account(accountId: string): Promise<AccountRows> {
-    const { rows } = await this.pool.query<{
+    const { rows } = await this.read<{
       height: string | null;
       state: { b: string; l: string; s: number } | null;
       ft: [string, string | null, number][];
@@ -46,7 +68,7 @@ export class PostgresIndexReader implements IndexReader {
       values: [accountId],
     });
     const row = rows[0];
-    if (row?.height == null) throw new Error(NOT_INDEXED);
+    if (row?.height == null) throw notIndexed();
     const contractRows = (list: [string, number][]): ContractRow[] =>
       list.map(([contractId, lastUpdateBlockHeight]) => ({ contractId, lastUpdateBlockHeight }));
     return {
@@ -59,7 +81,7 @@ export class PostgresIndexReader implements IndexReader {
   }
 
   async accountsByKey(publicKey: string, onlyFullAccess: boolean): Promise<{ height: number; accountIds: string[] }> {
-    const { rows } = await this.pool.query<{ height: string | null; ids: string[] }>({
+    const { rows } = await this.read<{ height: string | null; ids: string[] }>({
       name: "idx_accounts_by_key",
       text: `SELECT m.height,
         (SELECT coalesce(array_agg(account_id ORDER BY account_id), '{}') FROM idx_access_keys
@@ -68,12 +90,12 @@ export class PostgresIndexReader implements IndexReader {
       values: [publicKey, onlyFullAccess],
     });
     const row = rows[0];
-    if (row?.height == null) throw new Error(NOT_INDEXED);
+    if (row?.height == null) throw notIndexed();
     return { height: Number(row.height), accountIds: row.ids };
   }
 
   async ftTop(tokenId: string, limit: number): Promise<{ height: number; holders: FtHolder[] }> {
-    const { rows } = await this.pool.query<{ height: string | null; holders: [string, string][] }>({
+    const { rows } = await this.read<{ height: string | null; holders: [string, string][] }>({
       name: "idx_ft_top",
       text: `SELECT m.height,
         (SELECT coalesce(json_agg(json_build_array(t.account_id, t.balance) ORDER BY t.amount DESC, t.account_id DESC), '[]')
@@ -84,7 +106,7 @@ export class PostgresIndexReader implements IndexReader {
       values: [tokenId, limit],
     });
     const row = rows[0];
-    if (row?.height == null) throw new Error(NOT_INDEXED);
+    if (row?.height == null) throw notIndexed();
     return { height: Number(row.height), holders: row.holders.map(([accountId, balance]) => ({ accountId, balance })) };
   }
 }

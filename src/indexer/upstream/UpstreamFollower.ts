@@ -18,7 +18,8 @@ export interface UpstreamFollowerOptions {
   readonly maxBackoffMs?: number;
   /** Stops once this block is indexed (a backfill up to a height; tests comparing at one height). */
   readonly stopAfterHeight?: number;
-  readonly log: (line: string) => void;
+  /** One line per state change: the first failure of a run and the recovery at `warn`, repeats at `debug`. */
+  readonly log: (line: string, level: "info" | "warn" | "debug") => void;
   readonly onIndexed?: (height: number) => void;
 }
 
@@ -85,15 +86,18 @@ export class UpstreamFollower {
           next++;
           this.trimHeights();
         }
-        if (failures > 0) log(`index follower: ${this.options.upstreamName} answers again; indexed up to block ${store.height}`);
+        if (failures > 0) log(`index follower: ${this.options.upstreamName} answers again; indexed up to block ${store.height}`, "warn");
         failures = 0;
         if (this.options.stopAfterHeight !== undefined && next > this.options.stopAfterHeight) return;
         await this.sleep(this.options.pollMs ?? 300);
       } catch (error) {
         failures++;
         const delay = Math.min(this.options.maxBackoffMs ?? 5000, 250 * 2 ** Math.min(failures - 1, 5));
+        // Before the first step knows its block (reading the index or the upstream head failed), name what it was doing.
+        const step = next !== undefined ? `block ${next}` : open === undefined ? "reading the index state" : "asking for the final head";
         log(
-          `index follower: block ${next ?? "?"} from ${this.options.upstreamName} failed (${failures}x): ${describeError(error)}; retrying in ${delay} ms`,
+          `index follower: ${step} from ${this.options.upstreamName} failed (${failures}x): ${describeError(error)}; retrying in ${delay} ms`,
+          failures === 1 ? "warn" : "debug",
         );
         // What the failed step computed is dropped: resume from what the index committed.
         open = undefined;

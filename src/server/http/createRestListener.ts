@@ -1,6 +1,7 @@
 import { hash } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { RestHandlers, RestOperationId } from "../../../generated/rest/routes.js";
+import { IndexUnavailableError } from "../../indexer/IndexUnavailableError.js";
 import type { RestContext } from "../rest/RestContext.js";
 import { matchRoute } from "../rest/matchRoute.js";
 import { INVALID_ARGUMENT } from "../rest/validArguments.js";
@@ -23,11 +24,17 @@ export interface RestListenerOptions {
 
 const INTERNAL_ERROR_BODY = '"Internal server error"';
 
+/** Body of a 503 while the index cannot be read (the reason stays in the logs and /health: it may name hosts). */
+export const INDEX_UNAVAILABLE_TEXT = "The account index is unavailable (its database cannot be reached or holds no block yet); retry later. /health says more.";
+/** Seconds a client waits before asking again while the index is unavailable. */
+const INDEX_RETRY_AFTER_SEC = 2;
+
 /**
  * The REST listener: auth hook, CORS, then the route table. GET (and HEAD) only; bodies are
  * ignored. 200 answers carry a weak ETag of the rows, `Cache-Control: no-cache` and
  * `X-Block-Height`; a matching If-None-Match gets 304 (with the current block). Unknown paths
- * get 404 with an empty body, as FastNEAR's actix.
+ * get 404 with an empty body, as FastNEAR's actix. While the index cannot be read (its database
+ * is down) `/v1` answers 503 text/plain with Retry-After, and answers again once it is back.
  */
 export function createRestListener(options: RestListenerOptions): Server {
   const server = createServer((req, res) => {
@@ -91,6 +98,10 @@ function route(req: IncomingMessage, res: ServerResponse, options: RestListenerO
     ctx: RestContext,
   ) => { status: number; body: unknown } | Promise<{ status: number; body: unknown }>;
   const failed = (error: unknown) => {
+    // An unreachable index is an outage, not a bug: 503, and the next request tries it again.
+    if (error instanceof IndexUnavailableError) {
+      return send(req, res, 503, [...corsHeaders(req), "content-type", "text/plain; charset=utf-8", "retry-after", String(INDEX_RETRY_AFTER_SEC)], INDEX_UNAVAILABLE_TEXT);
+    }
     options.onInternalError?.(match.operationId, error);
     send(req, res, 500, jsonHeaders(req), INTERNAL_ERROR_BODY);
   };

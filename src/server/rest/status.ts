@@ -1,22 +1,33 @@
 import type { RestHandlers } from "../../../generated/rest/routes.js";
-import type { IndexStatus } from "../../indexer/IndexStore.js";
+import { IndexUnavailableError } from "../../indexer/IndexUnavailableError.js";
+import { readableIndexStatus } from "./readableIndexStatus.js";
 import type { RestContext } from "./RestContext.js";
 import { thenMaybe } from "./thenMaybe.js";
 
-/** The index height every body reports; the indexer applies genesis before the listener opens. */
-export function appliedHeight(status: IndexStatus): number {
-  if (status.height === null) throw new Error("the index has not applied genesis yet");
-  return status.height;
-}
-
-/** GET /status: FastNEAR's index status. */
+/**
+ * GET /status: FastNEAR's index status. Always 200: while the index cannot be read,
+ * `block_height` is the chain head and every `sync_*` field is null.
+ */
 export const status: RestHandlers<RestContext>["status"] = (_params, ctx) =>
-  thenMaybe(ctx.index.status(), (index) => {
+  thenMaybe(readableIndexStatus(ctx), (index) => {
+    if (index instanceof IndexUnavailableError) {
+      return {
+        status: 200 as const,
+        body: {
+          block_height: ctx.headHeight(),
+          sync_balance_block_height: null,
+          sync_block_height: null,
+          sync_block_timestamp_nanosec: null,
+          sync_latency_sec: null,
+          version: ctx.version,
+        },
+      };
+    }
     const timestampNs = index.timestampNs;
     return {
       status: 200 as const,
       body: {
-        block_height: appliedHeight(index),
+        block_height: index.height,
         sync_balance_block_height: index.balanceHeight,
         sync_block_height: index.height,
         sync_block_timestamp_nanosec: timestampNs === null ? null : timestampNs.toString(),

@@ -161,7 +161,7 @@ describe("three gateway processes sharing keys and rate caps in Redis", () => {
     for (const g of gateways) await waitFor(() => g.output().stdout, /Redis at redis:\/\/127\.0\.0\.1:\d+\/? unreachable/, 10_000);
 
     await redis.restart({ keepData: true });
-    for (const g of gateways) await waitFor(() => g.output().stdout, /Redis is back/, 15_000);
+    for (const g of gateways) await waitFor(() => g.output().stdout, /Redis at \S+ is back/, 15_000);
     // Re-subscribed and sharing caps again: a new capped key, 6 in total across the three.
     const capped = await keys("add", "--redis", redis.url, "--name", "after-restart", "--rate", "6");
     await knownEverywhere(capped);

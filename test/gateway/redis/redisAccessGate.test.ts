@@ -266,7 +266,7 @@ describe("RedisAccessGate across instances", () => {
       await Promise.all(instances.map((i) => get(i, key)));
       return instances.every((i) => i.gate.shared);
     }, "shared again once Redis answers");
-    expect(instances[1]!.reports.join("\n")).toMatch(/Command timed out[\s\S]*Redis is back/);
+    expect(instances[1]!.reports.join("\n")).toMatch(/Command timed out[\s\S]*Redis at \S+ is back/);
   });
 
   it("reloads the keys after Redis comes back empty (a wiped Redis revokes everything)", async () => {
