@@ -11,8 +11,11 @@ export interface PostgresServer {
   /** postgres://postgres@127.0.0.1:PORT/postgres (trust auth, no password). */
   readonly url: string;
   readonly port: number;
-  /** Stops the server (fast shutdown: sessions are cut), keeping its data. */
-  stop(): void;
+  /**
+   * Stops the server, keeping its data: fast shutdown (sessions are cut), or `immediate` (no
+   * shutdown checkpoint, as a crash: `pg_ctl -m immediate`).
+   */
+  stop(options?: { immediate?: boolean }): void;
   /** Starts it again on the same port and data directory. */
   start(): void;
   /** Stops and starts it: every open session dies, as in a crash-restart of the database. */
@@ -75,9 +78,9 @@ export async function startPostgres(): Promise<PostgresServer> {
       run(pgCtl, ["-D", data, "-l", log, "-w", "-t", "30", "-o", options, "start"]);
       running = true;
     },
-    stop() {
+    stop(options = {}) {
       if (!running) return;
-      run(pgCtl, ["-D", data, "-m", "fast", "-w", "-t", "30", "stop"]);
+      run(pgCtl, ["-D", data, "-m", options.immediate === true ? "immediate" : "fast", "-w", "-t", "30", "stop"]);
       running = false;
     },
     restart() {

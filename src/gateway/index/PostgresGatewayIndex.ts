@@ -54,6 +54,8 @@ export class PostgresGatewayIndex implements GatewayIndex {
   /** Whether the database answered the last time it was asked (reads, status, the leader lock). */
   private reachable = true;
   private lastError: string | null = null;
+  /** This instance lost the leader lock and has not taken it again (a degraded state, logged at warn). */
+  private lostLeadership = false;
 
   private constructor(private readonly options: PostgresGatewayIndexOptions) {
     // A bounded connect: a database cut off by the network must turn into a 503, not a hung request.
@@ -170,14 +172,16 @@ export class PostgresGatewayIndex implements GatewayIndex {
       });
       this.leader = { lock, follower };
       lock.onLost(() => {
+        this.lostLeadership = true;
         this.options.log("index: lost the leader lock (its PostgreSQL session ended); following stops until it is taken again", "warn");
         void this.stepDown();
       });
       this.lastProblem = "";
       this.options.log(
-        `index: leader; following ${this.options.upstreamUrls.map(redact).join(", ")} from block ${store.height === null ? "genesis" : store.height + 1}`,
-        "info",
+        `index: leader${this.lostLeadership ? " again" : ""}; following ${this.options.upstreamUrls.map(redact).join(", ")} from block ${store.height === null ? "genesis" : store.height + 1}`,
+        this.lostLeadership ? "warn" : "info",
       );
+      this.lostLeadership = false;
       follower.start();
     } catch (error) {
       this.problem(`index: could not start as leader: ${(error as Error).message}; retrying`);
