@@ -20,7 +20,7 @@ behaviour rules, invalid inputs, and with the right flags auth and transactions.
 Options:
   --rpc URL            regular JSON-RPC endpoint (required)
   --archival URL       archival JSON-RPC endpoint (enables the retention checks)
-  --api URL            REST API base URL, without /v1 (enables the route checks)
+  --api URL            REST API URL, with or without /v1 (enables the route checks)
   --api-key KEY        API key, sent as Authorization: Bearer (enables the auth checks)
   --signer A:KEY       account and ed25519 secret key: sends 1 yoctoNEAR transfers to itself
   --contract ACCOUNT   a contract account with state, for view_state, proofs and views

@@ -11,7 +11,7 @@ export interface ContractTestOptions {
   readonly rpcUrl: string;
   /** Archival JSON-RPC endpoint: enables the retention checks. */
   readonly archivalUrl?: string;
-  /** REST API base (without /v1): enables the route checks. */
+  /** REST API URL, with or without a final `/v1` (as serve prints it): enables the route checks. */
   readonly apiUrl?: string;
   /** Sent as `Authorization: Bearer`; enables the auth checks. */
   readonly apiKey?: string;

@@ -6,6 +6,7 @@ import { rpcConformanceChecks, restConformanceChecks } from "./conformanceChecks
 import type { ContractTestOptions } from "./ContractTestOptions.js";
 import { discoverTarget } from "./discoverTarget.js";
 import { rpcNegativeChecks, restNegativeChecks } from "./negativeChecks.js";
+import { restBaseUrl } from "./restBaseUrl.js";
 import { SuiteRunner } from "./SuiteRunner.js";
 import { transactionChecks } from "./transactionChecks.js";
 
@@ -23,7 +24,8 @@ export interface ContractTestReport {
  * behaviour rules, invalid inputs, auth (with an API key) and transactions (with a signer).
  * Read-only unless `signer` is given.
  */
-export async function runContractTests(options: ContractTestOptions): Promise<ContractTestReport> {
+export async function runContractTests(given: ContractTestOptions): Promise<ContractTestReport> {
+  const options = given.apiUrl === undefined ? given : { ...given, apiUrl: restBaseUrl(given.apiUrl) };
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const headers = options.apiKey === undefined ? {} : { authorization: `Bearer ${options.apiKey}` };
   const suite = new SuiteRunner(timeoutMs, headers, options.onResult);

@@ -33,12 +33,14 @@ describe("shardkit contract-test (CLI)", () => {
   it("exits 0 against shardkit serve, prints a plain line per check and writes a JUnit report", async () => {
     const dir = await mkdtemp(join(tmpdir(), "shardkit-ctest-cli-"));
     const junitFile = join(dir, "report.xml");
-    const run = await runCli(["--rpc", service.rpcUrl, "--archival", service.archivalUrl, "--api", service.apiUrl!, "--report", "junit", junitFile]);
+    // --api as serve's banner prints it, with /v1 (the route checks must not request /v1/v1/...).
+    const run = await runCli(["--rpc", service.rpcUrl, "--archival", service.archivalUrl, "--api", `${service.apiUrl!}/v1/`, "--report", "junit", junitFile]);
     expect(run.stderr).toBe("");
     expect(run.status).toBe(0);
     const lines = run.stdout.trim().split("\n");
     expect(lines.at(-1)).toMatch(/^\d+ passed, 0 failed, \d+ skipped$/);
     expect(lines).toContain("PASS behaviour    view_state paging [shardkit-only]");
+    expect(lines.filter((line) => / rest GET \/v1\//.test(line)).length).toBeGreaterThan(5);
     expect(lines.every((line, i) => i === lines.length - 1 || /^(PASS|SKIP) /.test(line))).toBe(true);
     const junit = await readFile(junitFile, "utf8");
     expect(junit).toMatch(/^<\?xml/);
