@@ -112,6 +112,27 @@ describe.each(["memory", "disk"] as const)("shardkit_snapshot / shardkit_revert 
     }
   });
 
+  it("takes any spelling of an id, as Anvil: leading zeros and upper case", async () => {
+    const service = await start();
+    try {
+      const url = service.rpcUrl;
+      const ids: string[] = [];
+      for (let i = 0; i < 10; i++) {
+        ids.push((await rpcResult(url, "shardkit_snapshot", {})).snapshot_id);
+        service.chain.produceBlock();
+      }
+      expect(ids.at(-1)).toBe("0xa");
+      const tenth = service.chain.head().height - 1;
+      expect((await rpcResult(url, "shardkit_revert", { snapshot_id: "0X000A" })).block_height).toBe(tenth);
+      const second = await rpcResult(url, "shardkit_revert", { snapshot_id: "0x02" });
+      expect(second.block_height).toBe(tenth - 8);
+      const gone = await rpcError(url, "shardkit_revert", { snapshot_id: "0x03" });
+      expect(gone.error.cause).toMatchObject({ name: "UNKNOWN_SNAPSHOT", info: { snapshot_id: "0x03" } });
+    } finally {
+      await service.close();
+    }
+  });
+
   it("is refused on the archival listener (METHOD_NOT_FOUND) and bad ids are PARSE_ERRORs", async () => {
     const service = await start();
     try {
