@@ -6,6 +6,7 @@ import { shutdownOnSignals } from "./shutdownOnSignals.js";
 import { UsageError, parseFlags, type FlagSpecs, type FlagValues } from "./flags.js";
 import { trustProxyFlagSpec, trustProxyFrom, trustProxyUsage } from "./trustProxyFlag.js";
 import { listenError } from "./listenError.js";
+import { usageLine } from "./usageLine.js";
 
 interface GatewayFlag {
   value: string;
@@ -62,10 +63,7 @@ behind a load balancer (README, "Deployment (gateway)"). SIGINT/SIGTERM shut it 
 
 Options:
 ${Object.entries(gatewayFlags)
-  .map(([name, flag]) => {
-    const left = `  --${name} ${flag.value}`;
-    return `${left.padEnd(28)} ${flag.help}${flag.default === undefined ? "" : ` (default ${flag.default})`}`;
-  })
+  .map(([name, flag]) => usageLine(`--${name} ${flag.value}`, `${flag.help}${flag.default === undefined ? "" : ` (default ${flag.default})`}`))
   .join("\n")}
 ${trustProxyUsage}
   --index                      serve REST /v1 from the PostgreSQL index (--postgres); one instance

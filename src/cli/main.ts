@@ -12,7 +12,7 @@ const usage = `Usage: shardkit <command> [options]
 Commands:
   serve              run a local NEAR-compatible JSON-RPC node and REST API on a dev chain
   gateway            JSON-RPC gateway in front of nearcore nodes (\`shardkit gateway --help\`)
-  keys <action>      manage API keys: add, list, revoke, rotate
+  keys <action>      manage API keys: add, list, revoke, rotate; import a keys file into Redis
   contract-test      check a deployment against the specs (\`shardkit contract-test --help\`)
   state dump         write a data dir's state as a nearcore genesis file (\`shardkit state help\`)
   generate [--check] regenerate generated/ from specs/ (development command of the repository)

@@ -3,6 +3,7 @@ import { isLogLevel, LOG_LEVELS, type LogLevel } from "../server/log/Logger.js";
 import { parseGenesisTime } from "../chain/genesis/GenesisConfig.js";
 import { UsageError, type FlagSpecs, type FlagValues } from "./flags.js";
 import { trustProxyFlagSpec, trustProxyFrom, trustProxyUsage } from "./trustProxyFlag.js";
+import { usageLine } from "./usageLine.js";
 
 /** Genesis time of the dev genesis unless --genesis-time says otherwise: a fixed one makes the genesis hash reproducible, as Anvil's chain is. */
 export const DEV_GENESIS_TIME = "2025-01-01T00:00:00Z";
@@ -58,15 +59,12 @@ accounts with their keys. SIGINT/SIGTERM shut it down gracefully.
 
 Options:
 ${Object.entries(serveFlags)
-  .map(([name, flag]) => {
-    const left = `  --${name} ${flag.value}`;
-    return `${left.padEnd(28)} ${flag.help}${flag.default === undefined ? "" : ` (default ${flag.default})`}`;
-  })
+  .map(([name, flag]) => usageLine(`--${name} ${flag.value}`, `${flag.help}${flag.default === undefined ? "" : ` (default ${flag.default})`}`))
   .join("\n")}
 ${trustProxyUsage}
-  --ephemeral                  keep the chain in memory only (lost on exit) instead of in --data-dir
-  --print-accounts             print the chain's dev accounts (keys, balances at the head) as JSON and exit
-  -h, --help                   show this help
+${usageLine("--ephemeral", "keep the chain in memory only (lost on exit) instead of in --data-dir")}
+${usageLine("--print-accounts", "print the chain's dev accounts (keys, balances at the head) as JSON and exit")}
+${usageLine("-h, --help", "show this help")}
 `;
 
 /** The --log-level value, checked. */

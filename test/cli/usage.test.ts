@@ -2,7 +2,9 @@ import { readFileSync } from "node:fs";
 import { createServer, type AddressInfo } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { serveFlagSpecs } from "../../src/cli/serveOptions.js";
+import { gatewayUsage } from "../../src/cli/gatewayCommand.js";
+import { serveFlagSpecs, serveUsage } from "../../src/cli/serveOptions.js";
+import { USAGE_HELP_COLUMN } from "../../src/cli/usageLine.js";
 import { repoRoot, runCli } from "./cliProcess.js";
 
 async function cli(...args: string[]) {
@@ -20,6 +22,20 @@ describe("shardkit help and version", () => {
     expect(r.stderr).toBe("");
     expect(r.stdout).toMatch(/^Usage: shardkit <command> \[options\]/);
     for (const command of ["serve", "keys <action>", "generate", "help [command]", "--version"]) expect(r.stdout).toContain(command);
+    // Every keys action, import included (`shardkit keys import --keys F --redis URL`).
+    expect(r.stdout).toMatch(/keys <action> .*add, list, revoke, rotate; import/);
+  });
+
+  it.each([
+    ["serve", serveUsage],
+    ["gateway", gatewayUsage],
+  ])("%s --help starts every option's description in one column", (_command, text) => {
+    const optionLines = text.split("\n").filter((line) => /^ {2}-/.test(line));
+    expect(optionLines.length).toBeGreaterThan(10);
+    for (const line of optionLines) expect(/^ {2}-\S.*? {2,}(?=\S)/.exec(line)?.[0].length, line).toBe(USAGE_HELP_COLUMN);
+    // Continuation lines line up with the descriptions too.
+    const continued = text.split("\n").filter((line) => /^ {3,}\S/.test(line));
+    for (const line of continued) expect(line.length - line.trimStart().length, line).toBe(USAGE_HELP_COLUMN);
   });
 
   it.each([
