@@ -7,6 +7,7 @@ import { sendRefusal } from "../server/http/accessReplies.js";
 import { answerPreflight, corsHeaders } from "../server/http/cors.js";
 import { drainUnreadBody } from "../server/http/drainUnreadBody.js";
 import { restHandlers } from "../server/rest/handlers.js";
+import { REST_ALLOW } from "../server/rest/matchRoute.js";
 import type { RestContext } from "../server/rest/RestContext.js";
 import { thenMaybe } from "../server/rest/thenMaybe.js";
 import type { GatewayIndex } from "./GatewayIndex.js";
@@ -131,8 +132,11 @@ export function createGatewayStatusListener(options: GatewayStatusListenerOption
 
 function route(req: IncomingMessage, res: ServerResponse, pathname: string, options: GatewayStatusListenerOptions, failed: (error: unknown) => void): void {
   const isGet = req.method === "GET" || req.method === "HEAD";
-  if (isGet && (pathname === "/v1" || pathname.startsWith("/v1/"))) return send(req, res, 503, ["content-type", "text/plain; charset=utf-8"], NO_INDEX_TEXT);
-  if (!isGet || (pathname !== "/status" && pathname !== "/health")) return send(req, res, 404, [], "");
+  const isV1 = pathname === "/v1" || pathname.startsWith("/v1/");
+  const known = isV1 || pathname === "/status" || pathname === "/health";
+  if (known && !isGet) return send(req, res, 405, ["allow", REST_ALLOW], "");
+  if (isV1) return send(req, res, 503, ["content-type", "text/plain; charset=utf-8"], NO_INDEX_TEXT);
+  if (!known) return send(req, res, 404, [], "");
   const { source } = options;
   const height = source.regular.headHeight() ?? 0;
   const reply = thenMaybe(gatewayHealthBody(source), (gateway) =>

@@ -162,6 +162,12 @@ describe("shardkit gateway in front of shardkit serve", () => {
     expect(v1.status).toBe(503);
     expect(v1.headers.get("content-type")).toMatch(/^text\/plain/);
     expect(await v1.text()).toMatch(/--index --postgres/);
+    for (const path of ["/status", "/v1/account/test.near/full"]) {
+      const post = await fetch(`${gateway.apiUrl}${path}`, { method: "POST", body: "{}" });
+      expect(post.status, path).toBe(405);
+      expect(post.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
+    }
+    expect((await fetch(`${gateway.apiUrl}/nope`, { method: "POST", body: "{}" })).status).toBe(404);
   });
 
   it("keeps serve's auth rules: unknown keys 403 text, browser keys held to their origins, one rate cap across listeners", async () => {

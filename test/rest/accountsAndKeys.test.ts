@@ -193,4 +193,16 @@ describe("status, health and caching", () => {
     expect(head.status).toBe(200);
     expect(await head.text()).toBe("");
   });
+
+  it("answers another method on a route's path with 405 and Allow, not 404", async () => {
+    for (const method of ["POST", "PUT", "DELETE", "PATCH"]) {
+      for (const path of [`/v1/account/${ALICE}/full`, "/status", "/health"]) {
+        const reply = await fetch(`${service.apiUrl}${path}`, { method, ...(method !== "DELETE" && { body: "{}" }) });
+        expect(reply.status, `${method} ${path}`).toBe(405);
+        expect(reply.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
+        expect(await reply.text()).toBe("");
+      }
+    }
+    expect((await fetch(`${service.apiUrl}/v1/nope`, { method: "POST", body: "{}" })).status).toBe(404);
+  });
 });

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { RestHandlers, RestOperationId } from "../../../generated/rest/routes.js";
 import { IndexUnavailableError } from "../../indexer/IndexUnavailableError.js";
 import type { RestContext } from "../rest/RestContext.js";
-import { matchRoute } from "../rest/matchRoute.js";
+import { matchRoute, REST_ALLOW } from "../rest/matchRoute.js";
 import { INVALID_ARGUMENT } from "../rest/validArguments.js";
 import type { AccessDecision } from "./AccessControl.js";
 import { withDecision, type AccessGate } from "./AccessGate.js";
@@ -33,7 +33,8 @@ const INDEX_RETRY_AFTER_SEC = 2;
  * The REST listener: auth hook, CORS, then the route table. GET (and HEAD) only; bodies are
  * ignored. 200 answers carry a weak ETag of the rows, `Cache-Control: no-cache` and
  * `X-Block-Height`; a matching If-None-Match gets 304 (with the current block). Unknown paths
- * get 404 with an empty body, as FastNEAR's actix. While the index cannot be read (its database
+ * get 404 with an empty body, as FastNEAR's actix; a route's path with another method gets 405
+ * with `Allow: GET, HEAD, OPTIONS`. While the index cannot be read (its database
  * is down) `/v1` answers 503 text/plain with Retry-After, and answers again once it is back.
  */
 export function createRestListener(options: RestListenerOptions): Server {
@@ -92,6 +93,8 @@ function route(req: IncomingMessage, res: ServerResponse, options: RestListenerO
   const method = req.method === "HEAD" ? "GET" : (req.method ?? "");
   const match = matchRoute(method, pathname);
   if (match.kind === "none") return send(req, res, 404, corsHeaders(req), "");
+  // A route's path with another method (POST, PUT...): 405 naming the methods it takes, as actix does.
+  if (match.kind === "method-not-allowed") return send(req, res, 405, [...corsHeaders(req), "allow", REST_ALLOW], "");
   if (match.kind === "bad-parameter") return send(req, res, 400, jsonHeaders(req), JSON.stringify(INVALID_ARGUMENT.body));
   const handler = options.handlers[match.operationId] as (
     params: Record<string, string>,

@@ -4,7 +4,12 @@ export type RouteMatch =
   | { readonly kind: "route"; readonly operationId: RestOperationId; readonly params: Record<string, string> }
   /** A route matched but a parameter is not valid percent-encoding. */
   | { readonly kind: "bad-parameter"; readonly operationId: RestOperationId }
+  /** The path is a route's, the method is not (405 with `Allow`). */
+  | { readonly kind: "method-not-allowed" }
   | { readonly kind: "none" };
+
+/** The `Allow` header of every REST route: the operations are all GETs (HEAD and CORS preflights come with them). */
+export const REST_ALLOW = "GET, HEAD, OPTIONS";
 
 const routes: readonly RestRoute[] = Object.values(restRouteTable);
 
@@ -14,8 +19,9 @@ const routes: readonly RestRoute[] = Object.values(restRouteTable);
  */
 export function matchRoute(method: string, pathname: string): RouteMatch {
   const parts = pathname.split("/").slice(1);
+  let otherMethod = false;
   for (const route of routes) {
-    if (route.method !== method || route.segments.length !== parts.length) continue;
+    if (route.segments.length !== parts.length) continue;
     const raw: Record<string, string> = {};
     let matched = true;
     for (let i = 0; i < parts.length && matched; i++) {
@@ -24,6 +30,10 @@ export function matchRoute(method: string, pathname: string): RouteMatch {
       else raw[segment.param] = parts[i]!;
     }
     if (!matched) continue;
+    if (route.method !== method) {
+      otherMethod = true;
+      continue;
+    }
     const params: Record<string, string> = {};
     for (const [name, value] of Object.entries(raw)) {
       try {
@@ -34,5 +44,5 @@ export function matchRoute(method: string, pathname: string): RouteMatch {
     }
     return { kind: "route", operationId: route.operationId, params };
   }
-  return { kind: "none" };
+  return otherMethod ? { kind: "method-not-allowed" } : { kind: "none" };
 }
