@@ -68,6 +68,11 @@ describe("JSON-RPC envelope", () => {
     ["a positional array for query", "query", ["a", "b", "c"], undefined],
     ["a negative block height", "block", { block_id: -1 }, "Failed parsing args: params/block_id must be >= 0"],
     ["a boolean block id", "block", { block_id: true }, undefined],
+    ["a block id that is no hash", "block", { block_id: "not-a-hash" }, 'Failed parsing args: params/block_id must be a base58 hash (32 bytes), got "not-a-hash"'],
+    ["a fractional block height", "block", { block_id: 1.5 }, "Failed parsing args: params/block_id must be integer"],
+    ["a shard id beyond u64", "chunk", { block_id: 0, shard_id: 1e30 }, "Failed parsing args: invalid type: floating point `1000000000000000000000000000000.0`, expected u64"],
+    ["a negative shard id", "chunk", { block_id: 0, shard_id: -1 }, "Failed parsing args: invalid value: integer `-1`, expected u64"],
+    ["a fractional shard id", "chunk", { block_id: 0, shard_id: 1.5 }, "Failed parsing args: invalid type: floating point `1.5`, expected u64"],
     ["a height beyond 2^53", "block", { block_id: 2 ** 64 }, "Failed parsing args: params/block_id must be <= 9007199254740991"],
   ])("rejects %s in params with PARSE_ERROR", async (_name, method, params, message) => {
     const { status, error } = await rpcError(service.rpcUrl, method, params);

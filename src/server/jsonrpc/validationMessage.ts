@@ -4,11 +4,13 @@ import { accountIdParseError, accountIdSerdeMessage } from "./accountIdParseErro
 /**
  * The error that says most about what the caller sent: the deepest one (a `oneOf` of block
  * references reports every branch; the branch whose field is present is the one that matters),
- * preferring a concrete complaint over the summary keywords that wrap it.
+ * preferring a concrete complaint over the summary keywords that wrap it, and, for one value, the
+ * branch of its own JSON type over a branch that wanted another type (`block_id: "not-a-hash"`
+ * is a bad hash, not a bad height).
  */
 function mostSpecific(errors: readonly ErrorObject[]): ErrorObject | undefined {
   let best: ErrorObject | undefined;
-  const rank = (e: ErrorObject) => e.instancePath.split("/").length * 2 + (summaryKeywords.has(e.keyword) ? 0 : 1);
+  const rank = (e: ErrorObject) => e.instancePath.split("/").length * 4 + (summaryKeywords.has(e.keyword) ? 0 : 2) + (e.keyword === "type" ? 0 : 1);
   for (const error of errors) if (best === undefined || rank(error) > rank(best)) best = error;
   return best;
 }
@@ -54,6 +56,11 @@ export function validationMessage(errors: readonly ErrorObject[] | null | undefi
       return `${where} must be one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`;
     case "const":
       return `${where} must be ${JSON.stringify(p.allowedValue)}`;
+    case "pattern": {
+      const name = /\/\$defs\/(\w+)\//.exec(error.schemaPath)?.[1];
+      const what = name === undefined ? undefined : (patternNames[name] ?? name);
+      return what === undefined ? `${where} ${error.message ?? "is invalid"}` : `${where} must be ${what}, got ${JSON.stringify(error.data)}`;
+    }
     case "not": {
       // The spec describes each prohibition; the generator keeps that text for us.
       const description = (error.parentSchema as { description?: unknown } | undefined)?.description;
@@ -78,8 +85,14 @@ function invalidAccountId(error: ErrorObject): string | undefined {
   return reason === undefined ? undefined : accountIdSerdeMessage(error.data, reason);
 }
 
+/** What a string of a patterned component is, in words (the pattern itself tells a caller little). */
+const patternNames: Record<string, string> = {
+  CryptoHash: "a base58 hash (32 bytes)",
+  PublicKey: "a public key (`ed25519:<base58>` or `secp256k1:<base58>`)",
+};
+
 /** Components whose failures nearcore words as serde does for its Rust type, by what serde expects. */
-const serdeExpectations: Record<string, string> = { ViewStateLimit: "a nonzero u32" };
+const serdeExpectations: Record<string, string> = { ViewStateLimit: "a nonzero u32", ShardId: "u64" };
 
 /** serde's `invalid value` / `invalid type` message for a number field with a Rust integer type. */
 function serdeNumberMessage(errors: readonly ErrorObject[]): string | undefined {
@@ -88,6 +101,11 @@ function serdeNumberMessage(errors: readonly ErrorObject[]): string | undefined 
     const expected = match === null ? undefined : serdeExpectations[match[1]!];
     if (expected === undefined) continue;
     const value: unknown = error.data;
+    // serde_json reads a number beyond u64 as a float, and prints it as Rust does: shortest
+    // digits, no exponent, `.0` (`1e30` → `1000000000000000000000000000000.0`).
+    if (typeof value === "number" && Number.isInteger(value) && Math.abs(value) >= 2 ** 64) {
+      return `invalid type: floating point \`${value.toLocaleString("en-US", { useGrouping: false })}.0\`, expected ${expected}`;
+    }
     if (typeof value === "number" && Number.isInteger(value)) return `invalid value: integer \`${value}\`, expected ${expected}`;
     return `invalid type: ${serdeUnexpected(value)}, expected ${expected}`;
   }
