@@ -5,7 +5,9 @@ import { base58Encode } from "../chain/primitives/base58.js";
 import { base64Decode } from "../chain/primitives/base64.js";
 import { latin1ToBytes } from "../chain/primitives/latin1.js";
 import { formatPublicKey, publicKeyFromBorsh } from "../chain/primitives/publicKey.js";
-import type { FtBalanceReader } from "./FtBalanceReader.js";
+import { FT_BALANCE_READ_LIMITS, ftBalanceFromOutcome, type FtBalanceReader, type ViewCall } from "./FtBalanceReader.js";
+import { genesisTokenRows, type GenesisAmountRead } from "./genesisTokenRows.js";
+import { UnknownAccountError } from "../chain/vm/UnknownAccountError.js";
 import type { AccountStateRow, Awaitable, FtBalance, IndexBlockUpdate, IndexStore, KeyPermission } from "./IndexStore.js";
 import { tokenActivity, type ExecutedReceipt } from "./tokenActivity.js";
 
@@ -223,7 +225,11 @@ export class BlockIndexer<S extends IndexStore = IndexStore> {
     return applyFrom(from);
   }
 
-  /** Every account and access key of the genesis state. */
+  /**
+   * Every account and access key of the genesis state, and the token rows that exist from
+   * genesis (FT balances, NFT owners, pool delegators: see genesisTokenRows), which no receipt
+   * will ever announce.
+   */
   private applyGenesis(): Awaitable<void> {
     const genesis = this.chain.genesisBlock;
     const changed = genesis.postState.map((state) => {
@@ -232,15 +238,35 @@ export class BlockIndexer<S extends IndexStore = IndexStore> {
       state.scan(ACCESS_KEY_COLUMN, undefined, (key) => void keys.push(key));
       return keys;
     });
+    const accounts = changed.flat().flatMap((key) => (key.startsWith(ACCOUNT_COLUMN) ? [key.slice(1)] : []));
+    const contracts = accounts.filter((accountId) => this.chain.viewCodeLength(genesis, accountId) > 0);
+    const ftRead = this.options.ftBalances;
+    const tokens = genesisTokenRows(contracts, accounts, {
+      ft: ftRead === undefined ? undefined : (contractId, _method, accountId) => ftRead(genesis, contractId, accountId) ?? "",
+      other: this.genesisView(genesis),
+    });
     return this.store.apply({
       ...this.stateUpdates(genesis, changed),
       height: genesis.height,
       timestampNs: genesis.timestampNs,
-      ft: [],
-      nft: [],
-      pools: [],
-      balancesRead: false,
+      ...tokens,
+      balancesRead: ftRead !== undefined,
     });
+  }
+
+  /** View calls at the genesis block within the indexer's read budget (undefined: the chain has no contract host). */
+  private genesisView(genesis: Block): GenesisAmountRead | undefined {
+    const callFunction = (this.chain as { callFunction?: ViewCall }).callFunction;
+    if (callFunction === undefined) return undefined;
+    return (contractId, methodName, accountId) => {
+      try {
+        const args = Buffer.from(JSON.stringify({ account_id: accountId }));
+        return ftBalanceFromOutcome(callFunction.call(this.chain, genesis, contractId, methodName, args, FT_BALANCE_READ_LIMITS)) ?? "";
+      } catch (error) {
+        if (error instanceof UnknownAccountError) return "";
+        throw error;
+      }
+    };
   }
 
   private applyCommit(commit: BlockCommit): Awaitable<void> {

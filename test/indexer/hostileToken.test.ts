@@ -33,6 +33,8 @@ describe("indexer balance reads of a hostile token", () => {
     const store = new MemoryIndexStore();
     const indexer = new BlockIndexer(chain, store, {
       ftBalances: (block, contractId, accountId) => {
+        // Genesis rows are read once, before any block, under their own bound (genesisTokenRows.ts).
+        if (block.height === chain.genesisBlock.height) return view(block, contractId, accountId);
         reads.push({ height: block.height, pair: `${contractId} ${accountId}` });
         return view(block, contractId, accountId);
       },
