@@ -22,6 +22,7 @@ export const gatewayFlags = {
   "rpc-port": { value: "PORT", default: "3030", help: "regular JSON-RPC listener; 0 = any free port" },
   "archival-port": { value: "PORT", default: "3031", help: "archival JSON-RPC listener; 0 = any free port" },
   "api-port": { value: "PORT", default: "3040", help: "REST listener (/status, /health; /v1 with an index); 0 = any free port" },
+  "metrics-port": { value: "PORT", default: undefined, help: "Prometheus /metrics listener, no API key: bind where only the scraper reaches (default: none)" },
   keys: { value: "FILE", default: undefined, help: "API keys file managed by `shardkit keys` (reloaded on change)" },
   redis: {
     value: "URL",
@@ -127,6 +128,7 @@ export function gatewayOptionsFrom(values: FlagValues<typeof gatewayFlagSpecs>):
     rpcPort: integer("rpc-port", 0, 65535),
     archivalPort: integer("archival-port", 0, 65535),
     apiPort: integer("api-port", 0, 65535),
+    ...(get("metrics-port") !== undefined && { metricsPort: integer("metrics-port", 0, 65535) }),
     upstreams,
     ...(archivalUpstreams.length > 0 && { archivalUpstreams }),
     ...(keysFile !== undefined && { keysFile }),
@@ -196,4 +198,5 @@ export async function gatewayCommand(args: string[]): Promise<void> {
   const archivalNote = gateway.archival === gateway.regular ? " (no --archival-upstream: the regular nodes)" : "";
   console.log(`  archival RPC  ${gateway.archivalUrl}  -> ${list(gateway.archival.upstreams.map((u) => u.label))}${archivalNote}`);
   console.log(`  REST API      ${gateway.apiUrl}/v1  (${index === undefined ? "no account index: /v1 answers 503; /status and /health report the upstreams" : "account data from the shared index"})`);
+  if (gateway.metricsUrl !== undefined) console.log(`  metrics       ${gateway.metricsUrl}  (Prometheus)`);
 }

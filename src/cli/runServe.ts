@@ -63,6 +63,7 @@ export async function runServe(options: ServiceOptions & { apiPort: number }, le
   console.log(`  archival RPC  ${service.archivalUrl}`);
   const caughtUp = indexed === undefined ? "" : `; ${indexed.blocks} blocks indexed in ${indexed.seconds.toFixed(1)} s`;
   console.log(`  REST API      ${service.apiUrl}/v1  (account data, indexed from every block${caughtUp})`);
+  if (service.metricsUrl !== undefined) console.log(`  metrics       ${service.metricsUrl}  (Prometheus)`);
   if (chain.devAccounts.length > 0) {
     console.log("dev accounts (secret seed = sha256(\"shardkit-dev:\" + account_id)):");
     const head = chain.head();
@@ -81,6 +82,7 @@ export async function runServe(options: ServiceOptions & { apiPort: number }, le
       rpc_url: service.rpcUrl,
       archival_url: service.archivalUrl,
       api_url: service.apiUrl,
+      ...(service.metricsUrl !== undefined && { metrics_url: service.metricsUrl }),
     });
   }
 }

@@ -1,4 +1,4 @@
-import type { Server } from "node:http";
+import type { IncomingMessage, Server } from "node:http";
 import type { AccessGate } from "../server/http/AccessGate.js";
 import { createRpcEntry, sendJson } from "../server/http/rpcEntry.js";
 import { checkRequest, isReply } from "../server/jsonrpc/processRequest.js";
@@ -16,6 +16,8 @@ export interface GatewayRpcListenerOptions {
   timeoutMs: number;
   /** Unexpected failures inside the gateway (a bug, never bad input or a failing upstream). */
   onInternalError?: (method: string, error: unknown) => void;
+  /** Told the JSON-RPC method of each valid request (metrics labels). */
+  onMethod?: (req: IncomingMessage, method: string) => void;
 }
 
 /**
@@ -32,6 +34,7 @@ export function createGatewayRpcListener(options: GatewayRpcListenerOptions): Se
     post(body, req, res) {
       const checked = checkRequest(body, options.maxJsonDepth, options.onInternalError);
       if (isReply(checked)) return sendJson(req, res, checked.status, checked.body);
+      options.onMethod?.(req, checked.method);
       forwardRequest(options.pool, req, res, { method: "POST", path: "", body, id: checked.id }, options);
     },
     get(path, req, res) {

@@ -1,4 +1,4 @@
-import type { Server } from "node:http";
+import type { IncomingMessage, Server } from "node:http";
 import { closeServer, listenOn } from "../server/http/serverLifecycle.js";
 import { clientAddressOf } from "../server/http/clientAddress.js";
 import { AccessControl } from "../server/http/AccessControl.js";
@@ -14,6 +14,8 @@ import { createGatewayRpcListener } from "./createGatewayRpcListener.js";
 import type { GatewayIndex } from "./GatewayIndex.js";
 import { createGatewayStatusListener, gatewayRestHandlers } from "./gatewayRest.js";
 import { probeUpstream } from "./probeUpstream.js";
+import type { ServiceMetrics } from "../server/metrics/ServiceMetrics.js";
+import { restRouteLabel, rpcGetLabel } from "../server/metrics/requestLabels.js";
 import { UpstreamPool, type UpstreamHealth } from "./UpstreamPool.js";
 import type { RedisHealth } from "./redis/RedisAccessGate.js";
 
@@ -55,6 +57,8 @@ export interface GatewayOptions {
   onInternalError?: (method: string, error: unknown) => void;
   /** Request lines at debug; default: nothing is logged. */
   logger?: Logger;
+  /** Prometheus `/metrics` listener port (0 = any free port); without one, no metrics are kept. */
+  metricsPort?: number;
 }
 
 /** What the gateway's /status and /health report. */
@@ -68,6 +72,8 @@ export interface Gateway {
   archivalUrl: string;
   /** The REST listener, when `apiPort` was given. */
   apiUrl: string | undefined;
+  /** The metrics listener (`…/metrics`), when `metricsPort` was given. */
+  metricsUrl: string | undefined;
   readonly regular: UpstreamPool;
   /** The archival pool (the regular pool itself when no archival upstream was given). */
   readonly archival: UpstreamPool;
@@ -136,8 +142,14 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     return listenOn(server, port, options.host);
   };
 
+  // prom-client is loaded only when metrics are asked for.
+  const metrics = options.metricsPort === undefined ? undefined : new (await import("../server/metrics/ServiceMetrics.js")).ServiceMetrics();
+  /** The JSON-RPC method of each valid request, for its metric labels. */
+  const methods = new WeakMap<IncomingMessage, string>();
+
   const rpcListener = (pool: UpstreamPool, name: string) => {
     const server = createGatewayRpcListener({
+      ...(metrics !== undefined && { onMethod: (req: IncomingMessage, method: string) => void methods.set(req, method) }),
       pool,
       access,
       timeoutMs,
@@ -146,6 +158,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       ...(options.onInternalError && { onInternalError: options.onInternalError }),
     });
     logRequests(server, name, logger);
+    metrics?.observe(server, name, (req) => methods.get(req) ?? rpcGetLabel(req));
     return server;
   };
 
@@ -184,11 +197,51 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
               ...(options.onInternalError && { onInternalError: options.onInternalError }),
             });
       logRequests(restServer, "rest", logger);
+      metrics?.observe(restServer, "rest", restRouteLabel);
       apiUrl = await bind(restServer, options.apiPort);
     }
-    return { rpcUrl, archivalUrl, apiUrl, regular, archival, health, close };
+    let metricsUrl: string | undefined;
+    if (metrics !== undefined && options.metricsPort !== undefined) {
+      gatewayMetrics(metrics, { regular, archival, index: options.index, access: options.access });
+      const { createMetricsListener } = await import("../server/metrics/createMetricsListener.js");
+      metricsUrl = `${await bind(createMetricsListener(metrics), options.metricsPort)}/metrics`;
+    }
+    return { rpcUrl, archivalUrl, apiUrl, metricsUrl, regular, archival, health, close };
   } catch (error) {
     await close();
     throw error;
+  }
+}
+
+/** The gateway's own gauges: every upstream node, the shared index, Redis; read at each scrape. */
+function gatewayMetrics(
+  metrics: ServiceMetrics,
+  source: { regular: UpstreamPool; archival: UpstreamPool; index: GatewayIndex | undefined; access: GatewayOptions["access"] },
+): void {
+  const nodes = () => [
+    ...source.regular.health().map((health) => ({ pool: "regular", health })),
+    ...(source.archival === source.regular ? [] : source.archival.health().map((health) => ({ pool: "archival", health }))),
+  ];
+  const perNode = (value: (health: UpstreamHealth) => number | null) => () =>
+    nodes().map(({ pool, health }) => ({ labels: { pool, upstream: health.url }, value: value(health) }));
+  metrics.gauge("shardkit_upstream_up", "1 while the upstream node is taken to be up, 0 while requests pass it over", ["pool", "upstream"], perNode((h) => (h.up ? 1 : 0)));
+  metrics.gauge(
+    "shardkit_upstream_latency_seconds",
+    "Duration of the last successful exchange with the upstream node",
+    ["pool", "upstream"],
+    perNode((h) => (h.latencyMs === null ? null : h.latencyMs / 1000)),
+  );
+  metrics.gauge("shardkit_upstream_head_height", "Head height the upstream node's last status probe reported", ["pool", "upstream"], perNode((h) => h.headHeight));
+  const index = source.index;
+  if (index !== undefined) {
+    const status = async () => index.status();
+    metrics.gauge("shardkit_index_available", "1 while the shared index database can be read, else 0 (REST /v1 answers 503)", [], async () => ((await status()).available ? 1 : 0));
+    metrics.gauge("shardkit_index_lag_blocks", "Blocks between the upstream's final head and the last indexed block", [], async () => (await status()).lagBlocks);
+    metrics.gauge("shardkit_index_lag_seconds", "Seconds between now and the last indexed block's timestamp", [], async () => (await status()).lagSeconds);
+    metrics.gauge("shardkit_index_leader", "1 on the instance that follows the upstream into the index", [], async () => ((await status()).leader ? 1 : 0));
+  }
+  const gate = source.access;
+  if (gate?.health !== undefined) {
+    metrics.gauge("shardkit_redis_up", "1 while the shared keys and rate caps in Redis are in force, 0 while caps are per instance", [], () => (gate.health!().up ? 1 : 0));
   }
 }

@@ -1,4 +1,5 @@
-import type { Server } from "node:http";
+import type { IncomingMessage, Server } from "node:http";
+import { performance } from "node:perf_hooks";
 import { closeServer, listenOn } from "./http/serverLifecycle.js";
 import { Chain, type ChainOptions } from "../chain/node.js";
 import { DevChainControl } from "../chain/sandbox/DevChainControl.js";
@@ -19,6 +20,9 @@ import { rpcHandlers } from "./rpc/handlers.js";
 import { silentLogger, type Logger } from "./log/Logger.js";
 import { logOutcomes } from "./log/outcomeLog.js";
 import { logRequests, rpcDetails, type RequestDetails } from "./log/requestLog.js";
+import { rpcMethodLabel } from "./metrics/rpcMethodLabel.js";
+import type { ServiceMetrics } from "./metrics/ServiceMetrics.js";
+import { restRouteLabel, rpcGetLabel } from "./metrics/requestLabels.js";
 
 export interface ServiceOptions {
   host: string;
@@ -31,6 +35,8 @@ export interface ServiceOptions {
   chain: ChainOptions;
   /** REST listener port (0 = any free port); without one, no REST listener. */
   apiPort?: number;
+  /** Prometheus `/metrics` listener port (0 = any free port); without one, no metrics are kept. */
+  metricsPort?: number;
   /** Keys file (hashes, see `shardkit keys`), reloaded on change; without one, requests that present a key are refused. */
   keysFile?: string;
   /** Requests per minute per client address on the public path (no key); unset = no cap. */
@@ -67,6 +73,8 @@ export interface Service {
   archivalUrl: string;
   /** The REST listener, when `apiPort` was given. */
   apiUrl: string | undefined;
+  /** The metrics listener (`…/metrics`), when `metricsPort` was given. */
+  metricsUrl: string | undefined;
   /** The REST index, following the chain (a new one after each shardkit_revert). */
   readonly indexer: BlockIndexer;
   /** Snapshots, reverts, state patches and fast-forwards of the chain (the sandbox_* and shardkit_* methods). */
@@ -123,6 +131,11 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     );
   }
   const stopOutcomeLog = logOutcomes(chain, logger);
+  // prom-client is loaded only when metrics are asked for.
+  const metrics = options.metricsPort === undefined ? undefined : new (await import("./metrics/ServiceMetrics.js")).ServiceMetrics();
+  const stopChainMetrics = metrics === undefined ? () => {} : chainMetrics(metrics, chain, () => indexer.store.height);
+  /** The JSON-RPC method of each request, for its metric labels (kept only with metrics on). */
+  const methods = new WeakMap<IncomingMessage, string>();
 
   const listen = async (port: number, archival: boolean): Promise<string> => {
     // The address is known only after listen(); the context reads it lazily.
@@ -149,8 +162,11 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     const server = createRpcListener({
       process:
         details === undefined
-          ? process
+          ? metrics === undefined
+            ? process
+            : (body, req) => (methods.set(req, rpcMethodLabel(body)), process(body))
           : (body, req) => {
+              if (metrics !== undefined) methods.set(req, rpcMethodLabel(body));
               const reply = process(body);
               if (reply instanceof Promise) return reply.then((r) => (details.set(req, rpcDetails(body, r.body)), r));
               details.set(req, rpcDetails(body, reply.body));
@@ -165,6 +181,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     });
     logRequests(server, archival ? "archival" : "rpc", logger, details);
+    metrics?.observe(server, archival ? "archival" : "rpc", (req) => methods.get(req) ?? rpcGetLabel(req));
     const url = await bind(server, port);
     context.rpcAddr = url.slice("http://".length).replace(/^\[(.*)\]/, "$1");
     return url;
@@ -178,6 +195,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   const stopAll = async () => {
     stopping = true;
     stopOutcomeLog();
+    stopChainMetrics();
     chain.stop();
     indexer.stop();
     keysWatcher?.close();
@@ -199,7 +217,13 @@ export async function startService(options: ServiceOptions): Promise<Service> {
         ...(options.onInternalError && { onInternalError: options.onInternalError }),
       });
       logRequests(restServer, "rest", logger);
+      metrics?.observe(restServer, "rest", restRouteLabel);
       apiUrl = await bind(restServer, options.apiPort);
+    }
+    let metricsUrl: string | undefined;
+    if (metrics !== undefined && options.metricsPort !== undefined) {
+      const { createMetricsListener } = await import("./metrics/createMetricsListener.js");
+      metricsUrl = `${await bind(createMetricsListener(metrics), options.metricsPort)}/metrics`;
     }
     chain.start();
     return {
@@ -207,6 +231,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       rpcUrl,
       archivalUrl,
       apiUrl,
+      metricsUrl,
       get indexer() {
         return indexer;
       },
@@ -226,4 +251,27 @@ export async function startService(options: ServiceOptions): Promise<Service> {
 function defaultFtBalances(chain: Chain): FtBalanceReader | undefined {
   const callFunction = (chain as { callFunction?: ViewCall }).callFunction;
   return callFunction === undefined ? undefined : ftBalanceReaderFrom(callFunction.bind(chain));
+}
+
+/** Seconds between blocks: on-demand blocks come in bursts, timed blocks every --block-time. */
+const BLOCK_INTERVAL_BUCKETS = [0.01, 0.05, 0.1, 0.25, 0.5, 0.75, 1, 1.5, 2, 5, 10, 30];
+
+/** The chain's and the index's metrics; returns the unsubscribe. */
+function chainMetrics(metrics: ServiceMetrics, chain: Chain, indexHeight: () => number | null): () => void {
+  metrics.gauge("shardkit_chain_head_height", "Height of the chain's head block (optimistic)", [], () => chain.head().height);
+  metrics.gauge("shardkit_chain_final_height", "Height of the chain's last final block", [], () => chain.blockByFinality("final").height);
+  metrics.gauge("shardkit_index_height", "Last block the REST index applied", [], indexHeight);
+  metrics.gauge("shardkit_index_lag_blocks", "Blocks between the chain head and the REST index", [], () => {
+    const indexed = indexHeight();
+    return indexed === null ? null : Math.max(0, chain.head().height - indexed);
+  });
+  const blocks = metrics.counter("shardkit_blocks_produced_total", "Blocks committed by this process");
+  const interval = metrics.histogram("shardkit_block_interval_seconds", "Wall-clock seconds between two committed blocks", BLOCK_INTERVAL_BUCKETS);
+  let last: number | undefined;
+  return chain.onBlockCommit(() => {
+    const now = performance.now();
+    blocks.inc();
+    if (last !== undefined) interval.observe((now - last) / 1000);
+    last = now;
+  }, "metrics");
 }

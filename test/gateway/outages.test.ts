@@ -15,7 +15,7 @@ import { validateRestResponse } from "../../generated/rest/validators.js";
 import { RedisKeyStore } from "../../src/gateway/redis/RedisKeyStore.js";
 import { hashApiKey } from "../../src/server/http/keyRing.js";
 import { startService, type Service } from "../../src/server/startService.js";
-import { stop, type CliProcess } from "../cli/cliProcess.js";
+import { stop, waitFor, type CliProcess } from "../cli/cliProcess.js";
 import { startPostgres, type PostgresServer } from "../support/postgresServer.js";
 import { startRedisServer, type RedisServer } from "../support/redisServer.js";
 import { postRpc, rpcBody, startGatewayProcess, type GatewayUrls } from "./gatewayProcess.js";
@@ -24,6 +24,7 @@ let postgres: PostgresServer;
 let redis: RedisServer;
 let upstream: Service;
 let gateway: CliProcess & GatewayUrls;
+let metricsUrl: string;
 
 beforeAll(async () => {
   [postgres, redis, upstream] = await Promise.all([
@@ -43,8 +44,18 @@ beforeAll(async () => {
     "200",
     "--log-level",
     "warn",
+    "--metrics-port",
+    "0",
   ]);
+  metricsUrl = (await waitFor(() => gateway.output().stdout, /metrics\s+(http:\/\/\S+)/))[1]!;
 }, 60_000);
+
+/** One unlabelled gauge of the gateway's /metrics. */
+async function gauge(name: string): Promise<number | undefined> {
+  const text = await (await fetch(metricsUrl)).text();
+  const line = text.split("\n").find((l) => l.startsWith(`${name} `));
+  return line === undefined ? undefined : Number(line.slice(name.length + 1));
+}
 
 afterAll(async () => {
   if (gateway) await stop(gateway);
@@ -158,6 +169,7 @@ describe("gateway outages of PostgreSQL and Redis", () => {
     expect(v1.headers.get("retry-after")).toBe("2");
     expect(v1.body).toMatch(/account index is unavailable/);
     expect(await rpcAnswers()).toBe(true);
+    expect(await gauge("shardkit_index_available")).toBe(0);
 
     // One warn line for the outage, however many requests failed meanwhile.
     await until("the outage's warn line", async () => (matching(/index: PostgreSQL at \S+ unreachable/).length > 0 ? true : undefined));
@@ -170,6 +182,7 @@ describe("gateway outages of PostgreSQL and Redis", () => {
       return reply.body.status === "ok" && reply.body.gateway.index.available === true ? reply : undefined;
     });
     expect(healthy.body.gateway.index.last_error).toEqual(expect.any(String));
+    expect(await gauge("shardkit_index_available")).toBe(1);
     await until("the recovery's warn line", async () => (matching(/index: PostgreSQL at \S+ is back/).length > 0 ? true : undefined));
     const counts = await load.stop();
 
@@ -213,6 +226,7 @@ describe("gateway outages of PostgreSQL and Redis", () => {
     expect(down.body.status).toBe("ok");
     expect(down.body.gateway.redis.last_error).toEqual(expect.any(String));
     expect(validateRestResponse("health", 200, down.body)).toEqual([]);
+    expect(await gauge("shardkit_redis_up")).toBe(0);
     // The known key keeps working from memory while Redis is away.
     expect((await keyed()).status).toBe(200);
 
@@ -224,6 +238,7 @@ describe("gateway outages of PostgreSQL and Redis", () => {
     expect(counts.healthNot200).toBe(0);
     expect(counts.rpcFailures).toBe(0);
     expect((await keyed()).status).toBe(403);
+    expect(await gauge("shardkit_redis_up")).toBe(1);
 
     const lines = logLines().slice(before);
     const unreachable = lines.filter((line) => /Redis at \S+ unreachable/.test(text(line)));
