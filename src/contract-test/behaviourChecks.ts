@@ -56,7 +56,8 @@ export async function behaviourChecks(suite: SuiteRunner, rpcUrl: string, archiv
     await suite.skip("behaviour", "view_state paging", "needs a contract account with state (--contract)");
     await suite.skip("behaviour", "view_state proof verifies against the state root", "needs a contract account with state (--contract)");
   } else {
-    await suite.check("behaviour", "view_state paging", async (t) => viewStatePaging(t, rpcUrl, contract.accountId, (await finalBlock(t, rpcUrl)).hash), flags);
+    const accounts = [contract.accountId, ...(contract.shardkitOnly ? SHARDKIT_PAGING_ACCOUNTS : [])];
+    await suite.check("behaviour", "view_state paging", async (t) => viewStatePaging(t, rpcUrl, accounts, await finalBlock(t, rpcUrl)), flags);
     await suite.check("behaviour", "view_state proof verifies against the state root", (t) => viewStateProof(t, rpcUrl, contract.accountId), flags);
   }
 
@@ -83,58 +84,175 @@ async function viewAccessKeyChecks(suite: SuiteRunner, rpcUrl: string, facts: Ta
   });
 }
 
-/** Pages concatenate to the unpaginated set, in raw-byte key order, with an exclusive cursor and last_key only when cut short. */
-async function viewStatePaging(t: CheckContext, rpcUrl: string, accountId: string, blockHash: string): Promise<void> {
-  const { prefix, values: all } = await readablePrefix(t, rpcUrl, accountId, blockHash);
-  const base = { request_type: "view_state", block_id: blockHash, account_id: accountId, prefix_base64: prefix };
-  for (let i = 1; i < all.length; i++) {
-    if (compareKeys(all[i - 1]!.key, all[i]!.key) >= 0) t.fail(`keys out of raw-byte order at ${i}: ${all[i - 1]!.key} then ${all[i]!.key}`);
-  }
+/** Other small-state accounts of shardkit's dev chain whose paging is checked too (with its FT contract). */
+const SHARDKIT_PAGING_ACCOUNTS = ["nft.test.near", "pool.test.near"];
 
-  // Pages of about a third, so that there are cut-short pages and a last one.
-  let limit = Math.max(1, Math.floor(all.length / 3));
-  if (all.length % limit === 0 && limit > 1) limit -= 1;
-  const seen: StateItem[] = [];
-  let after: string | undefined;
-  for (let pages = 0; ; pages++) {
-    if (pages > all.length + 1) t.fail("paging does not end");
-    const page = await conformingQuery(t, rpcUrl, { ...base, limit, ...(after !== undefined && { after_key_base64: after }) });
-    const values = page.values as StateItem[];
-    if (values.length > limit) t.fail(`a page of limit ${limit} has ${values.length} entries`);
-    if (after !== undefined && values.some((v) => compareKeys(v.key, after!) <= 0)) {
-      t.fail(`the page after ${after} holds a key not after the cursor (the cursor must be exclusive)`);
+/**
+ * view_state paging against the exact rules, on every account given and several prefixes each
+ * (the whole state, the first key's first byte, one whole key, a prefix nothing has), with
+ * limits from 1 to past the end. The reference is the unpaginated read with a proof that
+ * verifies against the block's state root (so entries the node drops from every answer are
+ * caught too); without a verifiable proof, the plain unpaginated read. Rules, for every limit:
+ * each page holds min(limit, remaining) entries (small accounts never reach the page byte
+ * budget) in raw-byte key order; `last_key` is present exactly when entries remain and is then
+ * the page's last key; the next page starts strictly after it; every key appears exactly once;
+ * the pages together equal the reference, values included.
+ */
+async function viewStatePaging(t: CheckContext, rpcUrl: string, accountIds: readonly string[], block: { height: number; hash: string }): Promise<void> {
+  let checked = 0;
+  for (const [i, accountId] of accountIds.entries()) {
+    const reference = await pagingReference(t, rpcUrl, accountId, block, i === 0);
+    if (reference === undefined) continue;
+    checked++;
+    for (const prefix of pagingPrefixes(reference)) {
+      const expected = reference.filter((item) => {
+        const key = Buffer.from(item.key, "base64");
+        return key.length >= prefix.length && key.subarray(0, prefix.length).equals(prefix);
+      });
+      const limits = [...new Set([1, 2, Math.max(1, Math.floor(expected.length / 3)), Math.max(1, expected.length - 1), Math.max(1, expected.length), expected.length + 1])];
+      for (const limit of limits) await pagesFollowTheRules(t, rpcUrl, { accountId, blockHash: block.hash, prefix: prefix.toString("base64"), limit }, expected);
     }
-    seen.push(...values);
-    if (page.last_key === undefined) break;
-    const lastValue = values[values.length - 1];
-    if (lastValue === undefined) t.fail("an empty page has last_key");
-    if (page.last_key !== lastValue.key) t.fail(`last_key ${page.last_key} is not the page's last key ${lastValue.key}`);
-    if (seen.length >= all.length && values.length < limit) t.fail("last_key on a page that was not cut short");
-    after = page.last_key;
   }
-  if (seen.length < all.length && seen.every((v, i) => v.key === all[i]!.key && v.value === all[i]!.value)) {
-    t.fail(`paging stopped after ${seen.length} of ${all.length} entries: this page (limit ${limit}) has no last_key although entries remain`);
-  }
-  if (seen.length !== all.length || seen.some((v, i) => v.key !== all[i]!.key || v.value !== all[i]!.value)) {
-    const firstDiff = seen.findIndex((v, i) => v.key !== all[i]?.key || v.value !== all[i]?.value);
-    t.fail(
-      `pages of ${limit} hold ${seen.length} entries, the unpaginated read ${all.length}; they differ from entry ${firstDiff === -1 ? Math.min(seen.length, all.length) : firstDiff}`,
-    );
-  }
-
-  const whole = await conformingQuery(t, rpcUrl, { ...base, limit: all.length + 1 });
-  if (whole.last_key !== undefined) t.fail(`a page with limit ${all.length + 1} over ${all.length} entries has last_key`);
-  if (whole.values.length !== all.length) t.fail(`a page with limit ${all.length + 1} holds ${whole.values.length} of ${all.length} entries`);
+  if (checked === 0) t.skip(`no account of ${accountIds.join(", ")} has a state of 2 or more entries within the node's view limit`);
 
   // The largest limit the schema allows is accepted (the node caps the page, it does not refuse it).
+  const [accountId] = accountIds;
+  const all = await pagingReference(t, rpcUrl, accountId!, block, true);
+  const base = { request_type: "view_state", block_id: block.hash, account_id: accountId, prefix_base64: "" };
   const capped = await conformingQuery(t, rpcUrl, { ...base, limit: 2 ** 32 - 1 });
-  if (capped.values.length !== all.length || capped.last_key !== undefined) {
-    t.fail(`limit ${2 ** 32 - 1} returned ${capped.values.length} of ${all.length} entries${capped.last_key === undefined ? "" : " and last_key"}`);
+  if (capped.values.length !== all!.length || capped.last_key !== undefined) {
+    t.fail(`limit ${2 ** 32 - 1} returned ${capped.values.length} of ${all!.length} entries${capped.last_key === undefined ? "" : " and last_key"}`);
   }
+}
 
-  const afterFirst = await conformingQuery(t, rpcUrl, { ...base, limit: 1, after_key_base64: all[0]!.key });
-  if (afterFirst.values[0]?.key !== all[1]!.key) {
-    t.fail(`after_key_base64 = the first key must start at the second key ${all[1]!.key}, got ${afterFirst.values[0]?.key}`);
+/** Prefixes to page under: everything, the first key's first byte, the last key whole, and one nothing has. */
+function pagingPrefixes(reference: readonly StateItem[]): Buffer[] {
+  const first = Buffer.from(reference[0]!.key, "base64");
+  const last = Buffer.from(reference[reference.length - 1]!.key, "base64");
+  const prefixes = [Buffer.alloc(0), first.subarray(0, 1), last];
+  // A byte no key starts with (keys of a small state leave most of the 256 unused).
+  const used = new Set(reference.map((item) => Buffer.from(item.key, "base64")[0]));
+  for (let byte = 0xfe; byte >= 0; byte--) {
+    if (!used.has(byte)) {
+      prefixes.push(Buffer.from([byte]));
+      break;
+    }
+  }
+  const seen = new Set<string>();
+  return prefixes.filter((p) => (seen.has(p.toString("hex")) ? false : (seen.add(p.toString("hex")), true)));
+}
+
+/**
+ * An account's whole state as the reference for its pages: the unpaginated read with a proof,
+ * when the proof verifies against the block's post-state root (and then the plain read must
+ * equal it), else the plain read. Undefined (passed over) when the state is too large to read
+ * unpaginated or has fewer than 2 entries, unless `required`, which skips the check instead.
+ */
+async function pagingReference(
+  t: CheckContext,
+  rpcUrl: string,
+  accountId: string,
+  block: { height: number; hash: string },
+  required: boolean,
+): Promise<StateItem[] | undefined> {
+  const base = { request_type: "view_state", block_id: block.hash, account_id: accountId, prefix_base64: "" };
+  const plain = await t.rpc(rpcUrl, "query", base);
+  const problems = rpcReplyProblems("query", plain);
+  if (problems.length > 0) t.fail(problems.join("; "));
+  const error = plain.envelope.error;
+  if (error?.cause?.name === "TOO_LARGE_CONTRACT_STATE" || error?.cause?.name === "UNKNOWN_ACCOUNT") {
+    if (required) t.skip(`${accountId}'s state cannot be read unpaginated (${error.cause.name}): pass a contract with a smaller state (--contract)`);
+    return undefined;
+  }
+  if (error !== undefined) t.fail(`view_state of ${accountId} failed: ${JSON.stringify(error).slice(0, 300)}`);
+  const { values, last_key: lastKey } = plain.envelope.result as { values: StateItem[]; last_key?: string };
+  if (lastKey !== undefined) t.fail(`an unpaginated read of ${accountId} has last_key`);
+  if (values.length < 2) {
+    if (required) t.skip(`${accountId} has fewer than 2 entries to page through`);
+    return undefined;
+  }
+  for (let i = 1; i < values.length; i++) {
+    if (compareKeys(values[i - 1]!.key, values[i]!.key) >= 0) t.fail(`${accountId}: unpaginated keys out of raw-byte order at ${i}: ${values[i - 1]!.key} then ${values[i]!.key}`);
+  }
+  const proven = await provenState(t, rpcUrl, accountId, block);
+  if (proven === undefined) return values;
+  const same = proven.length === values.length && proven.every((item, i) => item.key === values[i]!.key && item.value === values[i]!.value);
+  if (!same) {
+    const missing = proven.filter((item) => !values.some((v) => v.key === item.key)).map((item) => item.key);
+    t.fail(
+      `${accountId}: the unpaginated read holds ${values.length} entries, the proven state ${proven.length}` +
+        (missing.length > 0 ? ` (missing ${missing.slice(0, 3).join(", ")}${missing.length > 3 ? ", ..." : ""})` : ""),
+    );
+  }
+  return proven;
+}
+
+/** The state of an account as a proof that verifies against some shard's post-state root of `block` proves it; undefined when none verifies. */
+async function provenState(t: CheckContext, rpcUrl: string, accountId: string, block: { height: number; hash: string }): Promise<StateItem[] | undefined> {
+  const reply = await t.rpc(rpcUrl, "query", { request_type: "view_state", block_id: block.hash, account_id: accountId, prefix_base64: "", include_proof: true });
+  const result = reply.envelope.result as { values: StateItem[]; proof?: string[] } | undefined;
+  if (result?.proof === undefined || result.proof.length === 0) return undefined;
+  const next = await t.rpcResult(rpcUrl, "block", { block_id: block.height + 1 });
+  const values = result.values.map((v) => ({ key: bytesOf(v.key), value: bytesOf(v.value) }));
+  const proof = result.proof.map(bytesOf);
+  for (const chunk of next.chunks as { prev_state_root: string }[]) {
+    try {
+      verifyStateProof({ stateRoot: base58Decode(chunk.prev_state_root), accountId, prefix: new Uint8Array(), values, proof });
+      return result.values;
+    } catch {
+      // another shard's root
+    }
+  }
+  return undefined;
+}
+
+/** Reads every page of one (account, prefix, limit) and checks each paging rule against `expected`. */
+async function pagesFollowTheRules(
+  t: CheckContext,
+  rpcUrl: string,
+  read: { accountId: string; blockHash: string; prefix: string; limit: number },
+  expected: readonly StateItem[],
+): Promise<void> {
+  const where = `${read.accountId}, prefix_base64 ${JSON.stringify(read.prefix)}, limit ${read.limit}`;
+  const base = { request_type: "view_state", block_id: read.blockHash, account_id: read.accountId, prefix_base64: read.prefix, limit: read.limit };
+  const seen: StateItem[] = [];
+  const keys = new Set<string>();
+  let after: string | undefined;
+  for (let pages = 0; ; pages++) {
+    if (pages > expected.length + 1) t.fail(`${where}: paging does not end`);
+    const page = await conformingQuery(t, rpcUrl, { ...base, ...(after !== undefined && { after_key_base64: after }) });
+    const values = page.values as StateItem[];
+    const remaining = expected.length - seen.length;
+    if (values.length !== Math.min(read.limit, Math.max(0, remaining))) {
+      t.fail(`${where}: page ${pages + 1} holds ${values.length} entries where ${Math.min(read.limit, Math.max(0, remaining))} remain to be returned`);
+    }
+    for (const [i, item] of values.entries()) {
+      const previous = i > 0 ? values[i - 1]!.key : after;
+      if (previous !== undefined && compareKeys(previous, item.key) >= 0) {
+        t.fail(
+          i === 0
+            ? `${where}: the page after ${after} starts at ${item.key}, not strictly after the cursor`
+            : `${where}: page ${pages + 1} is out of raw-byte order at ${i}: ${previous} then ${item.key}`,
+        );
+      }
+      if (keys.has(item.key)) t.fail(`${where}: key ${item.key} appears on two pages`);
+      keys.add(item.key);
+    }
+    seen.push(...values);
+    const more = seen.length < expected.length;
+    if (page.last_key === undefined) {
+      if (more) t.fail(`${where}: page ${pages + 1} has no last_key although ${expected.length - seen.length} entries remain`);
+      break;
+    }
+    if (!more) t.fail(`${where}: page ${pages + 1} has last_key although no entry remains`);
+    const lastValue = values[values.length - 1];
+    if (lastValue === undefined) t.fail(`${where}: an empty page has last_key`);
+    if (page.last_key !== lastValue.key) t.fail(`${where}: last_key ${page.last_key} is not the page's last key ${lastValue.key}`);
+    after = page.last_key;
+  }
+  const differs = seen.findIndex((v, i) => v.key !== expected[i]?.key || v.value !== expected[i]?.value);
+  if (differs >= 0 || seen.length !== expected.length) {
+    t.fail(`${where}: the pages hold ${seen.length} entries, the state under the prefix ${expected.length}; they differ from entry ${differs >= 0 ? differs : Math.min(seen.length, expected.length)}`);
   }
 }
 

@@ -75,6 +75,66 @@ const mutations: Record<string, Mutation> = {
     },
     caughtBy: /^view_state paging$/,
   },
+  "a view_state that drops one entry from every plain answer, paged or not (only proofs show it)": {
+    listener: "rpc",
+    fault: (() => {
+      let victim: string | undefined;
+      return {
+        reply(request: ProxiedRequest, reply: { json: any }) {
+          const params = request.json?.params;
+          const values: { key: string }[] | undefined = reply.json?.result?.values;
+          if (!isViewState(request) || params.include_proof === true || values === undefined) return;
+          if (victim === undefined && params.account_id === "ft.test.near" && values.length >= 3 && !params.prefix_base64 && params.limit === undefined) victim = values[1]!.key;
+          const at = values.findIndex((v) => v.key === victim);
+          if (at >= 0) values.splice(at, 1);
+        },
+      };
+    })(),
+    caughtBy: /^view_state paging$/,
+  },
+  "last_key on a final page": {
+    listener: "rpc",
+    fault: {
+      reply(request, reply) {
+        const result = reply.json?.result;
+        if (isViewState(request) && request.json.params.limit !== undefined && result?.last_key === undefined && result?.values?.length > 0) {
+          result.last_key = result.values[result.values.length - 1].key;
+        }
+      },
+    },
+    caughtBy: /^view_state paging$/,
+  },
+  "pages out of byte order": {
+    listener: "rpc",
+    fault: {
+      reply(request, reply) {
+        if (isViewState(request) && request.json.params.limit !== undefined && reply.json?.result?.values?.length >= 2) reply.json.result.values.reverse();
+      },
+    },
+    caughtBy: /^view_state paging$/,
+  },
+  "a prefixed read that misses the first entry under its prefix": {
+    listener: "rpc",
+    fault: {
+      reply(request, reply) {
+        const params = request.json?.params;
+        if (isViewState(request) && params.prefix_base64 && params.after_key_base64 === undefined && reply.json?.result?.values?.length > 0) {
+          reply.json.result.values.shift();
+        }
+      },
+    },
+    caughtBy: /^view_state paging$/,
+  },
+  "last_key that is not the page's last key": {
+    listener: "rpc",
+    fault: {
+      reply(request, reply) {
+        const result = reply.json?.result;
+        if (isViewState(request) && result?.last_key !== undefined && result.values.length >= 2) result.last_key = result.values[0].key;
+      },
+    },
+    caughtBy: /^view_state paging$/,
+  },
   "a missing last_key": {
     listener: "rpc",
     fault: {
