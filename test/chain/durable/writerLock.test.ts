@@ -82,8 +82,8 @@ describe("a data dir has one writer", () => {
     expect(readFileSync(lock, "utf8").trim()).toBe(`${process.pid} ${ourStart}`);
     release();
 
-    // A zombie: `sh` backgrounds a short sleep, then becomes `sleep 30`, which never reaps it.
-    const parent = spawn("sh", ["-c", "sleep 0.05 & echo $!; exec sleep 30"], { stdio: ["ignore", "pipe", "ignore"] });
+    // A zombie: `sh` backgrounds `true`, then becomes `sleep 30`, which never reaps it.
+    const parent = spawn("sh", ["-c", "true & echo $!; exec sleep 30"], { stdio: ["ignore", "pipe", "ignore"] });
     try {
       const zombie = Number((await new Promise<Buffer>((resolve) => parent.stdout!.once("data", resolve))).toString().trim());
       const state = () => readFileSync(`/proc/${zombie}/stat`, "utf8").split(") ")[1]!.split(" ")[0];
