@@ -131,8 +131,13 @@ describe("README and guide examples", () => {
     const rpc = jsonRpcClient({ url: server.rpcUrl });
     const alice = transactionSender({ rpc, signerId: "alice.test.near", signer: keyPairFromString(devKeyPair("alice.test.near").secretKeyString) });
     const sent = await alice.sendAndWait("bob.test.near", [actions.transfer(1n)], { waitUntil: "FINAL" });
-    // The proof needs a light-client head at or after the block that carries the outcome root.
-    await new Promise((done) => setTimeout(done, 600));
+    // The proof needs a final light-client head past the block that carries the last outcome root.
+    const heightOf = async (params: object): Promise<number> => {
+      const response = await fetch(server.rpcUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "block", params }) });
+      return ((await response.json()) as { result: { header: { height: number } } }).result.header.height;
+    };
+    const lastOutcome = Math.max(...(await Promise.all([sent.transaction_outcome, ...sent.receipts_outcome].map((o) => heightOf({ block_id: o.block_hash })))));
+    while ((await heightOf({ finality: "final" })) < lastOutcome + 2);
     const stdout = await runTs(block, 'console.log("head:", client.headHash);', (code) => code.replaceAll("<hash>", sent.transaction.hash));
     expect(stdout).toMatch(/^head: \w{43,44}$/m);
   }, 90_000);
