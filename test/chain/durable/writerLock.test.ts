@@ -82,12 +82,16 @@ describe("a data dir has one writer", () => {
     expect(readFileSync(lock, "utf8").trim()).toBe(`${process.pid} ${ourStart}`);
     release();
 
-    // A zombie: `sh` backgrounds `true`, then becomes `sleep 30`, which never reaps it.
-    const parent = spawn("sh", ["-c", "true & echo $!; exec sleep 30"], { stdio: ["ignore", "pipe", "ignore"] });
+    // A zombie: `sh` backgrounds a `head` that waits for a byte on fd 3, then becomes `sleep 30`,
+    // which never reaps. The byte is sent once `sleep` runs, so `sh` cannot reap the child first.
+    const parent = spawn("sh", ["-c", "head -c1 <&3 >/dev/null & echo $!; exec sleep 30"], { stdio: ["ignore", "pipe", "ignore", "pipe"] });
     try {
       const zombie = Number((await new Promise<Buffer>((resolve) => parent.stdout!.once("data", resolve))).toString().trim());
+      const turn = () => new Promise((resolve) => setImmediate(resolve));
+      while (!readFileSync(`/proc/${parent.pid}/cmdline`, "latin1").startsWith("sleep")) await turn();
+      (parent.stdio[3] as NodeJS.WritableStream).write("x");
       const state = () => readFileSync(`/proc/${zombie}/stat`, "utf8").split(") ")[1]!.split(" ")[0];
-      while (state() !== "Z") await new Promise((resolve) => setImmediate(resolve));
+      while (state() !== "Z") await turn();
       writeFileSync(lock, `${zombie}\n`);
       release = lockDataDir(dir);
       expect(readFileSync(lock, "utf8").trim()).toBe(`${process.pid} ${ourStart}`);
