@@ -138,7 +138,7 @@ async function pagesChild(dataDir: string, srcRoot: string): Promise<PageResult>
   // made 10% of the small contract's pages short); made up, not found by a scan, so the bench
   // reads no more of the state than the pages do.
   const cursors = Array.from({ length: 64 }, (_, i) => Uint8Array.of(i * 3, 0x80));
-  const page = (i: number) => chain.viewState(block, ACCOUNT, { prefix: new Uint8Array(), limit: 100, afterKey: cursors[i % cursors.length]! }).values.length;
+  const page = (i: number) => chain.at(block).contractState(ACCOUNT, { prefix: new Uint8Array(), limit: 100, afterKey: cursors[i % cursors.length]! }).values.length;
 
   let loaded = loads();
   t = performance.now();

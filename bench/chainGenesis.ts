@@ -51,17 +51,17 @@ async function child(keys: number): Promise<Result> {
     const cursors: Uint8Array[] = [];
     let after: Uint8Array | undefined;
     for (let i = 0; i < 50; i++) {
-      const page = chain.viewState(block, ACCOUNT, { prefix: new Uint8Array(), limit: Math.max(1, Math.floor(keys / 50)), ...(after && { afterKey: after }) });
+      const page = chain.at(block).contractState(ACCOUNT, { prefix: new Uint8Array(), limit: Math.max(1, Math.floor(keys / 50)), ...(after && { afterKey: after }) });
       if (page.lastKey === undefined) break;
       after = page.lastKey;
       cursors.push(after);
     }
     const rounds = 20_000;
-    for (let i = 0; i < 2_000; i++) chain.viewState(block, ACCOUNT, { prefix: new Uint8Array(), limit: 100, afterKey: cursors[i % cursors.length]! });
+    for (let i = 0; i < 2_000; i++) chain.at(block).contractState(ACCOUNT, { prefix: new Uint8Array(), limit: 100, afterKey: cursors[i % cursors.length]! });
     t = performance.now();
     let items = 0;
     for (let i = 0; i < rounds; i++) {
-      items += chain.viewState(block, ACCOUNT, { prefix: new Uint8Array(), limit: 100, afterKey: cursors[i % cursors.length]! }).values.length;
+      items += chain.at(block).contractState(ACCOUNT, { prefix: new Uint8Array(), limit: 100, afterKey: cursors[i % cursors.length]! }).values.length;
     }
     const pageUs = ((performance.now() - t) * 1000) / rounds;
     return { keys, fileMB, writeMs, openMs, rssMB: mem.rss / 1e6, heapMB: mem.heapUsed / 1e6, pageUs, pageItems: items / rounds };

@@ -89,7 +89,7 @@ function produce(chain: Chain, blocks: number, perBlock: number, nonces: Map<str
 async function nonceStart(chain: Chain): Promise<Map<string, bigint>> {
   const nonces = new Map<string, bigint>();
   for (const id of ["alice.test.near", "bob.test.near", "carol.test.near"]) {
-    nonces.set(id, chain.viewAccessKey(chain.head(), id, devKeyPair(id).publicKeyString)!.nonce);
+    nonces.set(id, chain.at(chain.head()).accessKey(id, devKeyPair(id).publicKeyString)!.nonce);
   }
   return nonces;
 }

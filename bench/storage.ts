@@ -25,7 +25,7 @@ const BOB = "bob.test.near";
 
 async function measure(chain: Chain, transfers: number, perBlock: number): Promise<Figures> {
   const key = devKeyPair(ALICE);
-  const start = chain.viewAccessKey(chain.head(), ALICE, key.publicKeyString)!.nonce;
+  const start = chain.at(chain.head()).accessKey(ALICE, key.publicKeyString)!.nonce;
   const blockHash = chain.head().hashBytes;
   const signed = Array.from({ length: transfers }, (_, i) =>
     encodeSignedTransaction(
@@ -53,8 +53,8 @@ async function measure(chain: Chain, transfers: number, perBlock: number): Promi
   const t2 = performance.now();
   for (let i = 0; i < reads; i++) {
     const head = chain.blockByFinality("final");
-    chain.viewAccount(head, BOB);
-    chain.viewState(head, "ft.test.near", { prefix: new Uint8Array(0), limit: 10 });
+    chain.at(head).account(BOB);
+    chain.at(head).contractState("ft.test.near", { prefix: new Uint8Array(0), limit: 10 });
   }
   const readsPerSecond = (2 * reads) / ((performance.now() - t2) / 1000);
   return { transfersPerSecond, emptyBlockMicros, readsPerSecond, blocks: chain.head().height - chain.genesisBlock.height };

@@ -37,7 +37,7 @@ const nonces = new Map<string, bigint>();
 function tx(chain: Chain, signer: string, receiver: string, actions: Action[]): Uint8Array {
   const key = devKeyPair(signer);
   const id = signer;
-  const state = chain.viewAccessKey(chain.head(), signer, formatPublicKey(key.publicKey))?.nonce ?? 0n;
+  const state = chain.at(chain.head()).accessKey(signer, formatPublicKey(key.publicKey))?.nonce ?? 0n;
   const nonce = (nonces.get(id) ?? state) + 1n;
   nonces.set(id, nonce);
   return encodeSignedTransaction(signTransaction({ version: 0, signerId: signer, publicKey: key.publicKey, nonce, receiverId: receiver, blockHash: chain.head().hashBytes, actions }, key));
@@ -130,10 +130,10 @@ export async function vmCallCost({ quick }: { quick: boolean }): Promise<VmCallR
   const head = chain.head();
   const balanceArgs = enc.encode(JSON.stringify({ account_id: a }));
   const ftView = rate(seconds, () => {
-    if (!chain.callFunction(head, a!, "ft_balance_of", balanceArgs).ok) throw new Error("ft_balance_of failed");
+    if (!chain.at(head).callFunction(a!, "ft_balance_of", balanceArgs).ok) throw new Error("ft_balance_of failed");
   });
   const emptyView = rate(seconds, () => {
-    if (!chain.callFunction(head, b!, "noop", new Uint8Array()).ok) throw new Error("noop failed");
+    if (!chain.at(head).callFunction(b!, "noop", new Uint8Array()).ok) throw new Error("noop failed");
   });
   console.log(`(h) view calls through Chain.callFunction (in-process), ${seconds}s each`);
   console.log(`    ft_balance_of on the cached FT contract (reused instance, reset + run) ${(1000 / ftView).toFixed(3)} ms/call (${ftView.toFixed(0)}/s), empty method ${(1000 / emptyView).toFixed(3)} ms/call (${emptyView.toFixed(0)}/s), ratio ${(emptyView / ftView).toFixed(2)}`);

@@ -130,6 +130,7 @@ describe("generated types", () => {
       | "experimentalLightClientProof"
       | "experimentalProtocolConfig"
       | "experimentalReceipt"
+      | "experimentalReceiptToTx"
       | "experimentalSplitStorageInfo"
       | "experimentalTxStatus"
       | "experimentalValidatorsOrdered"

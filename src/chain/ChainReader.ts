@@ -2,17 +2,13 @@ import type { Block } from "./blocks/Block.js";
 import type { Finality } from "./blocks/finality.js";
 import type { LightClientViews } from "./blocks/LightClientViews.js";
 import type { GenesisConfig } from "./genesis/GenesisConfig.js";
-import type { AccessKey } from "./primitives/accessKey.js";
 import type { RuntimeParameters } from "./runtime/parameters.js";
 import type { ReceiptView } from "./runtime/receipt.js";
 import type { TransactionStatus } from "./runtime/transactionStatus.js";
 import type { ShardLayout } from "./shards/ShardLayout.js";
-import type { AccountView } from "./state/accountViews.js";
-import type { ViewStateOptions, ViewStateResult } from "./state/viewStateIn.js";
+import type { StateView } from "./state/StateView.js";
 import type { BlockStateChanges } from "./views/BlockStateChanges.js";
 import type { ChunkBodies } from "./views/ChunkBodies.js";
-import type { CallFunctionOutcome } from "./vm/CallFunctionOutcome.js";
-import type { ViewLimits } from "./vm/ViewLimits.js";
 
 /**
  * What the JSON-RPC handlers need from the chain: its fixed facts, blocks by height, hash and
@@ -57,6 +53,8 @@ export interface ChainReader {
   // ---- transactions and receipts ----------------------------------------------------------------
   transactionStatus(hash: string): TransactionStatus | undefined;
   receipt(receiptId: string): ReceiptView | undefined;
+  /** The transaction a receipt descends from (throws ReceiptDepthExceededError past the walk's limit). */
+  receiptOrigin(receiptId: string): { transactionHash: string; senderId: string } | undefined;
   /** Validates and pools a borsh SignedTransaction (the chain's scheduler takes it from there). */
   submitTransaction(signedTxBytes: Uint8Array): { hash: string; known: boolean };
   /** Validates without pooling; returns the hash. */
@@ -65,12 +63,6 @@ export interface ChainReader {
   requestBlocks(satisfied: () => boolean): () => void;
 
   // ---- state at a block ---------------------------------------------------------------------
-  viewAccount(block: Block, accountId: string): AccountView | undefined;
-  accountStorageUsage(block: Block, accountId: string): number | undefined;
-  viewAccessKey(block: Block, accountId: string, publicKey: string): AccessKey | undefined;
-  viewAccessKeys(block: Block, accountId: string): { publicKey: string; accessKey: AccessKey }[];
-  viewCode(block: Block, accountId: string): Uint8Array | undefined;
-  viewCodeLength(block: Block, accountId: string): number;
-  viewState(block: Block, accountId: string, options: ViewStateOptions): ViewStateResult;
-  callFunction(block: Block, accountId: string, methodName: string, args: Uint8Array, limits?: ViewLimits): CallFunctionOutcome;
+  /** The state after `block` (one of this chain's blocks). */
+  at(block: Block): StateView;
 }

@@ -1,12 +1,14 @@
 import { Block } from "./blocks/Block.js";
+import { blockExecution } from "./blocks/blockExecution.js";
 import { BlockHistory } from "./blocks/BlockHistory.js";
 import { BlockMerkleTree } from "./blocks/BlockMerkleTree.js";
 import { BlockProducer } from "./blocks/BlockProducer.js";
 import { StoredMerkleNodes } from "./blocks/StoredMerkleNodes.js";
-import { BlockScheduler } from "./blocks/BlockScheduler.js";
 import { CommitSubscribers, type CommitListener, type SubscriberFailureReport } from "./blocks/CommitSubscribers.js";
 import { LightClientViews } from "./blocks/LightClientViews.js";
 import { finalityHeight, type Finality } from "./blocks/finality.js";
+import { Producer } from "./client/Producer.js";
+import { ViewClient } from "./client/ViewClient.js";
 import { defaultGenesisConfig, type GenesisConfig } from "./genesis/GenesisConfig.js";
 import type { BlockCommit } from "./blockCommit.js";
 import type { ChainReader } from "./ChainReader.js";
@@ -14,58 +16,24 @@ import type { GenesisState } from "./genesis/GenesisStateBuilder.js";
 import { buildDevGenesis, type DevAccount } from "./genesis/devGenesis.js";
 import { devKeyPair } from "./genesis/devKey.js";
 import { loadGenesisFile, type GenesisLoadProgress } from "./genesis/loadGenesisFile.js";
-import type { AccessKey } from "./primitives/accessKey.js";
-import { formatCryptoHash } from "./primitives/cryptoHash.js";
 import { ShardLayout } from "./shards/ShardLayout.js";
-import {
-  codeLengthIn,
-  storageUsageIn,
-  viewAccessKeyIn,
-  viewAccessKeysIn,
-  viewAccountIn,
-  viewCodeIn,
-  type AccountView,
-} from "./state/accountViews.js";
-import { stateChangeToWrite, type StateChange } from "./state/stateChange.js";
-import { viewStateIn, type ViewStateOptions, type ViewStateResult } from "./state/viewStateIn.js";
-import { ChangeSet } from "./store/changeSet.js";
-import type { SortedChanges } from "./store/applyChanges.js";
-import { ChainStoreError, type ChainStore, type StoredBlock, type StoredGenesis } from "./store/ChainStore.js";
+import { readAccount } from "./state/accountViews.js";
+import type { StateView } from "./state/StateView.js";
+import { ChainStoreError, type ChainStore, type StoredGenesis } from "./store/ChainStore.js";
 import { LmdbChainStore } from "./store/LmdbChainStore.js";
 import { MemoryChainStore } from "./store/MemoryChainStore.js";
 import type { StateSnapshot, StateStore } from "./store/stateStore.js";
-import { base58Encode } from "./primitives/base58.js";
-import { decodeSignedTransaction, verifyTransactionSignature, type DecodedSignedTransaction } from "./transaction/index.js";
-import type { BlockExecution, ChunkExecution } from "./blocks/BlockProducer.js";
-import { applyChunk, type ChunkResult } from "./runtime/applyChunk.js";
-import type { ApplyContext } from "./runtime/ApplyContext.js";
-import { checkValidityPeriod, type CanonicalChain } from "./runtime/checkValidityPeriod.js";
-import { outcomeHash } from "./runtime/executionOutcome.js";
 import type { FunctionCallExecutor } from "./runtime/functionCallExecutor.js";
-import { InvalidTransactionError } from "./runtime/InvalidTransactionError.js";
 import type { InvalidTxErrorJson } from "./runtime/invalidTxError.js";
 import { NEARCORE_RUNTIME_PARAMETERS, type RuntimeParameters } from "./runtime/parameters.js";
-import { toReceiptView, type Receipt, type ReceiptView } from "./runtime/receipt.js";
-import type { ExecutionOutcome } from "./runtime/executionOutcome.js";
-import type { ChunkBodies } from "./views/ChunkBodies.js";
-import { DelayedReceiptQueue } from "./runtime/DelayedReceiptQueue.js";
-import { StateUpdate } from "./runtime/StateUpdate.js";
-import { MIGRATION, type KeyStateChanges } from "./runtime/StateChangeCause.js";
+import type { ReceiptView } from "./runtime/receipt.js";
 import { genesisStateChanges, recordedStateChanges, type BlockStateChanges } from "./views/BlockStateChanges.js";
-import { TransactionPool } from "./runtime/TransactionPool.js";
-import { includedTransactionStatus, type ExecutionLookup, type TransactionStatus } from "./runtime/transactionStatus.js";
-import { validateTransaction } from "./runtime/validateTransaction.js";
-import { verifyAndChargeTransaction } from "./runtime/verifyAndChargeTransaction.js";
-import { readAccount } from "./state/accountViews.js";
-import type { CallFunctionOutcome } from "./vm/CallFunctionOutcome.js";
+import type { ChunkBodies } from "./views/ChunkBodies.js";
+import type { TransactionStatus } from "./runtime/transactionStatus.js";
 import { ContractCache } from "./vm/ContractCache.js";
 import { wasmLimitsOf } from "./vm/wasmLimitsOf.js";
 import { MemoryPool } from "./vm/MemoryPool.js";
-import { UnknownAccountError } from "./vm/UnknownAccountError.js";
-import { viewFunctionCall } from "./vm/viewFunctionCall.js";
-import type { ViewLimits } from "./vm/ViewLimits.js";
 import { createWasmExecutor } from "./vm/wasmExecutor.js";
-import { sha256 } from "./primitives/sha256.js";
 
 export { Block } from "./blocks/Block.js";
 export type { Finality } from "./blocks/finality.js";
@@ -78,6 +46,8 @@ export type { StateChange } from "./state/stateChange.js";
 export type { BlockCommit } from "./blockCommit.js";
 export type { ChainReader } from "./ChainReader.js";
 export type { ViewStateOptions, ViewStateResult } from "./state/viewStateIn.js";
+export type { StateView } from "./state/StateView.js";
+export type { Producer } from "./client/Producer.js";
 export { InvalidTransactionError } from "./runtime/InvalidTransactionError.js";
 export { TransactionDecodeError } from "./transaction/index.js";
 export type { InvalidTxErrorJson, InvalidAccessKeyErrorJson, ActionsValidationErrorJson } from "./runtime/invalidTxError.js";
@@ -140,6 +110,14 @@ const DEV_AUTHOR = "test.near";
  * doomslug-like finality, and every block kept (archival; serving layers apply retention).
  * Reads take a block and see its post-state.
  */
+/**
+ * The simulated sharded chain, wired after nearcore's split: the chain store keeps everything
+ * (blocks/BlockHistory reads it back through bounded caches), `producer` (client/Producer)
+ * makes blocks, `view` (client/ViewClient) reads state and outcomes, `lightClient` proves.
+ * This class opens a store (a new genesis or a stored chain), wires those parts, fans each
+ * commit out to subscribers and answers the ChainReader the serving layers see. Every block is
+ * kept (archival; serving layers apply retention). Reads take a block and see its post-state.
+ */
 export class Chain implements ChainReader {
   readonly chainId: string;
   readonly shardLayout: ShardLayout;
@@ -154,53 +132,31 @@ export class Chain implements ChainReader {
   readonly resumedAtHeight: number | undefined;
   /** The single block producer (author of every block) and the key that signs blocks. */
   readonly blockProducer: { readonly accountId: string; readonly publicKey: string };
-
-  private readonly store: StateStore;
-  /** Keeps every block (the seam to disk); a block is reported only after its commit. */
-  private readonly chainStore: ChainStore;
-  /** Set when a commit failed (disk full, I/O error): the chain stops producing rather than fork from its store. */
-  private commitFailure: Error | undefined;
-  private readonly producer: BlockProducer;
-  /** The block merkle tree over every block hash, kept in the chain store. */
-  private readonly merkle: BlockMerkleTree;
-  /** Blocks, chunks, transactions, receipts and outcomes, read from the chain store through bounded caches. */
-  private readonly history: BlockHistory;
-  /** Light-client proofs and blocks (light_client_proof, next_light_client_block, block proofs). */
-  readonly lightClient: LightClientViews;
-  private readonly now: () => number;
-  private pending: ChangeSet[];
-  private readonly listeners = new Set<(block: Block) => void>();
-  /** Block-commit subscribers, each fed on later turns so none can hold up production. */
-  private readonly subscribers = new CommitSubscribers((name, height, error) => this.subscriberFailure(name, height, error));
-  private subscriberFailureReport: SubscriberFailureReport | undefined;
-  /** Decides when blocks are produced (timed, or on demand at block time 0). */
-  private readonly scheduler: BlockScheduler;
-  /** Where a failed scheduled production goes (default: thrown, so the process stops). */
-  private productionFailureListener: ((error: Error) => void) | undefined;
-  /** Ms block timestamps run ahead of the wall clock (sandbox fast-forward). */
-  private clockLead = 0;
-
   /** The runtime parameter table (nearcore's, see runtime/parameters.ts). */
   readonly runtimeParameters: RuntimeParameters = NEARCORE_RUNTIME_PARAMETERS;
   /** Blocks a transaction's block hash stays valid for. */
   readonly transactionValidityPeriod: number;
-  private readonly minimumStake: bigint;
-  private readonly functionCalls: FunctionCallExecutor;
-  /** Prepared contracts by code hash, shared by the executor and view calls. */
-  private readonly contracts: ContractCache;
-  /** Guest memories reused across calls (see vm/MemoryPool.ts). */
-  private readonly memories: MemoryPool;
-  /** Stakes of the validators contracts see (the block producer's genesis stake). */
-  private readonly validatorStakes: ReadonlyMap<string, bigint>;
-  private pool = new TransactionPool();
-  /** Transactions accepted into the pool and not yet in a block, by base58 hash. */
-  private readonly pooled = new Map<string, DecodedSignedTransaction>();
+
+  /** Production: pool, scheduler, produce and commit, and the dev-chain head moves (sandbox/ drives it). */
+  readonly producer: Producer;
+  /** Reads: state at a block, transaction and receipt status. */
+  readonly view: ViewClient;
+  /** Light-client proofs and blocks (light_client_proof, next_light_client_block, block proofs). */
+  readonly lightClient: LightClientViews;
   /** Transactions and outgoing receipts of every produced chunk (the `chunk` method). */
-  readonly chunkBodies: ChunkBodies = { get: (chunkHash) => this.history.chunkBody(chunkHash) };
-  /** Receipts to execute in the next block, by shard index (the head's outgoing receipts). */
-  private incoming: Receipt[][];
-  /** Stake proposals of the head's epoch by account (the latest wins): returned at the next epoch boundary. */
-  private stakeProposals = new Map<string, bigint>();
+  readonly chunkBodies: ChunkBodies;
+
+  private readonly store: StateStore;
+  /** Keeps every block (the seam to disk); a block is reported only after its commit. */
+  private readonly chainStore: ChainStore;
+  /** Blocks, chunks, transactions, receipts and outcomes, read from the chain store through bounded caches. */
+  private readonly history: BlockHistory;
+  /** Builds headers, chunk headers and signatures; knows the epochs. */
+  private readonly headers: BlockProducer;
+  private readonly listeners = new Set<(block: Block) => void>();
+  /** Block-commit subscribers, each fed on later turns so none can hold up production. */
+  private readonly subscribers = new CommitSubscribers((name, height, error) => this.subscriberFailure(name, height, error));
+  private subscriberFailureReport: SubscriberFailureReport | undefined;
 
   private constructor(init: {
     config: GenesisConfig;
@@ -218,61 +174,55 @@ export class Chain implements ChainReader {
     minimumStake: bigint;
     functionCalls: FunctionCallExecutor | undefined;
   }) {
-    this.config = init.config;
-    this.transactionValidityPeriod = init.validityPeriod;
-    this.minimumStake = init.minimumStake;
-    this.contracts = new ContractCache(wasmLimitsOf(this.runtimeParameters));
-    const w = this.runtimeParameters.wasm;
-    this.memories = new MemoryPool(w.initialMemoryPages, w.maxMemoryPages);
-    this.functionCalls = init.functionCalls ?? createWasmExecutor({ cache: this.contracts, memories: this.memories });
-    this.incoming = init.layout.shardIds.map(() => []);
-    this.chainId = init.config.chainId;
-    this.shardLayout = init.layout;
+    const { config, layout, author } = init;
+    this.config = config;
+    this.chainId = config.chainId;
+    this.shardLayout = layout;
     this.devAccounts = init.devAccounts;
-    this.store = init.chainStore.stateStore();
-    this.chainStore = init.chainStore;
+    this.transactionValidityPeriod = init.validityPeriod;
     this.blockTimeMs = init.blockTimeMs;
-    this.scheduler = new BlockScheduler(this, (error) => {
-      const failure = error instanceof Error ? error : new Error(String(error));
-      if (this.productionFailureListener === undefined) throw failure;
-      this.productionFailureListener(failure);
-    });
-    this.now = init.now;
     this.totalSupply = init.state.totalSupply;
-    this.pending = init.layout.shardIds.map(() => new ChangeSet());
-    this.blockProducer = { accountId: init.author, publicKey: devKeyPair(init.author).publicKeyString };
+    this.chainStore = init.chainStore;
+    this.store = init.chainStore.stateStore();
+    this.blockProducer = { accountId: author, publicKey: devKeyPair(author).publicKeyString };
+
     const genesisState = this.genesisState(init.state, init.genesisRoots);
-    const producerAccount = readAccount(genesisState[init.layout.shardIndexOf(init.author)]!, init.author);
-    this.validatorStakes = new Map([[init.author, producerAccount?.locked ?? 0n]]);
-    const g = init.config.genesisHeight;
+    const producerAccount = readAccount(genesisState[layout.shardIndexOf(author)]!, author);
+    const validatorStakes = new Map([[author, producerAccount?.locked ?? 0n]]);
+    const g = config.genesisHeight;
     // Blocks in the chain, genesis included (0 while the genesis itself is built).
     const treeSize = () => {
       const history = this.history as BlockHistory | undefined;
       return history === undefined ? 0 : history.height - g + 1;
     };
-    this.merkle = new BlockMerkleTree(new StoredMerkleNodes(this.chainStore, g, treeSize));
-    this.producer = this.createProducer();
-    this.genesisBlock = this.producer.genesis(init.config.genesisTimeNs, genesisState);
-    this.lightClient = new LightClientViews({
-      genesisHeight: g,
-      layout: init.layout,
-      producer: this.producer,
-      head: () => this.head(),
-      finalHeight: () => this.blockByFinality("final").height,
-      blockByHeight: (height) => this.blockByHeight(height),
-      blockByHash: (hash) => this.blockByHash(hash),
-      outcome: (id) => this.history.outcome(id),
-    });
+    const merkle = new BlockMerkleTree(new StoredMerkleNodes(this.chainStore, g, treeSize));
+    this.headers = new BlockProducer(
+      {
+        author,
+        key: devKeyPair(author),
+        layout,
+        genesisHeight: g,
+        epochLength: config.epochLength,
+        gasPrice: config.gasPrice,
+        gasLimit: config.gasLimit,
+        protocolVersion: config.protocolVersion,
+        totalSupply: this.totalSupply,
+        producerStake: validatorStakes.get(author) ?? 0n,
+      },
+      (height) => {
+        const hash = this.chainStore.blockHashAt(height);
+        if (hash === undefined) throw new ChainStoreError(`the data dir has no block at height ${height}`);
+        return hash;
+      },
+      merkle,
+    );
+    this.genesisBlock = this.headers.genesis(config.genesisTimeNs, genesisState);
     const stored = this.chainStore.genesis();
     if (stored === undefined) {
       this.chainStore.initGenesis({
-        config: init.config,
-        layout: {
-          boundaryAccounts: init.layout.boundaryAccounts,
-          routing: init.layout.routing,
-          shardIds: init.layout.shardIds,
-        },
-        author: init.author,
+        config,
+        layout: { boundaryAccounts: layout.boundaryAccounts, routing: layout.routing, shardIds: layout.shardIds },
+        author,
         devGenesis: init.devGenesis,
         shards: init.state.shards,
         stateRoots: genesisState.map((s) => s.rootHash),
@@ -284,12 +234,48 @@ export class Chain implements ChainReader {
     }
     // The head is read from the store, not replayed: its record names everything in flight.
     this.history = new BlockHistory(this.chainStore, this.genesisBlock, (record, parent, postState) =>
-      this.producer.next(parent, record.timestampNs, postState, this.executionOf(record.chunkResults, parent.totalSupply), record.signatures),
+      this.headers.next(parent, record.timestampNs, postState, blockExecution(record.chunkResults, parent.totalSupply), record.signatures),
     );
-    this.incoming = this.routedFrom(this.history.headResults());
-    this.stakeProposals = new Map(this.history.stored(this.history.height)?.epochProposals ?? []);
-    // A resumed chain that was fast-forwarded keeps its lead over the wall clock.
-    this.clockLead = Math.max(0, Number(this.head().timestampNs / 1_000_000n) - this.now());
+    this.chunkBodies = { get: (chunkHash) => this.history.chunkBody(chunkHash) };
+    this.lightClient = new LightClientViews({
+      genesisHeight: g,
+      layout,
+      producer: this.headers,
+      head: () => this.head(),
+      finalHeight: () => this.blockByFinality("final").height,
+      blockByHeight: (height) => this.blockByHeight(height),
+      blockByHash: (hash) => this.blockByHash(hash),
+      outcome: (id) => this.history.outcome(id),
+    });
+
+    const params = this.runtimeParameters;
+    // Prepared contracts and guest memories, shared by block production and view calls.
+    const contracts = new ContractCache(wasmLimitsOf(params));
+    const memories = new MemoryPool(params.wasm.initialMemoryPages, params.wasm.maxMemoryPages);
+    this.producer = new Producer({
+      config,
+      layout,
+      params,
+      validityPeriod: init.validityPeriod,
+      minimumStake: init.minimumStake,
+      functionCalls: init.functionCalls ?? createWasmExecutor({ cache: contracts, memories }),
+      validatorStakes,
+      blockTimeMs: init.blockTimeMs,
+      now: init.now,
+      chainStore: this.chainStore,
+      history: this.history,
+      headers: this.headers,
+      merkle,
+      published: (block, commit) => this.published(block, commit),
+      rewound: (height) => this.subscribers.dropAbove(height),
+    });
+    this.view = new ViewClient({
+      history: this.history,
+      lightClient: this.lightClient,
+      host: { layout, params, contracts, memories, validatorStakes, epochHeightAt: (height) => this.headers.epochIndexOf(height) + 1 },
+      pooledTransaction: (hash) => this.producer.pooledTransaction(hash),
+      finalHeight: () => this.blockByFinality("final").height,
+    });
     this.resumedAtHeight = stored === undefined ? undefined : this.head().height;
   }
 
@@ -441,88 +427,7 @@ export class Chain implements ChainReader {
     });
   }
 
-  // ---- sandbox hooks (see src/chain/sandbox/) -----------------------------------------------
-
-  /** Runs `body` (synchronous block production) with one store flush at its end instead of one per block. */
-  withOneFlush<T>(body: () => T): T {
-    try {
-      return this.chainStore.withOneFlush(body);
-    } catch (e) {
-      // The closing flush failed (disk full, read-only): stop as a failed commit does.
-      if (e instanceof ChainStoreError && this.commitFailure === undefined) this.failCommits(e);
-      throw e;
-    }
-  }
-
-  /** Ms by which block timestamps run ahead of the wall clock (fast-forwarded time). */
-  get clockLeadMs(): number {
-    return this.clockLead;
-  }
-
-  /** Sets how far block timestamps run ahead of the wall clock (>= 0; timestamps never go back). */
-  setClockLeadMs(ms: number): void {
-    if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`clock lead must be >= 0 ms, got ${ms}`);
-    this.clockLead = ms;
-  }
-
-  /**
-   * Forgets every block above `height` (sandbox revert). The chain store drops them with
-   * their indexes in one atomic write (a crash leaves either chain), in time proportional to
-   * the blocks undone: the state at `height` is its roots in the persistent trie, and what
-   * was in flight then (receipts routed to the next block, the epoch's stake proposals) is in
-   * its record. Pooled transactions and staged writes are dropped. Commit subscribers are
-   * not called for the dropped blocks: they rebuild from `blockCommit`. Returns the new head.
-   */
-  rewindTo(height: number): Block {
-    if (this.commitFailure !== undefined) throw this.commitFailure;
-    const genesisHeight = this.genesisBlock.height;
-    if (!Number.isSafeInteger(height) || height < genesisHeight || height > this.head().height) {
-      throw new RangeError(`cannot rewind to height ${height}: the chain holds ${genesisHeight} to ${this.head().height}`);
-    }
-    try {
-      this.history.truncateAbove(height);
-    } catch (e) {
-      this.failCommits(e);
-    }
-    this.subscribers.dropAbove(height);
-    this.pool = new TransactionPool();
-    this.pooled.clear();
-    this.pending = this.shardLayout.shardIds.map(() => new ChangeSet());
-    this.incoming = this.routedFrom(this.history.headResults());
-    this.stakeProposals = new Map(this.history.stored(height)?.epochProposals ?? []);
-    return this.head();
-  }
-
-  /** The block producer; the block merkle tree it reads is the chain store's. */
-  private createProducer(): BlockProducer {
-    return new BlockProducer(
-      {
-        author: this.blockProducer.accountId,
-        key: devKeyPair(this.blockProducer.accountId),
-        layout: this.shardLayout,
-        genesisHeight: this.config.genesisHeight,
-        epochLength: this.config.epochLength,
-        gasPrice: this.config.gasPrice,
-        gasLimit: this.config.gasLimit,
-        protocolVersion: this.config.protocolVersion,
-        totalSupply: this.totalSupply,
-        producerStake: this.validatorStakes.get(this.blockProducer.accountId) ?? 0n,
-      },
-      (height) => {
-        const hash = this.chainStore.blockHashAt(height);
-        if (hash === undefined) throw new ChainStoreError(`the data dir has no block at height ${height}`);
-        return hash;
-      },
-      this.merkle,
-    );
-  }
-
-  /** A failed store write: the chain stops producing rather than diverge from its store. */
-  private failCommits(e: unknown): never {
-    this.stop();
-    this.commitFailure = e instanceof Error ? e : new Error(String(e));
-    throw this.commitFailure;
-  }
+  // ---- lifecycle ------------------------------------------------------------------------------
 
   /** Stops block production and closes the chain store (flushing an on-disk one). */
   async close(): Promise<void> {
@@ -538,6 +443,46 @@ export class Chain implements ChainReader {
   /** Protocol version from genesis (also every header's latest_protocol_version). */
   get protocolVersion(): number {
     return this.config.protocolVersion;
+  }
+
+  /**
+   * Starts block production (no-op when running): every blockTimeMs, or at block time 0 on
+   * demand (see BlockScheduler: blocks follow a submitted transaction until its work is done).
+   */
+  start(): void {
+    this.producer.start();
+  }
+
+  /** Stops block production; safe to call repeatedly. */
+  stop(): void {
+    this.producer.stop();
+  }
+
+  get running(): boolean {
+    return this.producer.running;
+  }
+
+  /**
+   * Asks the scheduler of an on-demand chain for blocks until `satisfied()` holds (a waiting
+   * client: `broadcast_tx_commit`, `wait_until`); a timed chain produces anyway. At most
+   * MAX_BLOCKS_PER_DEMAND blocks. Returns a release function for a waiter that gives up.
+   */
+  requestBlocks(satisfied: () => boolean): () => void {
+    return this.producer.requestBlocks(satisfied);
+  }
+
+  /**
+   * Receives a scheduled production that failed (a commit the store refused: disk full,
+   * read-only); production has stopped. Without a listener the error is thrown out of the
+   * timer, which ends the process.
+   */
+  onProductionFailure(listener: (error: Error) => void): void {
+    this.producer.onProductionFailure(listener);
+  }
+
+  /** Produces the next block now (see Producer.produceBlock); returns the new head. */
+  produceBlock(): Block {
+    return this.producer.produceBlock();
   }
 
   // ---- blocks ---------------------------------------------------------------------------
@@ -562,7 +507,7 @@ export class Chain implements ChainReader {
 
   /** First height of the epoch a block belongs to (status' `epoch_start_height`). */
   epochStartHeight(block: Block): number {
-    return this.producer.epochStartHeight(block.height);
+    return this.headers.epochStartHeight(block.height);
   }
 
   /** The block and shard index a chunk hash belongs to. */
@@ -570,140 +515,13 @@ export class Chain implements ChainReader {
     return this.history.chunk(chunkHash);
   }
 
-  /**
-   * Produces the next block now. Every shard gets a chunk: staged changes are written first,
-   * then the chunk applies the pooled transactions of signers on the shard, its local,
-   * delayed and incoming receipts (see runtime/applyChunk.ts). Receipts the chunks create
-   * are routed to their receivers' shards for the next block. Returns the new head.
-   */
-  produceBlock(): Block {
-    if (this.commitFailure !== undefined) throw this.commitFailure;
-    const prev = this.head();
-    const height = prev.height + 1;
-    const newEpoch = this.producer.epochIndexOf(height) !== this.producer.epochIndexOf(prev.height);
-    const timestampNs = this.nextTimestamp(prev);
-    const ctx: ApplyContext = {
-      params: this.runtimeParameters,
-      blockHeight: height,
-      blockTimestampNs: timestampNs,
-      epochHeight: this.producer.epochIndexOf(height) + 1,
-      randomSeed: blockRandomSeed(prev.hashBytes, height),
-      validatorStakes: this.validatorStakes,
-      gasPrice: this.config.gasPrice,
-      protocolVersion: this.config.protocolVersion,
-      minimumStake: this.minimumStake,
-      functionCalls: this.functionCalls,
-    };
-    const transactions = this.pool.drain(this.shardLayout.numShards);
-    const incoming = this.incoming;
-    const staged = this.pending;
-    const stakeReturns = newEpoch ? [...this.stakeProposals] : [];
-    const gasLimit = BigInt(this.config.gasLimit);
-    const checkTransaction = (stx: DecodedSignedTransaction) =>
-      checkValidityPeriod(this.canonical, prev.height, base58Encode(stx.transaction.blockHash), this.transactionValidityPeriod);
-
-    const results: ChunkResult[] = [];
-    const stateChanges: SortedChanges[] = [];
-    const causedChanges: KeyStateChanges[][] = [];
-    let postState: StateSnapshot[];
-    try {
-      postState = prev.postState.map((state, i) => {
-        const su = new StateUpdate(state);
-        staged[i]!.forEach((key, value) => (value === null ? su.remove(key) : su.set(key, value)));
-        // nearcore's sandbox state patches are committed as a migration.
-        su.commit(MIGRATION);
-        const result = applyChunk({
-          ctx,
-          su,
-          gasLimit,
-          transactions: transactions[i]!,
-          incoming: incoming[i]!,
-          checkTransaction,
-          stakeReturns: new Map(stakeReturns.filter(([id]) => this.shardLayout.shardIndexOf(id) === i)),
-        });
-        results.push(result);
-        const changes = su.toChangeSet().toSorted();
-        stateChanges.push(changes);
-        causedChanges.push(su.stateChanges());
-        return changes.keys.length === 0 ? state : this.store.commit(state, changes);
-      });
-    } catch (e) {
-      // A runtime bug: leave the chain as it was (pool, in-flight receipts, staged writes).
-      transactions.forEach((txs, i) => txs.forEach((stx) => this.pool.add(stx, base58Encode(stx.hash), i)));
-      throw e;
-    }
-    this.pending = this.shardLayout.shardIds.map(() => new ChangeSet());
-    const block = this.producer.next(prev, timestampNs, postState, this.executionOf(results, prev.totalSupply));
-    const epochProposals = new Map(newEpoch ? [] : this.stakeProposals);
-    for (const r of results) for (const p of r.proposals) epochProposals.set(p.accountId, p.stake); // the latest proposal wins
-    const record: StoredBlock = {
-      height: block.height,
-      hash: block.hash,
-      timestampNs,
-      stateChanges,
-      causedChanges,
-      chunkResults: results,
-      stateRoots: block.stateRoots,
-      totalSupply: block.totalSupply,
-      outcomeRoots: block.outcomeRoots,
-      chunkHashes: block.view.chunks.map((c) => c.chunk_hash),
-      epochProposals: [...epochProposals],
-      signatures: block.signatures!,
-    };
-    // Durable before anyone sees it: a crash before this line loses the block as a whole.
-    try {
-      this.history.append(block, record, this.merkle.completedBy(block.height - this.genesisBlock.height, block.hashBytes));
-    } catch (e) {
-      // The producer already built this block: producing on would diverge from the store.
-      this.failCommits(e);
-    }
-    this.incoming = this.routedFrom(results);
-    this.stakeProposals = epochProposals;
-    for (const r of results) for (const { stx } of [...r.included, ...r.dropped]) this.pooled.delete(base58Encode(stx.hash));
-    this.subscribers.publish({
-      block,
-      receiptOutcomes: results.flatMap((r) => r.receiptOutcomes),
-      changedKeys: stateChanges.map((c) => c.keys),
-      stateChanges: causedChanges,
-    });
-    for (const listener of this.listeners) {
-      try {
-        listener(block);
-      } catch (e) {
-        process.emitWarning(`block listener failed: ${String(e)}`);
-      }
-    }
-    return block;
+  /** Calls `listener` after each produced block; returns an unsubscribe function. */
+  onBlock(listener: (block: Block) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
-  /** Receipts the chunks sent on, by the shard index of their receivers (the next block's incoming). */
-  private routedFrom(results: readonly ChunkResult[]): Receipt[][] {
-    const incoming: Receipt[][] = this.shardLayout.shardIds.map(() => []);
-    for (const r of results) for (const receipt of r.outgoing) incoming[this.shardLayout.shardIndexOf(receipt.receiverId)]!.push(receipt);
-    return incoming;
-  }
-
-  /** What the chunks of a block did, as its header commits to it. */
-  private executionOf(results: readonly ChunkResult[], prevTotalSupply: bigint): BlockExecution {
-    let burnt = 0n;
-    const chunks: ChunkExecution[] = results.map((r) => {
-      burnt += r.balanceBurnt;
-      return {
-        txHashes: r.included.map((t) => t.stx.hash),
-        outcomeHashes: [...r.included.map((t): ExecutionOutcome => t.outcome), ...r.receiptOutcomes].map(outcomeHash),
-        outgoingReceiptIds: r.outgoing.map((x) => x.receiptId),
-        gasUsed: r.gasUsed,
-        balanceBurnt: r.balanceBurnt,
-        validatorProposals: r.proposals.map((p) => ({
-          account_id: p.accountId,
-          public_key: p.publicKey,
-          stake: p.stake.toString(),
-          validator_stake_struct_version: "V1" as const,
-        })),
-      };
-    });
-    return { chunks, totalSupply: prevTotalSupply - burnt };
-  }
+  // ---- block commits ----------------------------------------------------------------------
 
   /**
    * Calls `listener` with each produced block's commit (outcomes, written keys, state changes),
@@ -711,6 +529,7 @@ export class Chain implements ChainReader {
    * production never runs or waits for a subscriber. A listener returning a promise gets its
    * next commit after the promise settles (it falls behind alone). A listener that throws or
    * rejects is reported under `name` (see onSubscriberFailure) and keeps receiving commits.
+   * Commits of blocks a rewind undoes are not delivered: subscribers rebuild from `blockCommit`.
    * Returns an unsubscribe function.
    */
   onBlockCommit(listener: CommitListener, name: string = listener.name || "anonymous"): () => void {
@@ -725,12 +544,6 @@ export class Chain implements ChainReader {
   /** Commits produced but not yet handed to the subscriber(s) called `name`. */
   commitBacklog(name: string): number {
     return this.subscribers.backlog(name);
-  }
-
-  private subscriberFailure(name: string, height: number, error: unknown): void {
-    if (this.subscriberFailureReport !== undefined) return this.subscriberFailureReport(name, height, error);
-    const message = error instanceof Error ? error.message : String(error);
-    console.error(`shardkit: block commit subscriber ${name} failed at block ${height}: ${message}`);
   }
 
   /** The commit of a produced block (undefined for genesis, which has none, and unknown heights). */
@@ -749,270 +562,65 @@ export class Chain implements ChainReader {
     return recordedStateChanges(this.history.stored(block.height)?.causedChanges ?? []);
   }
 
-  /** The chain as the validity-period check sees it. */
-  private readonly canonical: CanonicalChain = {
-    heightOf: (hash) => this.chainStore.heightOfBlock(hash),
-    hashAt: (height) => {
-      const hash = this.chainStore.blockHashAt(height);
-      return hash === undefined ? undefined : base58Encode(hash);
-    },
-  };
-
-  /** Wall-clock ms in ns, strictly after the previous block (ms-aligned numbers print exactly). */
-  private nextTimestamp(prev: Block): bigint {
-    const now = BigInt(Math.floor(this.now() + this.clockLead)) * 1_000_000n;
-    return now > prev.timestampNs ? now : (prev.timestampNs / 1_000_000n + 1n) * 1_000_000n;
-  }
-
-  /**
-   * Starts block production (no-op when running): every blockTimeMs, or at block time 0 on
-   * demand (see BlockScheduler: blocks follow a submitted transaction until its work is done).
-   */
-  start(): void {
-    this.scheduler.start();
-  }
-
-  /** Stops block production; safe to call repeatedly. */
-  stop(): void {
-    this.scheduler.stop();
-  }
-
-  get running(): boolean {
-    return this.scheduler.running;
-  }
-
-  /**
-   * Asks the scheduler of an on-demand chain for blocks until `satisfied()` holds (a waiting
-   * client: `broadcast_tx_commit`, `wait_until`); a timed chain produces anyway. At most
-   * MAX_BLOCKS_PER_DEMAND blocks. Returns a release function for a waiter that gives up.
-   */
-  requestBlocks(satisfied: () => boolean): () => void {
-    return this.scheduler.demand(satisfied);
-  }
-
-  /**
-   * Receives a scheduled production that failed (a commit the store refused: disk full,
-   * read-only); production has stopped. Without a listener the error is thrown out of the
-   * timer, which ends the process.
-   */
-  onProductionFailure(listener: (error: Error) => void): void {
-    this.productionFailureListener = listener;
-  }
-
-  /** True while another block would execute something: pooled transactions, receipts routed or delayed. */
-  hasPendingWork(): boolean {
-    if (this.pool.size > 0) return true;
-    if (this.incoming.some((receipts) => receipts.length > 0)) return true;
-    const head = this.head();
-    return head.postState.some((state) => DelayedReceiptQueue.load(new StateUpdate(state)).length > 0);
-  }
-
-  /** Calls `listener` after each produced block; returns an unsubscribe function. */
-  onBlock(listener: (block: Block) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
-  /** Stages writes for the next produced block (last write per key wins). */
-  stage(changes: readonly StateChange[]): void {
-    for (const change of changes) {
-      const { key, value } = stateChangeToWrite(change);
-      const shard = this.shardLayout.shardIndexOf(change.accountId);
-      if (value === null) this.pending[shard]!.delete(key);
-      else this.pending[shard]!.set(key, value);
+  /** A produced block, durable in the store: to the commit subscribers, then the block listeners. */
+  private published(block: Block, commit: BlockCommit): void {
+    this.subscribers.publish(commit);
+    for (const listener of this.listeners) {
+      try {
+        listener(block);
+      } catch (e) {
+        process.emitWarning(`block listener failed: ${String(e)}`);
+      }
     }
   }
 
-  // ---- transactions ----------------------------------------------------------------------
+  private subscriberFailure(name: string, height: number, error: unknown): void {
+    if (this.subscriberFailureReport !== undefined) return this.subscriberFailureReport(name, height, error);
+    const message = error instanceof Error ? error.message : String(error);
+    console.error(`shardkit: block commit subscriber ${name} failed at block ${height}: ${message}`);
+  }
 
-  /**
-   * Validates a borsh SignedTransaction against the head and pools it for the next block.
-   * A transaction already pooled or included (same hash) is answered `{known: true}` once its
-   * signature checks out (the hash does not cover the signature, so a tampered copy is refused
-   * as InvalidSignature). Throws TransactionDecodeError for bytes that are not a transaction
-   * and InvalidTransactionError (nearcore `InvalidTxError` JSON in `.error`) for a refused one.
-   */
+  // ---- transactions and receipts ----------------------------------------------------------
+
+  /** Validates and pools a borsh SignedTransaction (see Producer.submitTransaction). */
   submitTransaction(signedTxBytes: Uint8Array): { hash: string; known: boolean } {
-    const stx = decodeSignedTransaction(signedTxBytes);
-    const hash = base58Encode(stx.hash);
-    if (this.pooled.has(hash) || this.history.includedTransaction(hash) !== undefined) {
-      if (!verifyTransactionSignature(stx)) throw new InvalidTransactionError("InvalidSignature");
-      return { hash, known: true };
-    }
-    const shard = this.validateAtHead(stx);
-    this.pool.add(stx, hash, shard);
-    this.pooled.set(hash, stx);
-    this.scheduler.transactionArrived();
-    return { hash, known: false };
+    return this.producer.submitTransaction(signedTxBytes);
   }
 
-  /**
-   * Validates a transaction as `submitTransaction` would, without pooling it (nearcore's
-   * check-only path of `tx` with a signed transaction). Returns its hash; throws as submit does.
-   */
+  /** Validates a transaction as `submitTransaction` would, without pooling it; returns its hash. */
   checkTransaction(signedTxBytes: Uint8Array): string {
-    const stx = decodeSignedTransaction(signedTxBytes);
-    this.validateAtHead(stx);
-    return base58Encode(stx.hash);
+    return this.producer.checkTransaction(signedTxBytes);
   }
 
-  /**
-   * Checks, in nearcore's order (rpc_handler.rs `process_tx_internal`): the validity period
-   * against the head; actions, size, signature; then against the head state of the signer's
-   * shard: cost, signer, key, nonce, balance, allowance, storage, function-call key rules.
-   * As in nearcore the nonce is checked against state only, so a client may send a key's
-   * transactions out of order within a block; the pool orders them by nonce and inclusion
-   * drops a repeated nonce. NonceTooLarge is skipped here, as nearcore skips it (it has no
-   * block height yet): inclusion drops such a transaction. Returns the signer's shard index.
-   */
-  private validateAtHead(stx: DecodedSignedTransaction): number {
-    const tx = stx.transaction;
-    const head = this.head();
-    const refuse = (error: InvalidTxErrorJson | undefined): void => {
-      if (error !== undefined) throw new InvalidTransactionError(error);
-    };
-    refuse(checkValidityPeriod(this.canonical, head.height, base58Encode(tx.blockHash), this.transactionValidityPeriod));
-    refuse(validateTransaction(this.runtimeParameters, stx, this.config.protocolVersion));
-    const shard = this.shardLayout.shardIndexOf(tx.signerId);
-    // No block height: as in nearcore, NonceTooLarge is not checked here; inclusion drops such a transaction.
-    const verified = verifyAndChargeTransaction(this.runtimeParameters, new StateUpdate(head.postState[shard]!), tx, this.config.gasPrice, { blockHeight: undefined });
-    if (!verified.ok) refuse(verified.error);
-    return shard;
-  }
-
-  /**
-   * A transaction's status against the current head, or undefined for a transaction this
-   * chain never accepted (or dropped: see `droppedTransaction`). Pooled: NONE without an
-   * outcome; included: the nearcore FinalExecutionOutcomeView with all its receipts.
-   */
+  /** A transaction's status against the head (see ViewClient.transactionStatus). */
   transactionStatus(hash: string): TransactionStatus | undefined {
-    const pooled = this.pooled.get(hash);
-    if (pooled !== undefined) return { signerId: pooled.transaction.signerId, finalExecutionStatus: "NONE" };
-    const stx = this.history.includedTransaction(hash);
-    return stx === undefined ? undefined : includedTransactionStatus(this.lookup, stx);
+    return this.view.transactionStatus(hash);
   }
 
-  /** Why an accepted transaction was left out of a block (it no longer verified), if it was and was not accepted again. */
+  /** Why an accepted transaction was left out of a block, if it was and was not accepted again. */
   droppedTransaction(hash: string): InvalidTxErrorJson | undefined {
-    if (this.pooled.has(hash) || this.history.includedTransaction(hash) !== undefined) return undefined;
-    return this.history.droppedReason(hash);
+    return this.view.droppedTransaction(hash);
   }
 
   /** A receipt this chain created (executed or not), as nearcore's ReceiptView. */
   receipt(receiptId: string): ReceiptView | undefined {
-    const r = this.history.receipt(receiptId);
-    return r === undefined ? undefined : toReceiptView(r);
+    return this.view.receipt(receiptId);
   }
 
-  /** Receipts waiting in a shard's delayed queue after `block`. */
-  delayedReceiptCount(block: Block, shardId: number): number {
-    return DelayedReceiptQueue.load(new StateUpdate(this.stateAt(block, shardId))).length;
+  /** The transaction a receipt descends from, and its signer (see ViewClient.receiptOrigin). */
+  receiptOrigin(receiptId: string): { transactionHash: string; senderId: string } | undefined {
+    return this.view.receiptOrigin(receiptId);
   }
 
-  /** Transaction and receipt lookups in the chain store, with outcome proofs. */
-  private readonly lookup: ExecutionLookup = {
-    outcome: (id) => this.history.outcome(id),
-    receipt: (id) => this.history.receipt(id),
-    isFinal: (height) => height <= this.blockByFinality("final").height,
-    proof: (record) => this.lightClient.outcomePath(record),
-  };
-
-  // ---- shards and state -----------------------------------------------------------------
+  // ---- state ----------------------------------------------------------------------------
 
   /** The shard id an account lives on. */
   shardOf(accountId: string): number {
     return this.shardLayout.shardIdOf(accountId);
   }
 
-  /** A shard's state after `block` (throws for an unknown shard id). */
-  stateAt(block: Block, shardId: number): StateSnapshot {
-    const index = this.shardLayout.indexOfShardId(shardId);
-    if (index === undefined) throw new RangeError(`unknown shard id ${shardId}`);
-    return block.postState[index]!;
+  /** The state after `block` (one of this chain's blocks): accounts, keys, code, paged state, view calls. */
+  at(block: Block): StateView {
+    return this.view.at(block);
   }
-
-  /** base58 state root of a shard after `block` (= the next block's chunk prev_state_root). */
-  stateRootAfter(block: Block, shardId: number): string {
-    return formatCryptoHash(this.stateAt(block, shardId).rootHash);
-  }
-
-  private stateOf(block: Block, accountId: string): StateSnapshot {
-    return block.postState[this.shardLayout.shardIndexOf(accountId)]!;
-  }
-
-  viewAccount(block: Block, accountId: string): AccountView | undefined {
-    return viewAccountIn(this.stateOf(block, accountId), accountId);
-  }
-
-  /** Storage usage of an account (undefined when it does not exist), without a full decode. */
-  accountStorageUsage(block: Block, accountId: string): number | undefined {
-    return storageUsageIn(this.stateOf(block, accountId), accountId);
-  }
-
-  /** `publicKey` is "ed25519:…"/"secp256k1:…"; throws PublicKeyError when malformed. Nonce is a bigint. */
-  viewAccessKey(block: Block, accountId: string, publicKey: string): AccessKey | undefined {
-    return viewAccessKeyIn(this.stateOf(block, accountId), accountId, publicKey);
-  }
-
-  viewAccessKeys(block: Block, accountId: string): { publicKey: string; accessKey: AccessKey }[] {
-    return viewAccessKeysIn(this.stateOf(block, accountId), accountId);
-  }
-
-  /**
-   * Runs `methodName` of `accountId`'s contract as a view call against the post-state of
-   * `block` (nearcore `query` `call_function`). Errors of the call (no code, no such method,
-   * a panic, a prohibited host function...) come back in the outcome with nearcore's JSON and
-   * legacy message. Throws UnknownAccountError when the account does not exist. `limits`
-   * tightens the gas and wall-clock budget (see ViewLimits).
-   */
-  callFunction(
-    block: Block,
-    accountId: string,
-    methodName: string,
-    args: Uint8Array,
-    limits?: ViewLimits,
-  ): CallFunctionOutcome {
-    const state = this.stateOf(block, accountId);
-    const account = readAccount(state, accountId);
-    if (account === undefined) throw new UnknownAccountError(accountId);
-    return viewFunctionCall({
-      state,
-      block: {
-        height: block.height,
-        timestampNs: block.timestampNs,
-        epochHeight: this.producer.epochIndexOf(block.height) + 1,
-        validatorStakes: this.validatorStakes,
-      },
-      accountId,
-      account,
-      methodName,
-      args,
-      params: this.runtimeParameters,
-      cache: this.contracts,
-      memories: this.memories,
-      ...(limits === undefined ? {} : { limits }),
-    });
-  }
-
-  viewCode(block: Block, accountId: string): Uint8Array | undefined {
-    return viewCodeIn(this.stateOf(block, accountId), accountId);
-  }
-
-  /** Deployed code length in bytes (0 without code). */
-  viewCodeLength(block: Block, accountId: string): number {
-    return codeLengthIn(this.stateOf(block, accountId), accountId);
-  }
-
-  /** Contract state with nearcore paging (see viewStateIn). Does not check the account exists. */
-  viewState(block: Block, accountId: string, options: ViewStateOptions): ViewStateResult {
-    return viewStateIn(this.stateOf(block, accountId), accountId, options);
-  }
-}
-
-/** The random seed contracts see in a block: sha256(prev hash ‖ u64 height) (nearcore derives it from the block's VRF value). */
-function blockRandomSeed(prevHash: Uint8Array, height: number): Uint8Array {
-  const buf = Buffer.alloc(prevHash.length + 8);
-  buf.set(prevHash, 0);
-  buf.writeBigUInt64LE(BigInt(height), prevHash.length);
-  return sha256(buf);
 }

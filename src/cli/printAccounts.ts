@@ -17,7 +17,7 @@ export interface PrintedAccount {
 export function devAccountsAtHead(chain: Chain): PrintedAccount[] {
   const head = chain.head();
   return chain.devAccounts.flatMap((account) => {
-    const amount = chain.viewAccount(head, account.accountId)?.amount;
+    const amount = chain.at(head).account(account.accountId)?.amount;
     if (amount === undefined) return [];
     return [
       {

@@ -68,7 +68,7 @@ export async function runServe(options: ServiceOptions & { apiPort: number }, le
     console.log("dev accounts (secret seed = sha256(\"shardkit-dev:\" + account_id)):");
     const head = chain.head();
     for (const account of chain.devAccounts) {
-      const balance = chain.viewAccount(head, account.accountId)?.amount;
+      const balance = chain.at(head).account(account.accountId)?.amount;
       const near = balance === undefined ? "" : `  ${formatNear(balance)} NEAR`;
       console.log(`  ${account.accountId.padEnd(18)} shard ${chain.shardOf(account.accountId)}  ${account.publicKey}  ${account.secretKey}${near}`);
     }

@@ -5,7 +5,7 @@ import { base58Encode } from "../chain/primitives/base58.js";
 import { base64Decode } from "../chain/primitives/base64.js";
 import { latin1ToBytes } from "../chain/primitives/latin1.js";
 import { formatPublicKey, publicKeyFromBorsh } from "../chain/primitives/publicKey.js";
-import { FT_BALANCE_READ_LIMITS, ftBalanceFromOutcome, type FtBalanceReader, type ViewCall } from "./FtBalanceReader.js";
+import { FT_BALANCE_READ_LIMITS, ftBalanceFromOutcome, type FtBalanceReader, viewCallOf } from "./FtBalanceReader.js";
 import { genesisTokenRows, type GenesisAmountRead } from "./genesisTokenRows.js";
 import { UnknownAccountError } from "../chain/vm/UnknownAccountError.js";
 import type { AccountStateRow, Awaitable, FtBalance, IndexBlockUpdate, IndexStore, KeyPermission } from "./IndexStore.js";
@@ -239,7 +239,7 @@ export class BlockIndexer<S extends IndexStore = IndexStore> {
       return keys;
     });
     const accounts = changed.flat().flatMap((key) => (key.startsWith(ACCOUNT_COLUMN) ? [key.slice(1)] : []));
-    const contracts = accounts.filter((accountId) => this.chain.viewCodeLength(genesis, accountId) > 0);
+    const contracts = accounts.filter((accountId) => this.chain.at(genesis).codeLength(accountId) > 0);
     const ftRead = this.options.ftBalances;
     const tokens = genesisTokenRows(contracts, accounts, {
       ft: ftRead === undefined ? undefined : (contractId, _method, accountId) => ftRead(genesis, contractId, accountId) ?? "",
@@ -254,14 +254,13 @@ export class BlockIndexer<S extends IndexStore = IndexStore> {
     });
   }
 
-  /** View calls at the genesis block within the indexer's read budget (undefined: the chain has no contract host). */
-  private genesisView(genesis: Block): GenesisAmountRead | undefined {
-    const callFunction = (this.chain as { callFunction?: ViewCall }).callFunction;
-    if (callFunction === undefined) return undefined;
+  /** View calls at the genesis block within the indexer's read budget. */
+  private genesisView(genesis: Block): GenesisAmountRead {
+    const callFunction = viewCallOf(this.chain);
     return (contractId, methodName, accountId) => {
       try {
         const args = Buffer.from(JSON.stringify({ account_id: accountId }));
-        return ftBalanceFromOutcome(callFunction.call(this.chain, genesis, contractId, methodName, args, FT_BALANCE_READ_LIMITS)) ?? "";
+        return ftBalanceFromOutcome(callFunction(genesis, contractId, methodName, args, FT_BALANCE_READ_LIMITS)) ?? "";
       } catch (error) {
         if (error instanceof UnknownAccountError) return "";
         throw error;
@@ -372,7 +371,7 @@ export class BlockIndexer<S extends IndexStore = IndexStore> {
       for (const key of keys) {
         if (key.startsWith(ACCOUNT_COLUMN)) {
           const accountId = key.slice(1);
-          const view = this.chain.viewAccount(block, accountId);
+          const view = this.chain.at(block).account(accountId);
           accountStates.set(
             accountId,
             view === undefined
@@ -384,7 +383,7 @@ export class BlockIndexer<S extends IndexStore = IndexStore> {
           if (comma < 0) continue;
           const accountId = key.slice(1, comma);
           const publicKey = formatPublicKey(publicKeyFromBorsh(latin1ToBytes(key.slice(comma + 1))).key);
-          const accessKey = this.chain.viewAccessKey(block, accountId, publicKey);
+          const accessKey = this.chain.at(block).accessKey(accountId, publicKey);
           accessKeys.push({ publicKey, accountId, permission: accessKey === undefined ? null : permissionOf(accessKey) });
         }
       }

@@ -1,4 +1,5 @@
 import type { Block } from "../chain/blocks/Block.js";
+import type { ChainReader } from "../chain/ChainReader.js";
 import { UnknownAccountError } from "../chain/vm/UnknownAccountError.js";
 import type { CallFunctionOutcome } from "../chain/vm/CallFunctionOutcome.js";
 import type { ViewLimits } from "../chain/vm/ViewLimits.js";
@@ -15,6 +16,11 @@ export type ViewCall = (
   args: Uint8Array,
   limits?: ViewLimits,
 ) => CallFunctionOutcome;
+
+/** The chain's own view calls (the contract VM) as a ViewCall. */
+export function viewCallOf(chain: Pick<ChainReader, "at">): ViewCall {
+  return (block, contractId, methodName, args, limits) => chain.at(block).callFunction(contractId, methodName, args, limits);
+}
 
 /**
  * Budget of one indexer balance read. The indexer runs on the thread that serves RPC and
@@ -40,7 +46,7 @@ export function ftBalanceFromOutcome(outcome: CallFunctionOutcome): FtBalance {
 }
 
 /**
- * An FtBalanceReader over the chain's view calls (`chain.callFunction`), each within `limits`.
+ * An FtBalanceReader over view calls (`viewCallOf(chain)`), each within `limits`.
  * A contract that fails (no code, a panic, out of gas or time) answers `""` through its
  * outcome; a token account that does not exist is also `""`. Anything else thrown is a host
  * bug and propagates.

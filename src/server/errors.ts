@@ -140,6 +140,14 @@ export class UnknownReceiptError extends RpcError {
   }
 }
 
+/** A receipt too many receipts below its transaction; `data` is the serialised cause, as UNKNOWN_RECEIPT's. */
+export class DepthExceededError extends RpcError {
+  constructor(receiptId: string, limit: number) {
+    const info = { receipt_id: receiptId, limit };
+    super("DEPTH_EXCEEDED", info, { name: "DEPTH_EXCEEDED", info });
+  }
+}
+
 /** The wait for a transaction status ran out; HTTP 408 (near-api-js retries it). */
 export class TimeoutError extends RpcError {
   constructor() {

@@ -5,7 +5,7 @@ import { Chain, type ChainOptions } from "../chain/node.js";
 import { DevChainControl } from "../chain/sandbox/DevChainControl.js";
 import { BlockIndexer } from "../indexer/BlockIndexer.js";
 import { DEFAULT_VIEW_TIMEOUT_MS, ViewBudget } from "./rpc/query/ViewBudget.js";
-import { ftBalanceReaderFrom, type FtBalanceReader, type ViewCall } from "../indexer/FtBalanceReader.js";
+import { ftBalanceReaderFrom, viewCallOf, type FtBalanceReader } from "../indexer/FtBalanceReader.js";
 import { MemoryIndexStore } from "../indexer/MemoryIndexStore.js";
 import { clientAddressOf } from "./http/clientAddress.js";
 import { AccessControl } from "./http/AccessControl.js";
@@ -101,10 +101,9 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     },
   );
   if (options.onProductionFailure !== undefined) chain.onProductionFailure(options.onProductionFailure);
-  const ftBalances = options.ftBalances ?? defaultFtBalances(chain);
-  const indexerOptions = ftBalances ? { ftBalances } : {};
+  const ftBalances = options.ftBalances ?? ftBalanceReaderFrom(viewCallOf(chain));
   let indexer = new BlockIndexer(chain, new MemoryIndexStore(), {
-    ...indexerOptions,
+    ftBalances,
     ...(options.onIndexCatchUp && { onCatchUp: options.onIndexCatchUp }),
   });
   indexer.start();
@@ -114,7 +113,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   // next event-loop turn on (the revert's answer does not wait for the genesis rows).
   devChain.onRevert(() => {
     indexer.stop();
-    indexer = new BlockIndexer(chain, new MemoryIndexStore(), indexerOptions);
+    indexer = new BlockIndexer(chain, new MemoryIndexStore(), { ftBalances });
     const rebuilt = indexer;
     setImmediate(() => {
       if (indexer === rebuilt && !stopping) rebuilt.start();
@@ -242,15 +241,6 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     await stopAll();
     throw error;
   }
-}
-
-/**
- * FT balances from the chain's own view calls (`Chain.callFunction`, the contract VM) when this
- * build has them; without a VM, FT balances stay null ("not read"), as the spec allows.
- */
-function defaultFtBalances(chain: Chain): FtBalanceReader | undefined {
-  const callFunction = (chain as { callFunction?: ViewCall }).callFunction;
-  return callFunction === undefined ? undefined : ftBalanceReaderFrom(callFunction.bind(chain));
 }
 
 /** Seconds between blocks: on-demand blocks come in bursts, timed blocks every --block-time. */

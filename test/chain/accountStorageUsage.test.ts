@@ -7,10 +7,10 @@ describe("Chain.accountStorageUsage", () => {
     const chain = await Chain.open({ blockTimeMs: 0 });
     const block = chain.head();
     for (const { accountId } of chain.devAccounts) {
-      expect(chain.accountStorageUsage(block, accountId)).toBe(chain.viewAccount(block, accountId)!.storageUsage);
+      expect(chain.at(block).storageUsage(accountId)).toBe(chain.at(block).account(accountId)!.storageUsage);
     }
     // kv.test.near: account record + one key + its code + 2,101 entries with 40 bytes of overhead each.
-    expect(chain.accountStorageUsage(block, "kv.test.near")).toBe(182 + fixtureContractCode("kv").length + 57_824 + 2_101 * 40);
-    expect(chain.accountStorageUsage(block, "nobody.test.near")).toBeUndefined();
+    expect(chain.at(block).storageUsage("kv.test.near")).toBe(182 + fixtureContractCode("kv").length + 57_824 + 2_101 * 40);
+    expect(chain.at(block).storageUsage("nobody.test.near")).toBeUndefined();
   });
 });

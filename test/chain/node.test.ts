@@ -1,6 +1,6 @@
 import { createPublicKey, verify } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { Chain, type Block } from "../../src/chain/node.js";
+import { Chain, UnknownAccountError, type Block } from "../../src/chain/node.js";
 import { base58Decode, base58Encode } from "../../src/chain/primitives/base58.js";
 import { combineHash } from "../../src/chain/blocks/merkle.js";
 import { devKeyPair } from "../../src/chain/genesis/devKey.js";
@@ -54,7 +54,7 @@ describe("Chain blocks", () => {
     expect(h.chunk_mask).toEqual([true, true, true, true]);
     expect(g.view.chunks.map((c) => c.shard_id)).toEqual([0, 1, 2, 3]);
     for (const c of g.view.chunks) {
-      expect(c.prev_state_root).toBe(chain.stateRootAfter(g, c.shard_id)); // genesis chunks carry the genesis state
+      expect(c.prev_state_root).toBe(chain.at(g).stateRoot(c.shard_id)); // genesis chunks carry the genesis state
       expect(c.gas_limit).toBe(1e15);
       expect(c.height_included).toBe(0);
       expect(c.bandwidth_requests).toBeNull();
@@ -120,16 +120,16 @@ describe("Chain blocks", () => {
     const alice = "alice.test.near";
     const shard = chain.shardOf(alice);
     const b1 = chain.produceBlock();
-    chain.stage([{ type: "account", accountId: alice, account: { amount: 1n, locked: 0n, codeHash: new Uint8Array(32), storageUsage: 182 } }]);
+    chain.producer.stage([{ type: "account", accountId: alice, account: { amount: 1n, locked: 0n, codeHash: new Uint8Array(32), storageUsage: 182 } }]);
     const b2 = chain.produceBlock();
     const b3 = chain.produceBlock();
     // b2 applied the change: its chunk still shows the old root, the next block's the new one.
-    expect(b2.view.chunks[shard]!.prev_state_root).toBe(chain.stateRootAfter(b1, shard));
-    expect(b3.view.chunks[shard]!.prev_state_root).toBe(chain.stateRootAfter(b2, shard));
-    expect(chain.stateRootAfter(b2, shard)).not.toBe(chain.stateRootAfter(b1, shard));
+    expect(b2.view.chunks[shard]!.prev_state_root).toBe(chain.at(b1).stateRoot(shard));
+    expect(b3.view.chunks[shard]!.prev_state_root).toBe(chain.at(b2).stateRoot(shard));
+    expect(chain.at(b2).stateRoot(shard)).not.toBe(chain.at(b1).stateRoot(shard));
     // Other shards did not change.
-    for (const s of [0, 1, 2, 3].filter((x) => x !== shard)) expect(chain.stateRootAfter(b2, s)).toBe(chain.stateRootAfter(b1, s));
-    expect(() => chain.stateRootAfter(b2, 9)).toThrow(/unknown shard id 9/);
+    for (const s of [0, 1, 2, 3].filter((x) => x !== shard)) expect(chain.at(b2).stateRoot(s)).toBe(chain.at(b1).stateRoot(s));
+    expect(() => chain.at(b2).stateRoot(9)).toThrow(/unknown shard id 9/);
   });
 });
 
@@ -139,8 +139,8 @@ describe("Chain reads at a block", () => {
     const g = chain.genesisBlock;
     const alice = "alice.test.near";
     const newKey = devKeyPair("new-key").publicKeyString;
-    const before = chain.viewAccount(g, alice)!;
-    chain.stage([
+    const before = chain.at(g).account(alice)!;
+    chain.producer.stage([
       { type: "account", accountId: alice, account: { amount: 42n, locked: 1n, codeHash: new Uint8Array(32), storageUsage: 264 } },
       { type: "accessKey", accountId: alice, publicKey: newKey, accessKey: { nonce: 5n, permission: { FunctionCall: { allowance: null, receiverId: "kv.test.near", methodNames: ["get"] } } } },
       { type: "data", accountId: "kv.test.near", key: utf8("a:0000"), value: null },
@@ -149,45 +149,45 @@ describe("Chain reads at a block", () => {
     ]);
     const b1 = chain.produceBlock();
     const b2 = chain.produceBlock(); // nothing staged: same state as b1
-    expect(chain.viewAccount(b1, alice)).toEqual({ amount: 42n, locked: 1n, codeHash: "11111111111111111111111111111111", storageUsage: 264 });
-    expect(chain.viewAccount(g, alice)).toEqual(before);
-    expect(chain.viewAccount(b2, alice)).toEqual(chain.viewAccount(b1, alice));
-    expect(chain.viewAccessKeys(g, alice)).toHaveLength(1);
-    expect(chain.viewAccessKeys(b1, alice).map((k) => k.publicKey).sort()).toEqual([chain.devAccounts[1]!.publicKey, newKey].sort());
-    expect(chain.viewAccessKey(b1, alice, newKey)?.nonce).toBe(5n);
-    expect(chain.viewAccessKey(g, alice, newKey)).toBeUndefined();
-    const kv = (b: Block, key: string) => chain.viewState(b, "kv.test.near", { prefix: utf8(key) }).values.map((e) => Buffer.from(e.key).toString());
+    expect(chain.at(b1).account(alice)).toEqual({ amount: 42n, locked: 1n, codeHash: "11111111111111111111111111111111", storageUsage: 264 });
+    expect(chain.at(g).account(alice)).toEqual(before);
+    expect(chain.at(b2).account(alice)).toEqual(chain.at(b1).account(alice));
+    expect(chain.at(g).accessKeys(alice)).toHaveLength(1);
+    expect(chain.at(b1).accessKeys(alice).map((k) => k.publicKey).sort()).toEqual([chain.devAccounts[1]!.publicKey, newKey].sort());
+    expect(chain.at(b1).accessKey(alice, newKey)?.nonce).toBe(5n);
+    expect(chain.at(g).accessKey(alice, newKey)).toBeUndefined();
+    const kv = (b: Block, key: string) => chain.at(b).contractState("kv.test.near", { prefix: utf8(key) }).values.map((e) => Buffer.from(e.key).toString());
     expect(kv(g, "a:0000")).toEqual(["a:0000"]);
     expect(kv(b1, "a:0000")).toEqual([]);
     expect(kv(b1, "new")).toEqual(["new"]);
     expect(kv(g, "new")).toEqual([]);
-    expect(chain.viewCodeLength(g, "bob.test.near")).toBe(0);
-    expect(chain.viewCodeLength(b1, "bob.test.near")).toBe(4);
-    expect(chain.viewCode(g, "bob.test.near")).toBeUndefined();
+    expect(chain.at(g).codeLength("bob.test.near")).toBe(0);
+    expect(chain.at(b1).codeLength("bob.test.near")).toBe(4);
+    expect(chain.at(g).code("bob.test.near")).toBeUndefined();
   });
 
-  it("answers undefined for unknown accounts and keys, and rejects malformed keys", async () => {
+  it("answers undefined for unknown accounts and keys, refuses an unknown account's contract state, and rejects malformed keys", async () => {
     const chain = await open();
     const g = chain.genesisBlock;
-    expect(chain.viewAccount(g, "nobody.near")).toBeUndefined();
-    expect(chain.viewAccessKeys(g, "nobody.near")).toEqual([]);
-    expect(chain.viewAccessKey(g, "alice.test.near", devKeyPair("x").publicKeyString)).toBeUndefined();
-    expect(() => chain.viewAccessKey(g, "alice.test.near", "ed25519:nope")).toThrow(/public key/);
-    expect(chain.viewState(g, "nobody.near", { prefix: new Uint8Array() }).values).toEqual([]);
+    expect(chain.at(g).account("nobody.near")).toBeUndefined();
+    expect(chain.at(g).accessKeys("nobody.near")).toEqual([]);
+    expect(chain.at(g).accessKey("alice.test.near", devKeyPair("x").publicKeyString)).toBeUndefined();
+    expect(() => chain.at(g).accessKey("alice.test.near", "ed25519:nope")).toThrow(/public key/);
+    expect(() => chain.at(g).contractState("nobody.near", { prefix: new Uint8Array() })).toThrow(UnknownAccountError);
   });
 
   it("last write to a key within one block wins", async () => {
     const chain = await open();
-    chain.stage([
+    chain.producer.stage([
       { type: "data", accountId: "kv.test.near", key: utf8("z"), value: utf8("1") },
       { type: "data", accountId: "kv.test.near", key: utf8("z"), value: utf8("2") },
       { type: "data", accountId: "kv.test.near", key: utf8("y"), value: utf8("1") },
       { type: "data", accountId: "kv.test.near", key: utf8("y"), value: null },
     ]);
     const b = chain.produceBlock();
-    const page = chain.viewState(b, "kv.test.near", { prefix: utf8("z") }).values;
+    const page = chain.at(b).contractState("kv.test.near", { prefix: utf8("z") }).values;
     expect(page.map((e) => Buffer.from(e.value).toString())).toEqual(["2"]);
-    expect(chain.viewState(b, "kv.test.near", { prefix: utf8("y") }).values).toEqual([]);
+    expect(chain.at(b).contractState("kv.test.near", { prefix: utf8("y") }).values).toEqual([]);
   });
 });
 
@@ -241,6 +241,6 @@ describe("Chain timed production", () => {
     expect(two.shardOf("alice.test.near")).toBe(0);
     expect(two.shardOf("test.near")).toBe(1);
     const one = await open({ shards: 1 });
-    expect(one.viewAccount(one.genesisBlock, "kv.test.near")?.amount).toBe(10n ** 26n);
+    expect(one.at(one.genesisBlock).account("kv.test.near")?.amount).toBe(10n ** 26n);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { KV_ACCOUNT, kvFixtureEntries } from "../../src/chain/genesis/devGenesis.js";
-import { Chain } from "../../src/chain/node.js";
+import { Chain, UnknownAccountError } from "../../src/chain/node.js";
+import { ContractStateTooLargeError, STATE_VIEW_SIZE_LIMIT } from "../../src/chain/state/StateView.js";
 import { parseCryptoHash } from "../../src/chain/primitives/cryptoHash.js";
 import { MAX_VIEW_STATE_PAGE_BYTES } from "../../src/chain/state/viewStateIn.js";
 import { StateProofError, verifyStateProof } from "../../src/proof/verifyStateProof.js";
@@ -18,7 +19,7 @@ const model = kvFixtureEntries()
   .sort((a, b) => (a.key < b.key ? -1 : 1));
 
 function view(opts: { prefix?: string; afterKey?: string; limit?: number; includeProof?: boolean }) {
-  const r = chain.viewState(block, KV_ACCOUNT, {
+  const r = chain.at(block).contractState(KV_ACCOUNT, {
     prefix: u8(opts.prefix ?? ""),
     ...(opts.afterKey !== undefined && { afterKey: u8(opts.afterKey) }),
     ...(opts.limit !== undefined && { limit: opts.limit }),
@@ -42,7 +43,7 @@ function expectedPage(prefix: string, afterKey: string | undefined, limit: numbe
 }
 
 describe("viewState paging (nearcore 2.13 rules)", () => {
-  it("returns everything in raw byte order when unpaginated (even above 50 KB; the gate is the caller's)", () => {
+  it("returns everything in raw byte order when unpaginated (even above 50 KB without a size limit)", () => {
     const all = view({});
     expect(all.keys).toEqual(model.map((e) => e.key));
     expect(all.values.map((v) => str(v.value))).toEqual(model.map((e) => e.value));
@@ -50,6 +51,18 @@ describe("viewState paging (nearcore 2.13 rules)", () => {
     expect(all.proof).toBeUndefined();
     expect(all.keys[0]).toBe("STATE");
     expect(all.keys.at(-1)).toBe("\xff\x63");
+  });
+
+  it("refuses an unpaginated read over the size limit (storage usage without code, as nearcore's TrieViewer), never a page", () => {
+    const usage = chain.at(block).storageUsage(KV_ACCOUNT)! - chain.at(block).codeLength(KV_ACCOUNT);
+    const read = (sizeLimit: number, paging = {}) => () => chain.at(block).contractState(KV_ACCOUNT, { prefix: u8(""), sizeLimit, ...paging });
+    expect(usage).toBeGreaterThan(STATE_VIEW_SIZE_LIMIT);
+    expect(read(STATE_VIEW_SIZE_LIMIT)).toThrow(ContractStateTooLargeError);
+    expect(read(usage - 1)).toThrow(ContractStateTooLargeError);
+    expect(read(usage)().values).toHaveLength(model.length);
+    expect(read(0, { limit: 3 })().values).toHaveLength(3);
+    expect(read(0, { afterKey: u8("a:") })().values.length).toBeGreaterThan(0);
+    expect(() => chain.at(block).contractState("nobody.test.near", { prefix: u8("") })).toThrow(UnknownAccountError);
   });
 
   it("cuts a page at the limit and reports last_key", () => {
@@ -128,7 +141,7 @@ describe("viewState paging (nearcore 2.13 rules)", () => {
 });
 
 describe("viewState proofs", () => {
-  const rootOf = (accountId: string) => parseCryptoHash(chain.stateRootAfter(block, chain.shardOf(accountId)));
+  const rootOf = (accountId: string) => parseCryptoHash(chain.at(block).stateRoot(chain.shardOf(accountId)));
 
   it.each(["", "a:", "b:", "\xff", "c:01", "zz", "STATE"])("verifies against the shard state root for prefix %j", (prefix) => {
     const r = view({ prefix, includeProof: true });
@@ -138,7 +151,7 @@ describe("viewState proofs", () => {
   });
 
   it("proves an account with no contract state empty, and is bound to its block's root", () => {
-    const r = chain.viewState(block, "alice.test.near", { prefix: new Uint8Array(), includeProof: true });
+    const r = chain.at(block).contractState("alice.test.near", { prefix: new Uint8Array(), includeProof: true });
     expect(r.values).toEqual([]);
     expect(verifyStateProof({ stateRoot: rootOf("alice.test.near"), accountId: "alice.test.near", prefix: new Uint8Array(), values: [], proof: r.proof! }).entries).toBe(0);
     const kv = view({ prefix: "a:", includeProof: true });

@@ -223,6 +223,8 @@ function liveParams(method: string): unknown {
       return { changes_type: "account_changes", account_ids: [ALICE, BOB], ...ref };
     case "EXPERIMENTAL_receipt":
       return { receipt_id: receiptId };
+    case "EXPERIMENTAL_receipt_to_tx":
+      return { receipt_id: receiptId, block_height: null, shard_id: null, window: null };
     case "EXPERIMENTAL_maintenance_windows":
     case "maintenance_windows":
       return { account_id: ALICE };

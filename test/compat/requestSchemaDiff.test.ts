@@ -120,6 +120,7 @@ describe("request schemas against nearcore's published ones (@near-js/jsonrpc-ty
     const newerThanPackage = new Set([
       "EXPERIMENTAL_call_function",
       "EXPERIMENTAL_client_config",
+      "EXPERIMENTAL_receipt_to_tx",
       "EXPERIMENTAL_view_access_key",
       "EXPERIMENTAL_view_access_key_list",
       "EXPERIMENTAL_view_account",

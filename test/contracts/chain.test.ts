@@ -53,7 +53,7 @@ function ok(o: Outcome): Outcome {
 }
 
 function view<T = unknown>(chain: Chain, accountId: string, method: string, args: unknown = {}): T {
-  const r = chain.callFunction(chain.head(), accountId, method, new TextEncoder().encode(JSON.stringify(args)));
+  const r = chain.at(chain.head()).callFunction(accountId, method, new TextEncoder().encode(JSON.stringify(args)));
   if (!r.ok) throw new Error(r.message);
   return JSON.parse(Buffer.from(r.result).toString()) as T;
 }
@@ -273,7 +273,7 @@ describe("fixture contracts through signed transactions on a real chain", () => 
       `@${ALICE} deposited ${50n * NEAR}. New unstaked balance is ${50n * NEAR}`,
       `@${ALICE} staking ${50n * NEAR}. Received ${50n * NEAR} new staking shares. Total 0 unstaked balance and ${50n * NEAR} staking shares`,
     ]);
-    expect(chain.viewAccount(chain.head(), POOL_ACCOUNT)!.locked).toBe(50n * NEAR);
+    expect(chain.at(chain.head()).account(POOL_ACCOUNT)!.locked).toBe(50n * NEAR);
     expect(view(chain, POOL_ACCOUNT, "get_account_staked_balance", { account_id: ALICE })).toBe(
       (50n * NEAR).toString(),
     );
@@ -296,7 +296,7 @@ describe("fixture contracts through signed transactions on a real chain", () => 
 
   it("kv: set, get, list and remove round trip, storage usage exact", async () => {
     const chain = await openChain();
-    const usage0 = chain.viewAccount(chain.head(), KV_ACCOUNT)!.storageUsage;
+    const usage0 = chain.at(chain.head()).account(KV_ACCOUNT)!.storageUsage;
     const set = ok(tx(chain, ALICE, KV_ACCOUNT, "set", { key: "z:1", value: "one" }));
     expect(logsOf(set, KV_ACCOUNT)).toEqual(["set z:1"]);
     ok(tx(chain, ALICE, KV_ACCOUNT, "set", { key: "z:2", value: "two" }));
@@ -306,11 +306,11 @@ describe("fixture contracts through signed transactions on a real chain", () => 
       { key: "z:2", value: "two" },
     ]);
     // data: 2 × (3 + 3 + 40); index "\0z": 2 + 2 × (2 + 3) + 40
-    expect(chain.viewAccount(chain.head(), KV_ACCOUNT)!.storageUsage).toBe(usage0 + 2 * 46 + 52);
+    expect(chain.at(chain.head()).account(KV_ACCOUNT)!.storageUsage).toBe(usage0 + 2 * 46 + 52);
     const rm = ok(tx(chain, ALICE, KV_ACCOUNT, "remove", { key: "z:1" }));
     expect(rm.status).toEqual({ SuccessValue: b64("true") });
     expect(view(chain, KV_ACCOUNT, "list", { prefix: "z:" })).toEqual([{ key: "z:2", value: "two" }]);
-    expect(chain.viewAccount(chain.head(), KV_ACCOUNT)!.storageUsage).toBe(usage0 + 46 + 47);
+    expect(chain.at(chain.head()).account(KV_ACCOUNT)!.storageUsage).toBe(usage0 + 46 + 47);
   });
 });
 
@@ -322,7 +322,7 @@ describe("staking-pool across epochs", () => {
     // Bob's call may open a new epoch, whose rewards (the contract's share of burnt gas) the pool
     // stakes too: the locked balance always equals the pool's own total.
     const totalStaked = () => BigInt(view<string>(chain, POOL_ACCOUNT, "get_total_staked_balance"));
-    const locked = () => chain.viewAccount(chain.head(), POOL_ACCOUNT)!.locked;
+    const locked = () => chain.at(chain.head()).account(POOL_ACCOUNT)!.locked;
     expect(locked()).toBe(totalStaked());
     expect(locked()).toBeGreaterThanOrEqual(40n * NEAR);
     ok(tx(chain, ALICE, POOL_ACCOUNT, "unstake_all", {}, 0n, 200n * TGAS));

@@ -67,7 +67,7 @@ describe("fixture contracts on the dev chain", async () => {
   const chain = await Chain.open({ blockTimeMs: 0, now: () => 1_700_000_000_000 });
   const g = chain.genesisBlock;
   const view = (accountId: string, method: string, args: unknown = {}) => {
-    const r = chain.callFunction(g, accountId, method, new TextEncoder().encode(JSON.stringify(args)));
+    const r = chain.at(g).callFunction(accountId, method, new TextEncoder().encode(JSON.stringify(args)));
     if (!r.ok) throw new Error(r.message);
     return JSON.parse(Buffer.from(r.result).toString()) as unknown;
   };
@@ -75,15 +75,15 @@ describe("fixture contracts on the dev chain", async () => {
   it("deploys each contract's committed wasm, code hash and storage included", () => {
     for (const [accountId, name] of DEV_CONTRACTS) {
       const code = fixtureContractCode(name);
-      expect(Buffer.from(chain.viewCode(g, accountId)!).equals(Buffer.from(code))).toBe(true);
-      expect(chain.viewAccount(g, accountId)!.codeHash).toBe(base58Encode(sha256(code)));
+      expect(Buffer.from(chain.at(g).code(accountId)!).equals(Buffer.from(code))).toBe(true);
+      expect(chain.at(g).account(accountId)!.codeHash).toBe(base58Encode(sha256(code)));
     }
     const stateBytes = (entries: ContractEntry[]) =>
       entries.reduce((n, e) => n + e.key.length + e.value.length + 40, 0);
-    expect(chain.viewAccount(g, FT_ACCOUNT)!.storageUsage).toBe(
+    expect(chain.at(g).account(FT_ACCOUNT)!.storageUsage).toBe(
       182 + fixtureContractCode("ft").length + stateBytes(ftInitState(FT_INIT)),
     );
-    expect(chain.viewAccount(g, RELAY_ACCOUNT)!.storageUsage).toBe(182 + fixtureContractCode("relay").length);
+    expect(chain.at(g).account(RELAY_ACCOUNT)!.storageUsage).toBe(182 + fixtureContractCode("relay").length);
   });
 
   it("answers views from the genesis state", () => {

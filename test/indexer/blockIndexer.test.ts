@@ -32,7 +32,7 @@ describe("BlockIndexer", () => {
     expect(store.height).toBe(chain.genesisBlock.height);
     const alice = chain.devAccounts.find((a) => a.accountId === ALICE)!;
     expect(store.keyHolders(alice.publicKey, true)).toEqual([ALICE]);
-    const genesisState = chain.viewAccount(chain.genesisBlock, ALICE)!;
+    const genesisState = chain.at(chain.genesisBlock).account(ALICE)!;
     expect(store.accountState(ALICE)).toEqual({
       balance: genesisState.amount.toString(),
       locked: genesisState.locked.toString(),
@@ -60,7 +60,7 @@ describe("BlockIndexer", () => {
     expect(store.keyHolders(fullKey, true)).toEqual([ALICE]);
     expect(store.keyHolders(limitedKey, true)).toEqual([]);
     expect(store.keyHolders(limitedKey, false)).toEqual([ALICE]);
-    const head = chain.viewAccount(chain.head(), ALICE)!;
+    const head = chain.at(chain.head()).account(ALICE)!;
     expect(store.accountState(ALICE)).toEqual({ balance: head.amount.toString(), locked: "0", storageBytes: head.storageUsage });
 
     // The same key on a second account; then delete it from the first.

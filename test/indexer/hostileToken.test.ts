@@ -4,7 +4,7 @@
 // keep their previous balance and are read at later blocks.
 
 import { describe, expect, it } from "vitest";
-import { ftBalanceReaderFrom } from "../../src/indexer/FtBalanceReader.js";
+import { ftBalanceReaderFrom, viewCallOf } from "../../src/indexer/FtBalanceReader.js";
 import { BlockIndexer } from "../../src/indexer/BlockIndexer.js";
 import { MemoryIndexStore } from "../../src/indexer/MemoryIndexStore.js";
 import { ALICE, openChain, settle, submit } from "../chain/runtime/helpers.js";
@@ -28,7 +28,7 @@ describe("indexer balance reads of a hostile token", () => {
   it("caps reads per block and per contract, reads each pair once, and defers the rest", async () => {
     const chain = await openChain();
     deploy(chain, ALICE, HOSTILE);
-    const view = ftBalanceReaderFrom(chain.callFunction.bind(chain));
+    const view = ftBalanceReaderFrom(viewCallOf(chain));
     const reads: { height: number; pair: string }[] = [];
     const store = new MemoryIndexStore();
     const indexer = new BlockIndexer(chain, store, {
@@ -77,8 +77,8 @@ describe("indexer balance reads of a hostile token", () => {
     deploy(chain, ALICE, HOSTILE);
     const head = chain.head();
     const none = new Uint8Array();
-    expect(chain.callFunction(head, ALICE, "count", none, { timeLimitMs: 60_000 }).ok).toBe(true);
-    const capped = chain.callFunction(head, ALICE, "count", none, { gas: 1_000_000_000_000n, timeLimitMs: 60_000 });
+    expect(chain.at(head).callFunction(ALICE, "count", none, { timeLimitMs: 60_000 }).ok).toBe(true);
+    const capped = chain.at(head).callFunction(ALICE, "count", none, { gas: 1_000_000_000_000n, timeLimitMs: 60_000 });
     expect(capped.ok).toBe(false);
     expect(JSON.stringify(capped)).toContain("GasLimitExceeded");
   });

@@ -10,7 +10,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Action } from "../../src/chain/transaction/index.js";
 import { FT_ACCOUNT, FT_INIT, NFT_ACCOUNT, POOL_ACCOUNT, RELAY_ACCOUNT } from "../../src/chain/genesis/devGenesis.js";
-import { ftBalanceReaderFrom } from "../../src/indexer/FtBalanceReader.js";
+import { ftBalanceReaderFrom, viewCallOf } from "../../src/indexer/FtBalanceReader.js";
 import type { Service } from "../../src/server/startService.js";
 import { ALICE, BOB, CAROL, NEAR, ROOT, signedTx } from "../chain/runtime/helpers.js";
 import { rpcResult, startTestService } from "../server/harness.js";
@@ -66,7 +66,7 @@ const path = (account_id: string) => ({ params: { path: { account_id } } });
 /** The FT contract's own balance of an account, at a height. */
 function ftBalanceAt(height: number, accountId: string): string {
   const block = service.chain.blockByHeight(height)!;
-  const r = service.chain.callFunction(block, FT_ACCOUNT, "ft_balance_of", Buffer.from(JSON.stringify({ account_id: accountId })));
+  const r = service.chain.at(block).callFunction(FT_ACCOUNT, "ft_balance_of", Buffer.from(JSON.stringify({ account_id: accountId })));
   if (!r.ok) throw new Error(r.message);
   return JSON.parse(Buffer.from(r.result).toString("utf8")) as string;
 }
@@ -173,7 +173,7 @@ describe("NFT and staking rows", () => {
     const { BlockIndexer } = await import("../../src/indexer/BlockIndexer.js");
     const { MemoryIndexStore } = await import("../../src/indexer/MemoryIndexStore.js");
     const rebuilt = BlockIndexer.rebuild(service.chain, new MemoryIndexStore(), {
-      ftBalances: ftBalanceReaderFrom(service.chain.callFunction.bind(service.chain)),
+      ftBalances: ftBalanceReaderFrom(viewCallOf(service.chain)),
     });
     const live = service.indexer.store;
     expect(rebuilt.height).toBe(live.height);

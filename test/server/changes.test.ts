@@ -36,7 +36,7 @@ function receiptOf(name: string, n = 0): string {
 
 /** `view_account` of `id` after block `height`, as the change view shows it. */
 function accountAt(id: string, height: number) {
-  const a = service.chain.viewAccount(service.chain.blockByHeight(height)!, id)!;
+  const a = service.chain.at(service.chain.blockByHeight(height)!).account(id)!;
   return { account_id: id, amount: a.amount.toString(), locked: a.locked.toString(), code_hash: a.codeHash, storage_usage: a.storageUsage, storage_paid_at: 0 };
 }
 
@@ -114,7 +114,7 @@ describe("changes / EXPERIMENTAL_changes", () => {
 
   it("single_access_key_changes and all_access_key_changes: nonce bump, key added, key deleted", async () => {
     const add = at["addKey"]!;
-    const nonceAfter = (h: number) => Number(service.chain.viewAccessKey(service.chain.blockByHeight(h)!, ALICE, ALICE_KEY)!.nonce);
+    const nonceAfter = (h: number) => Number(service.chain.at(service.chain.blockByHeight(h)!).accessKey(ALICE, ALICE_KEY)!.nonce);
     const nonceChange = (name: string) => ({
       cause: { type: "transaction_processing", tx_hash: at[name]!.tx },
       type: "access_key_update",
@@ -196,7 +196,7 @@ describe("changes / EXPERIMENTAL_changes", () => {
 
   it("lists the genesis records with cause initial_state", async () => {
     const kvData = (await changes({ changes_type: "data_changes", sync_checkpoint: "genesis", account_ids: ["kv.test.near"], key_prefix_base64: "" }, service.archivalUrl)).changes;
-    const entries = service.chain.viewState(service.chain.genesisBlock, "kv.test.near", { prefix: new Uint8Array(0) }).values;
+    const entries = service.chain.at(service.chain.genesisBlock).contractState("kv.test.near", { prefix: new Uint8Array(0) }).values;
     expect(kvData).toEqual(
       entries.map((e) => ({
         cause: { type: "initial_state" },
@@ -220,7 +220,7 @@ describe("changes / EXPERIMENTAL_changes", () => {
     const { height, tx } = at["deleteAccount"]!;
     const receipt = receiptOf("deleteAccount");
     const deleted = { type: "receipt_processing", receipt_hash: receipt };
-    const nonce = Number(service.chain.viewAccessKey(service.chain.blockByHeight(height - 1)!, GONE, GONE_KEY)!.nonce) + 1;
+    const nonce = Number(service.chain.at(service.chain.blockByHeight(height - 1)!).accessKey(GONE, GONE_KEY)!.nonce) + 1;
     const accountChanges = (await changes({ changes_type: "account_changes", block_id: height, account_ids: [GONE] })).changes;
     expect(accountChanges).toHaveLength(2);
     expect(accountChanges[0]).toMatchObject({ cause: { type: "transaction_processing", tx_hash: tx }, type: "account_update", change: { account_id: GONE } });
@@ -236,7 +236,7 @@ describe("changes / EXPERIMENTAL_changes", () => {
       { cause: deleted, type: "data_deletion", change: { account_id: GONE, key_base64: b64("\0k") } },
       { cause: deleted, type: "data_deletion", change: { account_id: GONE, key_base64: b64("k") } },
     ]);
-    expect(service.chain.viewAccount(service.chain.blockByHeight(height)!, GONE)).toBeUndefined();
+    expect(service.chain.at(service.chain.blockByHeight(height)!).account(GONE)).toBeUndefined();
   });
 
   it("answers UNKNOWN_BLOCK with the serialised cause for an unknown block and a garbage-collected one, and PARSE_ERROR for bad params", async () => {

@@ -17,7 +17,7 @@ beforeAll(async () => {
   chain.produceBlock(); // 3: bob receives
   chain.submitTransaction(signedTx(chain, ALICE, ALICE, [{ type: "AddKey", publicKey: keyOf("second").publicKey, accessKey: { nonce: 0n, permission: "FullAccess" } }]));
   addKeyHeight = chain.produceBlock().height; // 4: a local receipt, runs in the same chunk
-  chain.stage([{ type: "data", accountId: "kv.test.near", key: new TextEncoder().encode("zz-new"), value: new TextEncoder().encode("1") }]);
+  chain.producer.stage([{ type: "data", accountId: "kv.test.near", key: new TextEncoder().encode("zz-new"), value: new TextEncoder().encode("1") }]);
   stagedHeight = chain.produceBlock().height; // 5
 });
 afterAll(() => service.close());

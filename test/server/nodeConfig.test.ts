@@ -37,7 +37,7 @@ describe("genesis_config and EXPERIMENTAL_genesis_config", () => {
     for (const params of [[], {}]) expect(await rpcResult(service.rpcUrl, "genesis_config", params)).toEqual(expected);
     expect(await rpcResult(service.rpcUrl, "EXPERIMENTAL_genesis_config", null)).toEqual(expected);
     // The block producer's genesis stake is its locked balance at genesis.
-    expect(expected.validators[0].amount).toBe(service.chain.viewAccount(service.chain.genesisBlock, "test.near")!.locked.toString());
+    expect(expected.validators[0].amount).toBe(service.chain.at(service.chain.genesisBlock).account("test.near")!.locked.toString());
     // Like nearcore, a params field the method does not declare is ignored (x-unknown-params: ignore).
     expect(await rpcResult(service.rpcUrl, "genesis_config", { x: 1 })).toEqual(expected);
   });

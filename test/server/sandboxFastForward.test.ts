@@ -53,7 +53,7 @@ describe("sandbox_fast_forward", () => {
   });
 
   it("later blocks keep the lead over the wall clock; pooled transactions run in the fast-forwarded blocks", async () => {
-    const lead = service.chain.clockLeadMs;
+    const lead = service.chain.producer.clockLeadMs;
     expect(lead).toBeGreaterThanOrEqual(48_000);
     const signed = signedTx(service.chain, ALICE, BOB, [{ type: "Transfer", deposit: NEAR }]);
     const hash = await rpcResult(url, "broadcast_tx_async", [b64(signed)]);

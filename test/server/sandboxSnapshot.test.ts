@@ -49,7 +49,7 @@ describe.each(["memory", "disk"] as const)("shardkit_snapshot / shardkit_revert 
       expect(BigInt((await view(BOB)).amount)).toBe(BigInt(bobBefore.amount) + 5n * NEAR);
       await service.indexer.whenIndexed(service.chain.head().height);
       expect((await restBalance(BOB)).balance).toBe((BigInt(bobBefore.amount) + 5n * NEAR).toString());
-      expect(service.chain.clockLeadMs).toBeGreaterThanOrEqual(5_000);
+      expect(service.chain.producer.clockLeadMs).toBeGreaterThanOrEqual(5_000);
 
       expect(await rpcResult(url, "shardkit_revert", { snapshot_id: "0x1" })).toEqual({ block_height: head.height, block_hash: head.hash });
 
@@ -65,7 +65,7 @@ describe.each(["memory", "disk"] as const)("shardkit_snapshot / shardkit_revert 
       expect(await view(ALICE)).toEqual(aliceBefore);
       expect(await view(BOB)).toEqual(bobBefore);
       expect((await rpcError(url, "query", { request_type: "view_account", finality: "optimistic", account_id: "ghost.test.near" })).error.cause.name).toBe("UNKNOWN_ACCOUNT");
-      expect(service.chain.clockLeadMs).toBe(0);
+      expect(service.chain.producer.clockLeadMs).toBe(0);
       // The REST index was rebuilt from the kept blocks: no rows of the reverted ones.
       expect(await restBalance(BOB)).toEqual(restBefore);
 

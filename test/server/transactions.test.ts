@@ -86,6 +86,23 @@ describe("broadcast_tx_async / broadcast_tx_commit / EXPERIMENTAL_*", () => {
     }
   });
 
+  it("EXPERIMENTAL_receipt_to_tx leads every receipt of a transaction to it and its signer, hints or not", async () => {
+    const signed = signedTx(service.chain, ALICE, BOB, transfer(9n));
+    const status = await rpcResult(url, "send_tx", { signed_tx_base64: b64(signed), wait_until: "FINAL" });
+    const hash = status.transaction.hash;
+    for (const { id } of status.receipts_outcome as { id: string }[]) {
+      expect(await rpcResult(url, "EXPERIMENTAL_receipt_to_tx", { receipt_id: id })).toEqual({ transaction_hash: hash, sender_account_id: ALICE });
+      const hinted = { receipt_id: id, block_height: 1, shard_id: 0, window: 5 };
+      expect(await rpcResult(url, "EXPERIMENTAL_receipt_to_tx", hinted)).toEqual({ transaction_hash: hash, sender_account_id: ALICE });
+    }
+    const unknown = await rpcError(url, "EXPERIMENTAL_receipt_to_tx", { receipt_id: hash });
+    expect(unknown.status).toBe(200);
+    expect(unknown.error).toMatchObject({ name: "HANDLER_ERROR", cause: { name: "UNKNOWN_RECEIPT", info: { receipt_id: hash } }, code: -32000 });
+    expect(unknown.error.data).toEqual({ name: "UNKNOWN_RECEIPT", info: { receipt_id: hash } });
+    const bad = await rpcError(url, "EXPERIMENTAL_receipt_to_tx", { receipt_id: "nope" });
+    expect(bad.error.cause.name).toBe("PARSE_ERROR");
+  });
+
   it("EXPERIMENTAL_receipt answers UNKNOWN_RECEIPT with the cause as data", async () => {
     const id = "11111111111111111111111111111111";
     const { status, error } = await rpcError(url, "EXPERIMENTAL_receipt", { receipt_id: id });
@@ -103,7 +120,7 @@ describe("broadcast_tx_async / broadcast_tx_commit / EXPERIMENTAL_*", () => {
 describe("transaction errors", () => {
   it("answers an InvalidNonce with nearcore's INVALID_TRANSACTION shape", async () => {
     const key = devKeyPair(ALICE).publicKeyString;
-    const akNonce = service.chain.viewAccessKey(service.chain.head(), ALICE, key)!.nonce;
+    const akNonce = service.chain.at(service.chain.head()).accessKey(ALICE, key)!.nonce;
     const stale = signedTx(service.chain, ALICE, BOB, transfer(2n), { nonce: akNonce });
     const { status, error } = await rpcError(url, "send_tx", { signed_tx_base64: b64(stale) });
     expect(status).toBe(200);

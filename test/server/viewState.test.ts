@@ -194,7 +194,7 @@ describe("query view_state on the dev chain", () => {
 
   it("reads each block's own state after later blocks change it", async () => {
     const before = service.chain.head();
-    service.chain.stage([{ type: "data", accountId: "kv.test.near", key: new TextEncoder().encode("STATE"), value: new TextEncoder().encode("v2") }]);
+    service.chain.producer.stage([{ type: "data", accountId: "kv.test.near", key: new TextEncoder().encode("STATE"), value: new TextEncoder().encode("v2") }]);
     const after = service.chain.produceBlock();
     const read = (block_id: number) =>
       rpcResult(url, "query", { request_type: "view_state", block_id, account_id: "kv.test.near", prefix_base64: b64("STATE"), limit: 1 });

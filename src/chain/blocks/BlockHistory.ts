@@ -29,6 +29,8 @@ interface IndexedRecord {
   readonly receipts: ReadonlyMap<string, Receipt>;
   readonly transactions: ReadonlyMap<string, DecodedSignedTransaction>;
   readonly dropped: ReadonlyMap<string, InvalidTxErrorJson>;
+  /** Created receipt id → the transaction hash or receipt id whose execution created it. */
+  readonly creators: ReadonlyMap<string, string>;
 }
 
 function indexRecord(stored: StoredBlock): IndexedRecord {
@@ -36,6 +38,7 @@ function indexRecord(stored: StoredBlock): IndexedRecord {
   const receipts = new Map<string, Receipt>();
   const transactions = new Map<string, DecodedSignedTransaction>();
   const dropped = new Map<string, InvalidTxErrorJson>();
+  const creators = new Map<string, string>();
   const at = { blockHeight: stored.height, blockHash: stored.hash };
   for (const r of stored.chunkResults) {
     for (const { stx, outcome } of r.included) {
@@ -44,10 +47,16 @@ function indexRecord(stored: StoredBlock): IndexedRecord {
       outcomes.set(hash, { outcome, ...at });
     }
     for (const outcome of r.receiptOutcomes) outcomes.set(base58Encode(outcome.id), { outcome, ...at });
-    for (const receipt of r.created) receipts.set(base58Encode(receipt.receiptId), receipt);
+    r.created.forEach((receipt, i) => {
+      const id = base58Encode(receipt.receiptId);
+      receipts.set(id, receipt);
+      // Records of format 3 before receipt creators were kept have none.
+      const creator = r.createdBy?.[i];
+      if (creator !== undefined) creators.set(id, base58Encode(creator));
+    });
     for (const { stx, error } of r.dropped) dropped.set(base58Encode(stx.hash), error);
   }
-  return { stored, outcomes, receipts, transactions, dropped };
+  return { stored, outcomes, receipts, transactions, dropped, creators };
 }
 
 /** How a block is rebuilt from its record, its parent and its post-state (the deterministic producer). */
@@ -171,6 +180,12 @@ export class BlockHistory {
   receipt(id: string): Receipt | undefined {
     const height = this.store.heightOfReceipt(id);
     return height === undefined ? undefined : this.indexed(height)?.receipts.get(id);
+  }
+
+  /** The transaction hash or receipt id (base58) whose execution created a receipt. */
+  receiptCreator(id: string): string | undefined {
+    const height = this.store.heightOfReceipt(id);
+    return height === undefined ? undefined : this.indexed(height)?.creators.get(id);
   }
 
   /** An included transaction by base58 hash. */

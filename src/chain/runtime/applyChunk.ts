@@ -37,6 +37,8 @@ export interface ChunkResult {
   readonly receiptOutcomes: ExecutionOutcome[];
   /** Every receipt created by this chunk (transactions' receipts and receipts' new receipts). */
   readonly created: Receipt[];
+  /** Per receipt of `created`: the hash of the transaction or the id of the receipt whose execution created it. */
+  readonly createdBy: Uint8Array[];
   /** Receipts for the next block, to be routed to their receivers' shards. */
   readonly outgoing: Receipt[];
   readonly gasUsed: bigint;
@@ -62,6 +64,7 @@ export function applyChunk(input: ChunkInput): ChunkResult {
     dropped: [] as ChunkResult["dropped"],
     receiptOutcomes: [] as ExecutionOutcome[],
     created: [] as Receipt[],
+    createdBy: [] as Uint8Array[],
     outgoing: [] as Receipt[],
     gasUsed: 0n,
     balanceBurnt: 0n,
@@ -86,6 +89,7 @@ export function applyChunk(input: ChunkInput): ChunkResult {
     }
     result.included.push({ stx, outcome: processed.outcome });
     result.created.push(processed.receipt);
+    result.createdBy.push(stx.hash);
     result.gasUsed += processed.outcome.gasBurnt;
     result.balanceBurnt += processed.burnt;
     if (processed.receipt.receiverId === stx.transaction.signerId) local.push(processed.receipt);
@@ -96,6 +100,7 @@ export function applyChunk(input: ChunkInput): ChunkResult {
     if (execution === undefined) return;
     result.receiptOutcomes.push(execution.outcome);
     result.created.push(...execution.newReceipts);
+    for (let i = 0; i < execution.newReceipts.length; i++) result.createdBy.push(execution.outcome.id);
     result.outgoing.push(...execution.newReceipts);
     result.gasUsed += execution.outcome.gasBurnt;
     result.balanceBurnt += execution.burnt;

@@ -1,6 +1,7 @@
 import type { Block } from "../blocks/Block.js";
-import type { Chain } from "../node.js";
-import { patchState } from "./patchState.js";
+import type { Producer } from "../client/Producer.js";
+import type { StateView } from "../state/StateView.js";
+import { patchState, type PatchableChain } from "./patchState.js";
 
 /** Blocks one sandbox_fast_forward call may ask for. */
 export const MAX_FAST_FORWARD_BLOCKS = 100_000;
@@ -30,6 +31,14 @@ export class UnknownSnapshotError extends Error {
   }
 }
 
+/** What the controls drive: the chain's producer, and its blocks and state to check against. */
+export interface ControlledChain {
+  readonly producer: Producer;
+  blockByHeight(height: number): Block | undefined;
+  at(block: Block): StateView;
+  shardOf(accountId: string): number;
+}
+
 interface Snapshot {
   readonly id: string;
   readonly height: number;
@@ -40,7 +49,7 @@ interface Snapshot {
 /**
  * The dev-chain controls of one running chain: near-sandbox's state patch and fast-forward,
  * and Anvil-style snapshot/revert. Snapshots are the head's height, hash and clock lead;
- * reverting rewinds the chain (store included, see Chain.rewindTo) and tells `onRevert`
+ * reverting rewinds the chain (store included, see Producer.rewindTo) and tells `onRevert`
  * subscribers (the REST index rebuilds). Snapshots live in this object and nowhere else.
  */
 export class DevChainControl {
@@ -51,11 +60,23 @@ export class DevChainControl {
   private generation = 0;
   private readonly revertListeners = new Set<(head: Block) => void>();
 
-  constructor(private readonly chain: Chain) {}
+  private readonly producer: Producer;
+
+  constructor(private readonly chain: ControlledChain) {
+    this.producer = chain.producer;
+  }
 
   /** sandbox_patch_state: writes the records into the next block, produced now. */
   patchState(records: readonly unknown[]): Block {
-    return patchState(this.chain, records);
+    const { chain, producer } = this;
+    const patchable: PatchableChain = {
+      head: () => producer.head(),
+      shardOf: (accountId) => chain.shardOf(accountId),
+      stateAt: (block, shardId) => chain.at(block).shard(shardId),
+      stage: (changes) => producer.stage(changes),
+      produceBlock: () => producer.produceBlock(),
+    };
+    return patchState(patchable, records);
   }
 
   /**
@@ -71,19 +92,19 @@ export class DevChainControl {
     this.fastForwarding = true;
     try {
       const generation = this.generation;
-      const target = this.chain.head().height + delta;
-      const stepMs = this.chain.blockTimeMs > 0 ? this.chain.blockTimeMs : DEFAULT_FAST_FORWARD_STEP_MS;
-      while (this.chain.head().height < target) {
-        this.chain.withOneFlush(() => {
-          for (let i = 0; i < FAST_FORWARD_BATCH && this.chain.head().height < target; i++) {
-            this.chain.setClockLeadMs(this.chain.clockLeadMs + stepMs);
-            this.chain.produceBlock();
+      const target = this.producer.head().height + delta;
+      const stepMs = this.producer.blockTimeMs > 0 ? this.producer.blockTimeMs : DEFAULT_FAST_FORWARD_STEP_MS;
+      while (this.producer.head().height < target) {
+        this.producer.withOneFlush(() => {
+          for (let i = 0; i < FAST_FORWARD_BATCH && this.producer.head().height < target; i++) {
+            this.producer.setClockLeadMs(this.producer.clockLeadMs + stepMs);
+            this.producer.produceBlock();
           }
         });
-        if (this.chain.head().height < target) await new Promise<void>((resolve) => setImmediate(resolve));
+        if (this.producer.head().height < target) await new Promise<void>((resolve) => setImmediate(resolve));
         if (generation !== this.generation) throw new FastForwardInterruptedError("a revert rewound the chain during the fast-forward");
       }
-      return this.chain.head();
+      return this.producer.head();
     } finally {
       this.fastForwarding = false;
     }
@@ -91,10 +112,10 @@ export class DevChainControl {
 
   /** shardkit_snapshot: remembers the head. */
   snapshot(): { id: string; block: Block } {
-    const head = this.chain.head();
+    const head = this.producer.head();
     const counter = ++this.snapshotCounter;
     const id = `0x${counter.toString(16)}`;
-    this.snapshots.push({ id, height: head.height, hash: head.hash, clockLeadMs: this.chain.clockLeadMs });
+    this.snapshots.push({ id, height: head.height, hash: head.hash, clockLeadMs: this.producer.clockLeadMs });
     return { id, block: head };
   }
 
@@ -109,8 +130,8 @@ export class DevChainControl {
     }
     this.snapshots.splice(index);
     this.generation++;
-    const head = this.chain.rewindTo(snapshot.height);
-    this.chain.setClockLeadMs(snapshot.clockLeadMs);
+    const head = this.producer.rewindTo(snapshot.height);
+    this.producer.setClockLeadMs(snapshot.clockLeadMs);
     for (const listener of this.revertListeners) listener(head);
     return head;
   }

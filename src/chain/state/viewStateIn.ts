@@ -32,9 +32,9 @@ export interface ViewStateResult {
  * items are on the page or the page already holds >= 50,000 bytes. As in nearcore, those
  * bytes count the full trie key (0x09 ‖ account ‖ ',' ‖ key) plus the value, and the check
  * runs before each append, so the item that crosses the limit is still included. `lastKey`
- * is set only when an item was left over. Validation (limit >= 1, afterKey inside the
- * prefix, proof only unpaginated, the 50 KB TOO_LARGE gate) belongs to the caller; a
- * paginated proof request throws because a page has no completeness proof.
+ * is set only when an item was left over. The account and size checks are StateView's;
+ * afterKey inside the prefix is the RPC's parse rule; a limit below 1 and a paginated proof
+ * request (a page has no completeness proof) throw here.
  */
 export function viewStateIn(state: StateSnapshot, accountId: string, options: ViewStateOptions): ViewStateResult {
   const { prefix, afterKey, limit, includeProof } = options;

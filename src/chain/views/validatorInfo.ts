@@ -45,7 +45,7 @@ export interface EpochValidatorInfo {
  */
 function producerStake(chain: ChainReader, epoch: EpochRef): bigint {
   const before = chain.blockByHeight(Math.max(chain.genesisBlock.height, epoch.startHeight - 1))!;
-  return chain.viewAccount(before, chain.blockProducer.accountId)?.locked ?? 0n;
+  return chain.at(before).account(chain.blockProducer.accountId)?.locked ?? 0n;
 }
 
 /** The epoch's block producers in order: the chain's single producer. */

@@ -1,4 +1,4 @@
-/** A view call on an account that does not exist (nearcore `CallFunctionError::AccountDoesNotExist`, RPC UNKNOWN_ACCOUNT). */
+/** A view call or state view of an account that does not exist (nearcore `AccountDoesNotExist`, RPC UNKNOWN_ACCOUNT). */
 export class UnknownAccountError extends Error {
   override readonly name = "UnknownAccountError";
   constructor(readonly accountId: string) {

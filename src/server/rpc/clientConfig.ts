@@ -1,7 +1,7 @@
 import type { ClientConfigParams, ClientConfigResult, DurationSecsNanos } from "../../../generated/rpc/types.js";
 import type { RpcContext } from "./context.js";
 import { nodeVersion } from "./nodeVersion.js";
-import { STATE_VIEW_SIZE_LIMIT } from "./query/viewState.js";
+import { STATE_VIEW_SIZE_LIMIT } from "../../chain/state/StateView.js";
 
 const seconds = (s: number): DurationSecsNanos => [s, 0];
 const millis = (ms: number): DurationSecsNanos => [Math.floor(ms / 1000), (ms % 1000) * 1_000_000];

@@ -18,7 +18,7 @@ export function experimentalCallFunction(params: ExperimentalCallFunctionParams,
   const args = base64Param("args_base64", params.args_base64);
   let outcome;
   try {
-    outcome = ctx.views.run((limits) => ctx.chain.callFunction(block, params.account_id, params.method_name, args, limits));
+    outcome = ctx.views.run((limits) => ctx.chain.at(block).callFunction(params.account_id, params.method_name, args, limits));
   } catch (error) {
     if (error instanceof ChainUnknownAccountError) throw new UnknownAccountError(params.account_id, blockPoint(block));
     throw error;

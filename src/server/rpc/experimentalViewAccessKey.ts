@@ -14,7 +14,7 @@ import { typedViewBlock } from "./views/typedViewBlock.js";
 export function experimentalViewAccessKey(params: ExperimentalViewAccessKeyParams, ctx: RpcContext): ExperimentalViewAccessKeyResult {
   const block = typedViewBlock(ctx, params);
   const publicKey = canonicalPublicKey(params.public_key);
-  const key = ctx.chain.viewAccessKey(block, params.account_id, publicKey);
+  const key = ctx.chain.at(block).accessKey(params.account_id, publicKey);
   if (key === undefined) throw new UnknownAccessKeyError(publicKey, blockPoint(block));
   return { ...accessKeyView(key), ...blockPoint(block) };
 }

@@ -43,7 +43,7 @@ export function genesisConfigView(chain: ChainReader): GenesisConfigResult {
       {
         account_id: producer.accountId,
         public_key: producer.publicKey,
-        amount: (chain.viewAccount(chain.genesisBlock, producer.accountId)?.locked ?? 0n).toString(),
+        amount: (chain.at(chain.genesisBlock).account(producer.accountId)?.locked ?? 0n).toString(),
       },
     ],
     transaction_validity_period: chain.transactionValidityPeriod,

@@ -20,6 +20,7 @@ import { maintenanceWindows } from "./maintenanceWindows.js";
 import { networkInfo } from "./networkInfo.js";
 import { experimentalProtocolConfig } from "./experimentalProtocolConfig.js";
 import { experimentalReceipt } from "./experimentalReceipt.js";
+import { experimentalReceiptToTx } from "./experimentalReceiptToTx.js";
 import { experimentalTxStatus } from "./experimentalTxStatus.js";
 import { experimentalValidatorsOrdered } from "./experimentalValidatorsOrdered.js";
 import { gasPrice } from "./gasPrice.js";
@@ -52,6 +53,7 @@ export const rpcHandlers: RpcHandlers<RpcContext> = {
   tx,
   EXPERIMENTAL_tx_status: experimentalTxStatus,
   EXPERIMENTAL_receipt: experimentalReceipt,
+  EXPERIMENTAL_receipt_to_tx: experimentalReceiptToTx,
   EXPERIMENTAL_protocol_config: experimentalProtocolConfig,
   validators,
   EXPERIMENTAL_validators_ordered: experimentalValidatorsOrdered,

@@ -86,7 +86,7 @@ describe.each(stores)("the chain read back from a %s store", (_name, make) => {
     };
     rootsAgree();
     const keep = 100;
-    again.rewindTo(keep);
+    again.producer.rewindTo(keep);
     expect(again.blockByHeight(keep + 1)).toBeUndefined();
     expect(again.blockByHash(produced[keep + 1]!.hash)).toBeUndefined();
     for (let i = 0; i < 40; i++) again.produceBlock();

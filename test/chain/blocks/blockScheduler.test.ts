@@ -35,7 +35,7 @@ describe("on-demand block production (block time 0)", () => {
     await turns(50);
     await new Promise((resolve) => setTimeout(resolve, 30));
     expect(chain.head().height).toBe(0);
-    expect(chain.hasPendingWork()).toBe(false);
+    expect(chain.producer.hasPendingWork()).toBe(false);
   });
 
   it("a submitted transaction gets blocks until its receipts are done, then production stops", async () => {
@@ -48,7 +48,7 @@ describe("on-demand block production (block time 0)", () => {
     // Included and converted (1), the transfer receipt on bob's shard (2); nothing after.
     expect(height).toBe(2);
     expect(chain.transactionStatus(hash)?.finalExecutionStatus).toBe("EXECUTED_OPTIMISTIC"); // executed, not final: nobody asked for more
-    expect(chain.hasPendingWork()).toBe(false);
+    expect(chain.producer.hasPendingWork()).toBe(false);
   });
 
   it("several submissions in one turn share a block", async () => {

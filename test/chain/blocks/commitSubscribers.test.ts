@@ -91,7 +91,7 @@ describe("block-commit subscribers", () => {
     const seen: number[] = [];
     const off = c.onBlockCommit((commit) => void seen.push(commit.block.height), "rewound");
     for (let i = 0; i < 4; i++) c.produceBlock();
-    c.rewindTo(2);
+    c.producer.rewindTo(2);
     await turns(10);
     expect(seen).toEqual([1, 2]);
     off();

@@ -34,10 +34,10 @@ function snapshot(chain: Chain, txHashes: readonly string[]) {
     const block = chain.blockByHeight(h)!;
     blocks.push({
       view: block.view,
-      roots: chain.shardLayout.shardIds.map((id) => chain.stateRootAfter(block, id)),
-      accounts: [ALICE, BOB, CAROL, ROOT, "ft.test.near"].map((a) => chain.viewAccount(block, a)),
-      ftState: chain.viewState(block, "ft.test.near", { prefix: new Uint8Array(0) }),
-      delayed: chain.shardLayout.shardIds.map((id) => chain.delayedReceiptCount(block, id)),
+      roots: chain.shardLayout.shardIds.map((id) => chain.at(block).stateRoot(id)),
+      accounts: [ALICE, BOB, CAROL, ROOT, "ft.test.near"].map((a) => chain.at(block).account(a)),
+      ftState: chain.at(block).contractState("ft.test.near", { prefix: new Uint8Array(0) }),
+      delayed: chain.shardLayout.shardIds.map((id) => chain.at(block).delayedReceiptCount(id)),
     });
   }
   const statuses = txHashes.map((hash) => chain.transactionStatus(hash));
@@ -72,7 +72,7 @@ describe("a chain on disk resumes where it stopped", () => {
     const ft = outcomeOf(settle(again, hashes[2]!));
     expect(ft.status).toMatchObject({ SuccessValue: expect.any(String) });
     settle(again, hashes[3]!);
-    const out = again.callFunction(again.head(), "ft.test.near", "ft_balance_of", json({ account_id: CAROL }));
+    const out = again.at(again.head()).callFunction("ft.test.near", "ft_balance_of", json({ account_id: CAROL }));
     expect(out.ok && new TextDecoder().decode(out.result)).toBe('"77"');
     const next = submit(again, ALICE, BOB, [{ type: "Transfer", deposit: 1n }]);
     expect(outcomeOf(settle(again, next)).status).toEqual({ SuccessValue: "" });

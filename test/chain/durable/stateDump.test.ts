@@ -11,7 +11,7 @@ import { cliNodeArgs } from "../../cli/cliProcess.js";
 const dir = mkdtempSync(join(tmpdir(), "shardkit-dump-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const roots = (chain: Chain, height: number) => chain.shardLayout.shardIds.map((id) => chain.stateRootAfter(chain.blockByHeight(height)!, id));
+const roots = (chain: Chain, height: number) => chain.shardLayout.shardIds.map((id) => chain.at(chain.blockByHeight(height)!).stateRoot(id));
 
 /** A chain with transfers, a function-call key, a new account and FT contract state written by calls. */
 async function busyChain(dataDir?: string): Promise<Chain> {
@@ -53,7 +53,7 @@ describe("state dump", () => {
     const copy = await openChain({ genesisFile: file });
     expect(copy.genesisBlock.height).toBe(block.height + 1);
     expect(roots(copy, copy.genesisBlock.height)).toEqual(roots(chain, block.height));
-    expect(copy.viewAccount(copy.head(), "new.test.near")).toEqual(chain.viewAccount(block, "new.test.near"));
+    expect(copy.at(copy.head()).account("new.test.near")).toEqual(chain.at(block).account("new.test.near"));
     expect(copy.totalSupply).toBe(block.totalSupply);
     const next = submit(copy, ALICE, CAROL, [{ type: "Transfer", deposit: 1n }]);
     expect(settle(copy, next).finalExecutionStatus).toBe("FINAL");

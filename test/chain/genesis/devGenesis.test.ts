@@ -14,7 +14,7 @@ describe("dev genesis", async () => {
       const kp = devKeyPair(a.accountId);
       expect(a.publicKey).toBe(kp.publicKeyString);
       expect(a.secretKey).toBe(kp.secretKeyString);
-      expect(chain.viewAccessKeys(g, a.accountId)).toEqual([{ publicKey: a.publicKey, accessKey: { nonce: 0n, permission: "FullAccess" } }]);
+      expect(chain.at(g).accessKeys(a.accountId)).toEqual([{ publicKey: a.publicKey, accessKey: { nonce: 0n, permission: "FullAccess" } }]);
     }
     expect(chain.devAccounts.map((a) => a.accountId)).toEqual([
       "test.near", "alice.test.near", "bob.test.near", "carol.test.near",
@@ -24,14 +24,14 @@ describe("dev genesis", async () => {
 
   it("computes storage usage per nearcore (100 per account, 82 per ed25519 full-access key, data + 40)", () => {
     for (const id of ["test.near", "alice.test.near", "bob.test.near", "carol.test.near"]) {
-      expect(chain.viewAccount(g, id)).toEqual({
+      expect(chain.at(g).account(id)).toEqual({
         amount: DEV_ACCOUNT_BALANCES.find(([a]) => a === id)![1],
         locked: id === "test.near" ? DEV_VALIDATOR_STAKE : 0n,
         codeHash: "11111111111111111111111111111111",
         storageUsage: 182,
       });
     }
-    expect(chain.viewAccount(g, KV_ACCOUNT)?.storageUsage).toBe(100 + 82 + fixtureContractCode("kv").length + 57_824 + 2_101 * 40);
+    expect(chain.at(g).account(KV_ACCOUNT)?.storageUsage).toBe(100 + 82 + fixtureContractCode("kv").length + 57_824 + 2_101 * 40);
     expect(g.view.header.total_supply).toBe("1000080500000000000000000000000000"); // balances + the validator stake
   });
 
@@ -42,7 +42,7 @@ describe("dev genesis", async () => {
     const prefixes = new Set(entries.map((e) => (e.key[0] === 0xff ? "\\xff" : Buffer.from(e.key.slice(0, 2)).toString("latin1"))));
     expect([...prefixes].sort()).toEqual(["ST", "\\xff", "a:", "b:", "c:"].sort());
     expect(entries.filter((e) => e.key.some((b) => b >= 0x80)).length).toBeGreaterThan(300);
-    const all = chain.viewState(g, KV_ACCOUNT, { prefix: new Uint8Array() });
+    const all = chain.at(g).contractState(KV_ACCOUNT, { prefix: new Uint8Array() });
     expect(all.values.length).toBe(2_101);
   });
 

@@ -131,21 +131,21 @@ describe("genesis file → chain", () => {
     const g = chain.genesisBlock;
     // account 100 + full-access key (33 + 9 + 40) + function-call key (33 + 55 + 40)
     // + data (2 + 5 + 40) + (2 + 0 + 40) + code (8)
-    expect(chain.viewAccount(g, "alice.near")).toEqual({
+    expect(chain.at(g).account("alice.near")).toEqual({
       amount: 10n ** 24n,
       locked: 5n,
       codeHash: formatCryptoHash(sha256(Buffer.from(CODE, "latin1"))),
       storageUsage: 100 + 82 + 128 + 47 + 42 + 8,
     });
-    expect(chain.viewAccount(g, "zed.near")?.storageUsage).toBe(100);
-    expect(chain.viewCodeLength(g, "alice.near")).toBe(8);
-    expect(chain.viewCode(g, "alice.near")).toEqual(new Uint8Array(Buffer.from(CODE, "latin1")));
-    expect(chain.viewAccessKey(g, "alice.near", alicePk)).toEqual({ nonce: 7n, permission: "FullAccess" });
-    expect(chain.viewAccessKey(g, "alice.near", bobPk)).toEqual({
+    expect(chain.at(g).account("zed.near")?.storageUsage).toBe(100);
+    expect(chain.at(g).codeLength("alice.near")).toBe(8);
+    expect(chain.at(g).code("alice.near")).toEqual(new Uint8Array(Buffer.from(CODE, "latin1")));
+    expect(chain.at(g).accessKey("alice.near", alicePk)).toEqual({ nonce: 7n, permission: "FullAccess" });
+    expect(chain.at(g).accessKey("alice.near", bobPk)).toEqual({
       nonce: 0n,
       permission: { FunctionCall: { allowance: 1000n, receiverId: "app.near", methodNames: ['a"b', "é"] } },
     });
-    const state = chain.viewState(g, "alice.near", { prefix: new Uint8Array() });
+    const state = chain.at(g).contractState("alice.near", { prefix: new Uint8Array() });
     expect(state.values.map((e) => [Buffer.from(e.key).toString("latin1"), Buffer.from(e.value).toString("latin1")])).toEqual([
       ["k1", "hello"],
       ["\xff\x00", ""],
@@ -184,7 +184,7 @@ describe("genesis file → chain", () => {
     const hashed = await Chain.open({ genesisFile: path, blockTimeMs: 0 });
     expect(hashed.shardLayout.routing).toBe("hash");
     expect(hashed.shardLayout.numShards).toBe(3);
-    expect(hashed.viewAccount(hashed.genesisBlock, "aa.near")?.amount).toBe(1n);
+    expect(hashed.at(hashed.genesisBlock).account("aa.near")?.amount).toBe(1n);
     const explicit = await Chain.open({ genesisFile: path, blockTimeMs: 0, shards: 2, chainId: "override" });
     expect(explicit.shardLayout.boundaryAccounts).toEqual(["b"]);
     expect(explicit.chainId).toBe("override");

@@ -15,10 +15,10 @@ describe("writeSyntheticGenesis", () => {
       await writeSyntheticGenesis(file, { keys: 1_000, accountId: "bench.test.near", valueBytes: 8 });
       const chain = await Chain.open({ genesisFile: file, blockTimeMs: 0 });
       const g = chain.genesisBlock;
-      const state = chain.viewState(g, "bench.test.near", { prefix: new Uint8Array() });
+      const state = chain.at(g).contractState("bench.test.near", { prefix: new Uint8Array() });
       expect(state.values).toHaveLength(1_000);
       expect(state.values.every((v) => v.key.length === 32 && v.value.length === 8)).toBe(true);
-      expect(chain.viewAccount(g, "bench.test.near")?.storageUsage).toBe(100 + 82 + 1_000 * (32 + 8 + 40));
+      expect(chain.at(g).account("bench.test.near")?.storageUsage).toBe(100 + 82 + 1_000 * (32 + 8 + 40));
       expect(chain.chainId).toBe("shardkit-bench");
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -42,12 +42,12 @@ describe("CreateAccount and AddKey", () => {
     );
     expect(outcomeOf(s).status).toEqual({ SuccessValue: "" });
     const receiptHeight = chain.blockByHash(outcomeOf(s).receipts_outcome[0]!.block_hash)!.height;
-    const account = chain.viewAccount(chain.head(), id)!;
+    const account = chain.at(chain.head()).account(id)!;
     const fcBytes = encodeAccessKey({ nonce: 0n, permission: { FunctionCall: { allowance: NEAR, receiverId: BOB, methodNames: ["m1", "m2"] } } }).length;
     expect(account.amount).toBe(5n * NEAR);
     expect(account.storageUsage).toBe(100 + (33 + 9 + 40) + (33 + fcBytes + 40));
     for (const label of ["owner", "app"]) {
-      expect(chain.viewAccessKey(chain.head(), id, formatPublicKey(keyOf(label).publicKey))!.nonce).toBe(BigInt(receiptHeight - 1) * 1_000_000n);
+      expect(chain.at(chain.head()).accessKey(id, formatPublicKey(keyOf(label).publicKey))!.nonce).toBe(BigInt(receiptHeight - 1) * 1_000_000n);
     }
     // The new account signs with its own key.
     const t = settle(chain, submit(chain, id, BOB, [{ type: "Transfer", deposit: NEAR }], { key: keyOf("owner") }));
@@ -84,12 +84,12 @@ describe("CreateAccount and AddKey", () => {
 
   it("DeleteKey releases the key's storage", async () => {
     const chain = await openChain();
-    const before = chain.viewAccount(chain.head(), ALICE)!.storageUsage;
+    const before = chain.at(chain.head()).account(ALICE)!.storageUsage;
     settle(chain, submit(chain, ALICE, ALICE, [fullKey("tmp")]));
-    expect(chain.viewAccount(chain.head(), ALICE)!.storageUsage).toBe(before + 82);
+    expect(chain.at(chain.head()).account(ALICE)!.storageUsage).toBe(before + 82);
     settle(chain, submit(chain, ALICE, ALICE, [{ type: "DeleteKey", publicKey: keyOf("tmp").publicKey }]));
-    expect(chain.viewAccount(chain.head(), ALICE)!.storageUsage).toBe(before);
-    expect(chain.viewAccessKey(chain.head(), ALICE, formatPublicKey(keyOf("tmp").publicKey))).toBeUndefined();
+    expect(chain.at(chain.head()).account(ALICE)!.storageUsage).toBe(before);
+    expect(chain.at(chain.head()).accessKey(ALICE, formatPublicKey(keyOf("tmp").publicKey))).toBeUndefined();
   });
 });
 
@@ -105,7 +105,7 @@ describe("function-call keys", () => {
     const bytes = 8n;
     const send = 108_059_500_000n + 200_000_000_000n + 47_683_715n * bytes;
     const exec = 108_059_500_000n + 780_000_000_000n + 2_235_934n * bytes;
-    const key = chain.viewAccessKey(chain.head(), ALICE, formatPublicKey(keyOf("fc").publicKey))!;
+    const key = chain.at(chain.head()).accessKey(ALICE, formatPublicKey(keyOf("fc").publicKey))!;
     // Charged send + exec + attached gas; the unused attached gas came back as a gas refund.
     expect(key.permission).toEqual({ FunctionCall: { allowance: allowance - (send + exec) * GAS_PRICE, receiverId: BOB, methodNames: [] } });
     const refund = o.receipts_outcome[1]!;
@@ -154,16 +154,16 @@ describe("FunctionCall on an account without runnable code", () => {
 describe("DeployContract", () => {
   it("stores code, sets code_hash = sha256(code) and accounts its bytes", async () => {
     const chain = await openChain();
-    const before = chain.viewAccount(chain.head(), ALICE)!.storageUsage;
+    const before = chain.at(chain.head()).account(ALICE)!.storageUsage;
     const code = new Uint8Array(3000).map((_, i) => i % 251);
     settle(chain, submit(chain, ALICE, ALICE, [{ type: "DeployContract", code }]));
-    let account = chain.viewAccount(chain.head(), ALICE)!;
+    let account = chain.at(chain.head()).account(ALICE)!;
     expect(account.codeHash).toBe(base58Encode(sha256(code)));
     expect(account.storageUsage).toBe(before + 3000);
-    expect(chain.viewCode(chain.head(), ALICE)).toEqual(code);
+    expect(chain.at(chain.head()).code(ALICE)).toEqual(code);
     const smaller = new Uint8Array(10).fill(1);
     settle(chain, submit(chain, ALICE, ALICE, [{ type: "DeployContract", code: smaller }]));
-    account = chain.viewAccount(chain.head(), ALICE)!;
+    account = chain.at(chain.head()).account(ALICE)!;
     expect(account.storageUsage).toBe(before + 10);
     expect(account.codeHash).toBe(base58Encode(sha256(smaller)));
   });
@@ -176,7 +176,7 @@ describe("DeployContract", () => {
       settle(chain, submit(chain, ALICE, id, [{ type: "CreateAccount" }, { type: "Transfer", deposit: 1n }, { type: "DeployContract", code: new Uint8Array(1000) }])),
     );
     expect(o.status).toEqual(failureOf(null, { LackBalanceForState: { account_id: id, amount: (1100n * 10n ** 19n - 1n).toString() } }));
-    expect(chain.viewAccount(chain.head(), id)).toBeUndefined();
+    expect(chain.at(chain.head()).account(id)).toBeUndefined();
     const refund = chain.receipt(o.receipts_outcome[0]!.outcome.receipt_ids[0]!)!;
     expect(refund.receipt).toMatchObject({ Action: { signer_id: "system", actions: [{ Transfer: { deposit: "1" } }] } });
     const spent = a0 - balanceOf(chain, ALICE);
@@ -189,14 +189,14 @@ describe("DeployContract", () => {
 describe("failed receipts", () => {
   it("roll back every action of the receipt", async () => {
     const chain = await openChain();
-    const before = chain.viewAccount(chain.head(), ALICE)!;
+    const before = chain.at(chain.head()).account(ALICE)!;
     const o = outcomeOf(settle(chain, submit(chain, ALICE, ALICE, [fullKey("k1"), { type: "DeployContract", code: new Uint8Array(10) }, { type: "DeleteKey", publicKey: keyOf("nope").publicKey }])));
     expect(o.status).toMatchObject(failureOf(2, { DeleteKeyDoesNotExist: {} }));
-    expect(chain.viewAccessKey(chain.head(), ALICE, formatPublicKey(keyOf("k1").publicKey))).toBeUndefined();
-    const after = chain.viewAccount(chain.head(), ALICE)!;
+    expect(chain.at(chain.head()).accessKey(ALICE, formatPublicKey(keyOf("k1").publicKey))).toBeUndefined();
+    const after = chain.at(chain.head()).account(ALICE)!;
     expect(after.storageUsage).toBe(before.storageUsage);
     expect(after.codeHash).toBe(before.codeHash);
-    expect(chain.viewCode(chain.head(), ALICE)).toBeUndefined();
+    expect(chain.at(chain.head()).code(ALICE)).toBeUndefined();
     // Only the gas burnt was lost: two fees up to the failing action.
     const burnt = BigInt(o.transaction_outcome.outcome.gas_burnt) + BigInt(o.receipts_outcome[0]!.outcome.gas_burnt);
     expect(after.amount).toBe(before.amount - burnt * GAS_PRICE);
@@ -207,8 +207,8 @@ describe("failed receipts", () => {
     const id = `gone.${ALICE}`;
     const o = outcomeOf(settle(chain, submit(chain, ALICE, id, [{ type: "CreateAccount" }, fullKey("x"), { type: "DeleteKey", publicKey: keyOf("y").publicKey }])));
     expect(o.status).toMatchObject(failureOf(2, { DeleteKeyDoesNotExist: { account_id: id } }));
-    expect(chain.viewAccount(chain.head(), id)).toBeUndefined();
-    expect(chain.viewAccessKeys(chain.head(), id)).toEqual([]);
+    expect(chain.at(chain.head()).account(id)).toBeUndefined();
+    expect(chain.at(chain.head()).accessKeys(id)).toEqual([]);
   });
 });
 
@@ -222,8 +222,8 @@ describe("DeleteAccount", () => {
     const s = settle(chain, submit(chain, id, id, [{ type: "DeleteAccount", beneficiaryId: BOB }], { key: keyOf("tmp") }));
     const o = outcomeOf(s);
     expect(o.status).toEqual({ SuccessValue: "" });
-    expect(chain.viewAccount(chain.head(), id)).toBeUndefined();
-    expect(chain.viewAccessKeys(chain.head(), id)).toEqual([]);
+    expect(chain.at(chain.head()).account(id)).toBeUndefined();
+    expect(chain.at(chain.head()).accessKeys(id)).toEqual([]);
     const sendAndExec = BigInt(o.transaction_outcome.outcome.gas_burnt) + BigInt(o.receipts_outcome[0]!.outcome.gas_burnt);
     // The signer paid the fees from its balance at conversion; what was left went to bob.
     expect(balanceOf(chain, BOB)).toBe(b0 + remaining - sendAndExec * GAS_PRICE);
@@ -266,7 +266,7 @@ describe("Stake", () => {
     const s = settle(chain, submit(chain, ALICE, ALICE, [{ type: "Stake", stake: 1000n * NEAR, publicKey: keyOf("validator").publicKey }]), "EXECUTED_OPTIMISTIC");
     const o = outcomeOf(s);
     const fees = BigInt(o.transaction_outcome.outcome.gas_burnt + o.receipts_outcome[0]!.outcome.gas_burnt) * GAS_PRICE;
-    let view = chain.viewAccount(chain.head(), ALICE)!;
+    let view = chain.at(chain.head()).account(ALICE)!;
     expect(view.locked).toBe(1000n * NEAR);
     expect(view.amount).toBe(a0 - 1000n * NEAR - fees);
     const receiptBlock = chain.blockByHash(o.receipts_outcome[0]!.block_hash)!;
@@ -277,13 +277,13 @@ describe("Stake", () => {
     // Unstake 400: still locked until the first block of the next epoch.
     const u = settle(chain, submit(chain, ALICE, ALICE, [{ type: "Stake", stake: 600n * NEAR, publicKey: keyOf("validator").publicKey }]), "EXECUTED_OPTIMISTIC");
     const unstakeHeight = chain.blockByHash(outcomeOf(u).receipts_outcome[0]!.block_hash)!.height;
-    expect(chain.viewAccount(chain.head(), ALICE)!.locked).toBe(1000n * NEAR);
+    expect(chain.at(chain.head()).account(ALICE)!.locked).toBe(1000n * NEAR);
     const nextEpochStart = Math.floor((unstakeHeight - 1) / 5 + 1) * 5 + 1; // heights 1-5, 6-10, ...
     while (chain.head().height < nextEpochStart - 1) chain.produceBlock();
-    const beforeReturn = chain.viewAccount(chain.head(), ALICE)!;
+    const beforeReturn = chain.at(chain.head()).account(ALICE)!;
     expect(beforeReturn.locked).toBe(1000n * NEAR);
     chain.produceBlock();
-    view = chain.viewAccount(chain.head(), ALICE)!;
+    view = chain.at(chain.head()).account(ALICE)!;
     expect(view.locked).toBe(600n * NEAR);
     expect(view.amount).toBe(beforeReturn.amount + 400n * NEAR);
   });

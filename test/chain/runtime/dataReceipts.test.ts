@@ -68,7 +68,7 @@ describe("data receipts and input data dependencies", () => {
     chain.produceBlock(); // h+2: leaf runs and sends data; join arrives and is postponed
     const bobShard = chain.shardOf(BOB);
     const postponed: string[] = [];
-    chain.stateAt(chain.head(), bobShard).scan("\x06", undefined, (k) => {
+    chain.at(chain.head()).shard(bobShard).scan("\x06", undefined, (k) => {
       postponed.push(k);
     });
     expect(postponed).toHaveLength(1);
@@ -96,7 +96,7 @@ describe("data receipts and input data dependencies", () => {
     expect(leafView.Action.output_data_receivers).toEqual([{ data_id: joinView.Action.input_data_ids[0], receiver_id: BOB }]);
     // Postponed records and received data are gone once the receipt ran.
     for (const col of ["\x03", "\x04", "\x05", "\x06"]) {
-      chain.stateAt(chain.head(), bobShard).scan(col, undefined, () => {
+      chain.at(chain.head()).shard(bobShard).scan(col, undefined, () => {
         throw new Error(`state left under column ${col.charCodeAt(0)}`);
       });
     }

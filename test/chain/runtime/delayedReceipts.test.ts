@@ -18,7 +18,7 @@ describe("delayed receipts", () => {
     const hashes = senders.flatMap((id) => [1n, 2n].map((deposit) => submit(chain, id, ROOT, [{ type: "Transfer", deposit }], { key: keyOf(id) })));
     const txBlock = chain.produceBlock().height;
     const queued: number[] = [];
-    for (let i = 0; i < 6; i++) queued.push(chain.delayedReceiptCount(chain.produceBlock(), shard));
+    for (let i = 0; i < 6; i++) queued.push(chain.at(chain.produceBlock()).delayedReceiptCount(shard));
     // 8 receipts arrive at h+1: 2 run, 6 wait; then 2 per block.
     expect(queued).toEqual([6, 4, 2, 0, 0, 0]);
     const heights = hashes.map((h) => chain.blockByHash(outcomeOf(chain.transactionStatus(h)!).receipts_outcome[0]!.block_hash)!.height - txBlock);
@@ -26,7 +26,7 @@ describe("delayed receipts", () => {
     // a1 ab1 ac1 ad1 a2 ab2 ac2 ad2 → executed two per block in that order.
     const order = [0, 2, 4, 6, 1, 3, 5, 7].map((i) => heights[i]);
     expect(order).toEqual([1, 1, 2, 2, 3, 3, 4, 4]);
-    expect(chain.stateAt(chain.head(), shard).get(DELAYED_RECEIPT_INDICES_KEY)).toBeDefined();
+    expect(chain.at(chain.head()).shard(shard).get(DELAYED_RECEIPT_INDICES_KEY)).toBeDefined();
     const receiptChunk = chain.blockByHeight(txBlock + 1)!.view.chunks.find((c) => c.shard_id === shard)!;
     expect(receiptChunk.gas_used).toBe(Number(TRANSFER_GAS) * 2);
   });
@@ -36,10 +36,10 @@ describe("delayed receipts", () => {
     const hash = submit(chain, ROOT, ROOT, [{ type: "Transfer", deposit: 1n }]);
     const h = chain.produceBlock().height;
     expect(chain.transactionStatus(hash)!.outcome!.receipts_outcome).toEqual([]);
-    expect(chain.delayedReceiptCount(chain.head(), chain.shardOf(ROOT))).toBe(1);
+    expect(chain.at(chain.head()).delayedReceiptCount(chain.shardOf(ROOT))).toBe(1);
     chain.produceBlock();
     const o = outcomeOf(chain.transactionStatus(hash)!);
     expect(chain.blockByHash(o.receipts_outcome[0]!.block_hash)!.height).toBe(h + 1);
-    expect(chain.delayedReceiptCount(chain.head(), chain.shardOf(ROOT))).toBe(0);
+    expect(chain.at(chain.head()).delayedReceiptCount(chain.shardOf(ROOT))).toBe(0);
   });
 });

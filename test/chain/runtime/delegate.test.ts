@@ -8,7 +8,7 @@ import type { Chain } from "../../../src/chain/node.js";
 /** Alice signs a delegate action to bob; carol relays it. */
 function metaTx(chain: Chain, inner: NonDelegateAction[], opts: { nonce?: bigint; maxBlockHeight?: bigint; key?: ReturnType<typeof keyOf>; txReceiver?: string } = {}) {
   const key = opts.key ?? devKeyPair(ALICE);
-  const current = chain.viewAccessKey(chain.head(), ALICE, formatPublicKey(key.publicKey))?.nonce ?? 0n;
+  const current = chain.at(chain.head()).accessKey(ALICE, formatPublicKey(key.publicKey))?.nonce ?? 0n;
   const d = signDelegateAction(
     {
       senderId: ALICE,
@@ -55,7 +55,7 @@ describe("Delegate (meta transactions)", () => {
     expect(balanceOf(chain, CAROL)).toBe(c0 - NEAR - burnt);
     expect(balanceOf(chain, ALICE)).toBe(a0);
     expect(balanceOf(chain, BOB)).toBe(b0 + NEAR);
-    const aliceKey = chain.viewAccessKey(chain.head(), ALICE, devKeyPair(ALICE).publicKeyString)!;
+    const aliceKey = chain.at(chain.head()).accessKey(ALICE, devKeyPair(ALICE).publicKeyString)!;
     expect(aliceKey.nonce).toBe(1n);
   });
 
@@ -101,7 +101,7 @@ describe("Delegate (meta transactions)", () => {
     settle(chain, submit(chain, ALICE, ALICE, [
       { type: "AddKey", publicKey: fc.publicKey, accessKey: { nonce: 0n, permission: { FunctionCall: { allowance: null, receiverId: BOB, methodNames: [] } } } },
     ]));
-    const nonce = chain.viewAccessKey(chain.head(), ALICE, formatPublicKey(fc.publicKey))!.nonce + 1n;
+    const nonce = chain.at(chain.head()).accessKey(ALICE, formatPublicKey(fc.publicKey))!.nonce + 1n;
     const o = outcomeOf(settle(chain, metaTx(chain, [{ type: "Transfer", deposit: 1n }], { key: fc, nonce })));
     expect(o.status).toEqual(failureOf({ DelegateActionAccessKeyError: "RequiresFullAccess" }));
   });

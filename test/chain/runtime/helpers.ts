@@ -47,7 +47,7 @@ export function signedTx(chain: Chain, signerId: string, receiverId: string, act
     const used = lastNonce.get(chain) ?? new Map<string, bigint>();
     lastNonce.set(chain, used);
     const id = `${signerId} ${formatPublicKey(key.publicKey)}`;
-    const state = chain.viewAccessKey(chain.head(), signerId, formatPublicKey(key.publicKey))?.nonce ?? 0n;
+    const state = chain.at(chain.head()).accessKey(signerId, formatPublicKey(key.publicKey))?.nonce ?? 0n;
     const prev = used.get(id) ?? 0n;
     nonce = (prev > state ? prev : state) + 1n;
     used.set(id, nonce);
@@ -87,7 +87,7 @@ export function settle(chain: Chain, hash: string, want: TxExecutionStatus = "FI
 }
 
 export function balanceOf(chain: Chain, accountId: string): bigint {
-  return chain.viewAccount(chain.head(), accountId)?.amount ?? 0n;
+  return chain.at(chain.head()).account(accountId)?.amount ?? 0n;
 }
 
 /** Sum of amount + locked of every account on every shard at the head. */
@@ -95,7 +95,7 @@ export function sumOfBalances(chain: Chain): bigint {
   let total = 0n;
   const head = chain.head();
   for (const shardId of chain.shardLayout.shardIds) {
-    chain.stateAt(head, shardId).scan("\x00", undefined, (_key, value) => {
+    chain.at(head).shard(shardId).scan("\x00", undefined, (_key, value) => {
       const b = Buffer.from(value, "latin1");
       const lo = (off: number) => b.readBigUInt64LE(off) + (b.readBigUInt64LE(off + 8) << 64n);
       total += lo(0) + lo(16);

@@ -63,7 +63,7 @@ describe("InvalidTxError at submission", () => {
     expect(chain.transactionStatus(five)?.finalExecutionStatus).not.toBe("NONE");
     expect(chain.transactionStatus(repeat)).toBeUndefined();
     expect(chain.droppedTransaction(repeat)).toEqual({ InvalidNonce: { tx_nonce: 5, ak_nonce: 5 } });
-    expect(chain.viewAccessKey(chain.head(), ALICE, devKeyPair(ALICE).publicKeyString)!.nonce).toBe(5n);
+    expect(chain.at(chain.head()).accessKey(ALICE, devKeyPair(ALICE).publicKeyString)!.nonce).toBe(5n);
     expect(refusal(() => submit(chain, ALICE, BOB, [transfer(2n)], { nonce: 5n }))).toEqual({ InvalidNonce: { tx_nonce: 5, ak_nonce: 5 } });
   });
 
@@ -130,7 +130,7 @@ describe("InvalidTxError at submission", () => {
   it("LackBalanceForState: the signer could not pay for its storage afterwards", async () => {
     const chain = await openChain();
     const kv = "kv.test.near";
-    const account = chain.viewAccount(chain.head(), kv)!;
+    const account = chain.at(chain.head()).account(kv)!;
     expect(account.storageUsage).toBeGreaterThan(770);
     const deposit = 99n * NEAR;
     const after = account.amount - deposit - 2n * TRANSFER_GAS * GAS_PRICE;

@@ -173,15 +173,15 @@ describe("views", () => {
     const txBlock = chain.produceBlock();
     const receiptBlock = chain.produceBlock();
     const key = devKeyPair(ALICE).publicKeyString;
-    expect(chain.viewAccessKey(before, ALICE, key)!.nonce).toBe(0n);
-    expect(chain.viewAccessKey(txBlock, ALICE, key)!.nonce).toBe(1n);
+    expect(chain.at(before).accessKey(ALICE, key)!.nonce).toBe(0n);
+    expect(chain.at(txBlock).accessKey(ALICE, key)!.nonce).toBe(1n);
     const cost = NEAR + 2n * TRANSFER_GAS * GAS_PRICE;
-    expect(chain.viewAccount(txBlock, ALICE)!.amount).toBe(chain.viewAccount(before, ALICE)!.amount - cost);
-    expect(chain.viewAccount(txBlock, BOB)!.amount).toBe(chain.viewAccount(before, BOB)!.amount);
-    expect(chain.viewAccount(receiptBlock, BOB)!.amount).toBe(chain.viewAccount(before, BOB)!.amount + NEAR);
+    expect(chain.at(txBlock).account(ALICE)!.amount).toBe(chain.at(before).account(ALICE)!.amount - cost);
+    expect(chain.at(txBlock).account(BOB)!.amount).toBe(chain.at(before).account(BOB)!.amount);
+    expect(chain.at(receiptBlock).account(BOB)!.amount).toBe(chain.at(before).account(BOB)!.amount + NEAR);
     expect(chain.transactionStatus(hash)!.finalExecutionStatus).toBe("EXECUTED_OPTIMISTIC");
     // Each chunk's prev_state_root is the previous block's post-state.
-    for (const c of receiptBlock.view.chunks) expect(c.prev_state_root).toBe(chain.stateRootAfter(txBlock, c.shard_id));
+    for (const c of receiptBlock.view.chunks) expect(c.prev_state_root).toBe(chain.at(txBlock).stateRoot(c.shard_id));
   });
 });
 

@@ -71,12 +71,12 @@ describe("transaction status", () => {
     const s = chain.transactionStatus(first.hash)!;
     expect(s.finalExecutionStatus).toBe("FINAL");
     expect(s.outcome!.receipts_outcome).toHaveLength(1);
-    expect(chain.viewAccount(chain.head(), BOB)!.amount).toBe(10_001n * NEAR);
+    expect(chain.at(chain.head()).account(BOB)!.amount).toBe(10_001n * NEAR);
   });
 
   it("forgets a transaction dropped at inclusion and says why", async () => {
     const chain = await openChain();
-    const balance = chain.viewAccount(chain.head(), ALICE)!.amount;
+    const balance = chain.at(chain.head()).account(ALICE)!.amount;
     const a = submit(chain, ALICE, BOB, [{ type: "Transfer", deposit: balance / 2n }]);
     const b = submit(chain, ALICE, BOB, [{ type: "Transfer", deposit: balance / 2n }]); // valid alone, not after `a`
     chain.produceBlock();

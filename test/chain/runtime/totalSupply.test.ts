@@ -48,7 +48,7 @@ function apply(chain: Chain, o: Op): void {
   };
   switch (o.kind) {
     case "transfer":
-      if (chain.viewAccount(chain.head(), accountAt(o.from)) !== undefined) tx(accountAt(o.from), accountAt(o.to), [{ type: "Transfer", deposit: o.amount }]);
+      if (chain.at(chain.head()).account(accountAt(o.from)) !== undefined) tx(accountAt(o.from), accountAt(o.to), [{ type: "Transfer", deposit: o.amount }]);
       return;
     case "create": {
       const id = subAccount(o.parent, o.name);
@@ -61,7 +61,7 @@ function apply(chain: Chain, o: Op): void {
     }
     case "delete": {
       const id = subAccount(o.parent, o.name);
-      if (chain.viewAccount(chain.head(), id) !== undefined) tx(id, id, [{ type: "DeleteAccount", beneficiaryId: accountAt(o.beneficiary) }]);
+      if (chain.at(chain.head()).account(id) !== undefined) tx(id, id, [{ type: "DeleteAccount", beneficiaryId: accountAt(o.beneficiary) }]);
       return;
     }
     case "call":
@@ -90,7 +90,7 @@ describe("total supply", () => {
           expect(BigInt(block.view.header.total_supply)).toBe(supply);
         }
         expect(sumOfBalances(chain)).toBe(supply);
-        for (const shardId of chain.shardLayout.shardIds) expect(chain.delayedReceiptCount(chain.head(), shardId)).toBe(0);
+        for (const shardId of chain.shardLayout.shardIds) expect(chain.at(chain.head()).delayedReceiptCount(shardId)).toBe(0);
       }),
       { numRuns: 40 },
     );

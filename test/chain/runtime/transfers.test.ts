@@ -136,10 +136,10 @@ describe("transfers", () => {
     const implicit = "ab".repeat(32);
     const s = settle(chain, submit(chain, ROOT, implicit, [{ type: "Transfer", deposit: NEAR }]));
     expect(outcomeOf(s).status).toEqual({ SuccessValue: "" });
-    const account = chain.viewAccount(chain.head(), implicit)!;
+    const account = chain.at(chain.head()).account(implicit)!;
     expect(account.amount).toBe(NEAR);
     expect(account.storageUsage).toBe(182); // 100 + 33 (key) + 9 (access key) + 40
-    const keys = chain.viewAccessKeys(chain.head(), implicit);
+    const keys = chain.at(chain.head()).accessKeys(implicit);
     expect(keys).toHaveLength(1);
     expect(keys[0]!.accessKey.permission).toBe("FullAccess");
     const receiptHeight = chain.blockByHash(outcomeOf(s).receipts_outcome[0]!.block_hash)!.height;

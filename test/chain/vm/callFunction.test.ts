@@ -36,7 +36,7 @@ describe("Chain.callFunction (view calls)", () => {
   it("runs a method against a block's post-state and returns its value and logs", async () => {
     const chain = await openChain();
     deploy(chain, ALICE, VIEWS);
-    const out = chain.callFunction(chain.head(), ALICE, "echo", utf8('{"x":1}'));
+    const out = chain.at(chain.head()).callFunction(ALICE, "echo", utf8('{"x":1}'));
     expect(out).toEqual({ ok: true, result: utf8('{"x":1}'), logs: ["hello from view"] });
   });
 
@@ -69,28 +69,28 @@ describe("Chain.callFunction (view calls)", () => {
       ["trap", { ExecutionError: "WebAssembly trap: An `unreachable` opcode was executed." }, "WasmTrap(Unreachable)", []],
     ];
     for (const [method, json, debug, logs] of cases) {
-      const out = chain.callFunction(head, ALICE, method, new Uint8Array());
+      const out = chain.at(head).callFunction(ALICE, method, new Uint8Array());
       expect(out, method).toEqual({ ok: false, error: json, message: `wasm execution failed with error: ${debug}`, logs });
     }
   });
 
   it("reports CodeDoesNotExist for an account without code and throws for a missing account", async () => {
     const chain = await openChain();
-    const out = chain.callFunction(chain.head(), BOB, "anything", new Uint8Array());
+    const out = chain.at(chain.head()).callFunction(BOB, "anything", new Uint8Array());
     expect(out).toEqual({
       ok: false,
       error: { CompilationError: { CodeDoesNotExist: { account_id: BOB } } },
       message: `wasm execution failed with error: CompilationError(CodeDoesNotExist { account_id: AccountId("${BOB}") })`,
       logs: [],
     });
-    expect(() => chain.callFunction(chain.head(), "nobody.test.near", "x", new Uint8Array())).toThrow(UnknownAccountError);
+    expect(() => chain.at(chain.head()).callFunction("nobody.test.near", "x", new Uint8Array())).toThrow(UnknownAccountError);
   });
 
   it("reads the state of the block asked for", async () => {
     const chain = await openChain();
     const before = chain.head();
     deploy(chain, ALICE, VIEWS);
-    expect(chain.callFunction(before, ALICE, "echo", utf8("a")).ok).toBe(false);
-    expect(text((chain.callFunction(chain.head(), ALICE, "echo", utf8("a")) as { result: Uint8Array }).result)).toBe("a");
+    expect(chain.at(before).callFunction(ALICE, "echo", utf8("a")).ok).toBe(false);
+    expect(text((chain.at(chain.head()).callFunction(ALICE, "echo", utf8("a")) as { result: Uint8Array }).result)).toBe("a");
   });
 });

@@ -15,7 +15,7 @@ const json = (v: unknown): string => JSON.stringify(v);
 const text = (b: Uint8Array): string => new TextDecoder().decode(b);
 
 function view(chain: Chain, account: string, method: string, args: unknown = {}): unknown {
-  const out = chain.callFunction(chain.head(), account, method, new TextEncoder().encode(json(args)));
+  const out = chain.at(chain.head()).callFunction(account, method, new TextEncoder().encode(json(args)));
   if (!out.ok) throw new Error(out.message);
   return JSON.parse(text(out.result));
 }
@@ -92,11 +92,11 @@ describe("fixture contracts on the VM", () => {
     const key = "ed25519:6E8sCci9badyRkXb3JoRpBj5p8C6Tw41ELDZoiihKEtp";
     const init = exec(chain, BOB, BOB, "new", { owner_id: BOB, stake_public_key: key, reward_fee_fraction: { numerator: 10, denominator: 100 } });
     expect(init.status).toEqual({ SuccessValue: "" });
-    const locked0 = chain.viewAccount(chain.head(), BOB)!.locked;
+    const locked0 = chain.at(chain.head()).account(BOB)!.locked;
     const o = exec(chain, CAROL, BOB, "deposit_and_stake", {}, 50n * NEAR, 200n * TGAS);
     expect(o.status).toEqual({ SuccessValue: "" });
     expect(o.receipts_outcome[0]!.outcome.logs[0]).toBe(`@${CAROL} deposited 50000000000000000000000000. New unstaked balance is 50000000000000000000000000`);
-    expect(chain.viewAccount(chain.head(), BOB)!.locked).toBe(locked0 + 50n * NEAR);
+    expect(chain.at(chain.head()).account(BOB)!.locked).toBe(locked0 + 50n * NEAR);
     expect(view(chain, BOB, "get_account_staked_balance", { account_id: CAROL })).toBe((50n * NEAR).toString());
     expect(view(chain, BOB, "get_total_staked_balance")).toBe((50n * NEAR).toString());
   });

@@ -112,7 +112,7 @@ describe("fuzz: nothing a contract or a caller sends crashes the host", () => {
     const head = chain.head();
     fc.assert(
       fc.property(fc.constantFrom("leaf", "fork", "join", "cb", "put", "send", "nope", ""), fc.uint8Array({ maxLength: 128 }), (method, args) => {
-        const out = chain.callFunction(head, ALICE, method, args);
+        const out = chain.at(head).callFunction(ALICE, method, args);
         expect(typeof out.ok).toBe("boolean");
         if (!out.ok) expect(out.message.startsWith("wasm execution failed with error: ")).toBe(true);
       }),

@@ -15,7 +15,7 @@ const LINKDROP = thirdPartyWasm(
 if (LINKDROP === undefined) console.warn("near-workspaces@5.0.0 not cached and SHARDKIT_OFFLINE=1: linkdrop tests skipped");
 
 const json = (v: unknown): string => JSON.stringify(v);
-const view = (chain: Awaited<ReturnType<typeof openChain>>, method: string, args: unknown) => chain.callFunction(chain.head(), ALICE, method, new TextEncoder().encode(json(args)));
+const view = (chain: Awaited<ReturnType<typeof openChain>>, method: string, args: unknown) => chain.at(chain.head()).callFunction(ALICE, method, new TextEncoder().encode(json(args)));
 
 describe.skipIf(LINKDROP === undefined)("testnet linkdrop (third-party Rust contract)", () => {
   it("send adds a claim key; claiming with it pays out and deletes the key; a bad view panics with near-sdk's text", async () => {
@@ -24,7 +24,7 @@ describe.skipIf(LINKDROP === undefined)("testnet linkdrop (third-party Rust cont
     const drop = keyOf("linkdrop claim key");
     const pk = formatPublicKey(drop.publicKey);
     expect(outcomeOf(settle(chain, submit(chain, CAROL, ALICE, [call("send", json({ public_key: pk }), 100n * TGAS, 5n * NEAR)]))).status).toEqual({ SuccessValue: "" });
-    const key = chain.viewAccessKey(chain.head(), ALICE, pk)!;
+    const key = chain.at(chain.head()).accessKey(ALICE, pk)!;
     expect(key.permission).toEqual({ FunctionCall: { allowance: NEAR, receiverId: ALICE, methodNames: ["claim", "create_account_and_claim"] } });
     const balance = view(chain, "get_key_balance", { key: pk });
     expect(balance.ok && new TextDecoder().decode(balance.result)).toBe(json((4n * NEAR).toString()));
@@ -38,7 +38,7 @@ describe.skipIf(LINKDROP === undefined)("testnet linkdrop (third-party Rust cont
     const claim = outcomeOf(settle(chain, submit(chain, ALICE, ALICE, [call("claim", json({ account_id: BOB }), 50n * TGAS)], { key: drop })));
     expect(claim.status).toEqual({ SuccessValue: "" });
     expect(balanceOf(chain, BOB)).toBe(b0 + 4n * NEAR);
-    expect(chain.viewAccessKey(chain.head(), ALICE, pk)).toBeUndefined();
+    expect(chain.at(chain.head()).accessKey(ALICE, pk)).toBeUndefined();
   });
 
   it("create_account_and_claim creates a sub-account with the dropped funds; a foreign parent fails and the callback reports false", async () => {
@@ -51,8 +51,8 @@ describe.skipIf(LINKDROP === undefined)("testnet linkdrop (third-party Rust cont
       settle(chain, submit(chain, ALICE, ALICE, [call("create_account_and_claim", json({ new_account_id: `dropped.${ALICE}`, new_public_key: owner }), 100n * TGAS)], { key: drop })),
     );
     expect(created.status).toEqual({ SuccessValue: Buffer.from("true").toString("base64") });
-    expect(chain.viewAccount(chain.head(), `dropped.${ALICE}`)!.amount).toBe(4n * NEAR);
-    expect(chain.viewAccessKey(chain.head(), `dropped.${ALICE}`, owner)!.permission).toBe("FullAccess");
+    expect(chain.at(chain.head()).account(`dropped.${ALICE}`)!.amount).toBe(4n * NEAR);
+    expect(chain.at(chain.head()).accessKey(`dropped.${ALICE}`, owner)!.permission).toBe("FullAccess");
 
     const foreign = outcomeOf(settle(chain, submit(chain, CAROL, ALICE, [call("create_account", json({ new_account_id: "newbie.test.near", new_public_key: owner }), 100n * TGAS, 2n * NEAR)])));
     expect(foreign.status).toEqual({ SuccessValue: Buffer.from("false").toString("base64") });

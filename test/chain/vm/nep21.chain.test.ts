@@ -16,7 +16,7 @@ describe.skipIf(NEP21 === undefined)("NEP-21 fungible token (third-party Rust co
     const exec = (signer: string, method: string, args: unknown, deposit = 0n) =>
       outcomeOf(settle(chain, submit(chain, signer, ALICE, [call(method, json(args), 100n * TGAS, deposit)])));
     const view = (method: string, args: unknown) => {
-      const out = chain.callFunction(chain.head(), ALICE, method, new TextEncoder().encode(json(args)));
+      const out = chain.at(chain.head()).callFunction(ALICE, method, new TextEncoder().encode(json(args)));
       return out.ok ? JSON.parse(new TextDecoder().decode(out.result)) : out.message;
     };
     expect(exec(ALICE, "new", { owner_id: ALICE, total_supply: "1000" }).status).toEqual({ SuccessValue: "" });

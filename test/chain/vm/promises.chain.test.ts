@@ -76,7 +76,7 @@ describe("contract promises across shards", () => {
 
   it("a panicking call is rolled back: state and storage untouched, logs kept, gas charged, deposit refunded", async () => {
     const chain = await chainWithProbes();
-    const usage = chain.viewAccount(chain.head(), ALICE)!.storageUsage;
+    const usage = chain.at(chain.head()).account(ALICE)!.storageUsage;
     const a0 = balanceOf(chain, ALICE);
     const c0 = balanceOf(chain, CAROL);
     const o = outcomeOf(settle(chain, submit(chain, CAROL, ALICE, [call("write_then_panic", "", undefined, NEAR)])));
@@ -88,8 +88,8 @@ describe("contract promises across shards", () => {
     // Gas: the function call's exec fees plus what the VM burnt before panicking.
     const exec = 108_059_500_000n + 780_000_000_000n + 2_235_934n * BigInt("write_then_panic".length);
     expect(BigInt(r.outcome.gas_burnt)).toBeGreaterThan(exec);
-    expect(chain.viewAccount(chain.head(), ALICE)!.storageUsage).toBe(usage);
-    expect(chain.stateAt(chain.head(), chain.shardOf(ALICE)).get(contractDataTrieKey(ALICE, new TextEncoder().encode("key")))).toBeUndefined();
+    expect(chain.at(chain.head()).account(ALICE)!.storageUsage).toBe(usage);
+    expect(chain.at(chain.head()).shard(chain.shardOf(ALICE)).get(contractDataTrieKey(ALICE, new TextEncoder().encode("key")))).toBeUndefined();
     // The contract still earns its share (3/10) of the gas its code burnt, as in nearcore.
     const vmBurnt = BigInt(r.outcome.gas_burnt) - exec;
     expect(balanceOf(chain, ALICE)).toBe(a0 + ((vmBurnt * 3n) / 10n) * 100_000_000n);
@@ -99,10 +99,10 @@ describe("contract promises across shards", () => {
 
   it("storage usage follows contract data exactly (key + value + 40 per record)", async () => {
     const chain = await chainWithProbes();
-    const usage = chain.viewAccount(chain.head(), ALICE)!.storageUsage;
+    const usage = chain.at(chain.head()).account(ALICE)!.storageUsage;
     const o = outcomeOf(settle(chain, submit(chain, CAROL, ALICE, [call("put")])));
     expect(o.status).toEqual({ SuccessValue: "" });
-    expect(chain.viewAccount(chain.head(), ALICE)!.storageUsage).toBe(usage + 3 + 5 + 40);
+    expect(chain.at(chain.head()).account(ALICE)!.storageUsage).toBe(usage + 3 + 5 + 40);
     // The receipt's gas profile: nearcore's host and action costs, then WASM_INSTRUCTION for the rest.
     const r = o.receipts_outcome[0]!.outcome;
     const profile = r.metadata.gas_profile!;
@@ -124,7 +124,7 @@ describe("contract promises across shards", () => {
     const exec = 108_059_500_000n + 780_000_000_000n + 2_235_934n * 3n;
     expect(profile.reduce((s, e) => s + BigInt(e.gas_used), 0n)).toBe(BigInt(r.gas_burnt) - exec);
     settle(chain, submit(chain, CAROL, ALICE, [call("put")])); // overwrite with the same length
-    expect(chain.viewAccount(chain.head(), ALICE)!.storageUsage).toBe(usage + 48);
+    expect(chain.at(chain.head()).account(ALICE)!.storageUsage).toBe(usage + 48);
   });
 
   it("deposits attached to promises leave the contract's balance and arrive at the receiver", async () => {
@@ -179,7 +179,7 @@ describe("contract promises across shards", () => {
       ),
     );
     expect(created.status).toEqual({ SuccessValue: "" });
-    const usage = BigInt(chain.viewAccount(chain.head(), poor)!.storageUsage);
+    const usage = BigInt(chain.at(chain.head()).account(poor)!.storageUsage);
     // Leave the account exactly 10 bytes of headroom, then ask the contract to store 48 more.
     const keep = (usage + 10n) * 10n ** 19n;
     const send = balanceOf(chain, poor) - keep - 2n * TRANSFER_GAS * GAS_PRICE;
@@ -189,6 +189,6 @@ describe("contract promises across shards", () => {
     expect(o.status).toEqual({
       Failure: { ActionError: { index: null, kind: { LackBalanceForState: { account_id: poor, amount: (38n * 10n ** 19n).toString() } } } },
     });
-    expect(chain.viewAccount(chain.head(), poor)!.storageUsage).toBe(Number(usage));
+    expect(chain.at(chain.head()).account(poor)!.storageUsage).toBe(Number(usage));
   });
 });

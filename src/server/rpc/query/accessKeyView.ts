@@ -1,10 +1,8 @@
-import type { ChainReader } from "../../../chain/ChainReader.js";
+import type { AccessKey } from "../../../chain/primitives/accessKey.js";
 import type { AccessKeyView } from "../../../../generated/rpc/types.js";
 
-type AccessKeyRecord = NonNullable<ReturnType<ChainReader["viewAccessKey"]>>;
-
 /** The wire form of an access key: u64 nonce as a number, u128 allowance as a decimal string. */
-export function accessKeyView(key: AccessKeyRecord): AccessKeyView {
+export function accessKeyView(key: AccessKey): AccessKeyView {
   const permission = key.permission;
   return {
     nonce: Number(key.nonce),

@@ -16,7 +16,7 @@ export function viewAccessKey(
   params: ViewAccessKeyRequest,
 ): ViewAccessKeyResult | QueryErrorResult {
   const publicKey = canonicalPublicKey(params.public_key);
-  const key = ctx.chain.viewAccessKey(block, params.account_id, publicKey);
+  const key = ctx.chain.at(block).accessKey(params.account_id, publicKey);
   if (key === undefined) {
     return { error: `access key ${publicKey} does not exist while viewing`, logs: [], ...blockPoint(block) };
   }

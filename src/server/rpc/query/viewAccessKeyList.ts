@@ -12,7 +12,7 @@ export function viewAccessKeyList(
   block: Block,
   params: ViewAccessKeyListRequest,
 ): ViewAccessKeyListResult {
-  const keys = ctx.chain.viewAccessKeys(block, params.account_id).map(({ publicKey, accessKey }) => ({
+  const keys = ctx.chain.at(block).accessKeys(params.account_id).map(({ publicKey, accessKey }) => ({
     public_key: publicKey,
     access_key: accessKeyView(accessKey),
   }));

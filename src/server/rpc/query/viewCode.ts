@@ -11,7 +11,7 @@ import { NoContractCodeError } from "./noContractCodeError.js";
  */
 export function viewCode(ctx: RpcContext, block: Block, params: ViewCodeRequest): ViewCodeResult {
   const account = existingAccount(ctx, block, params.account_id);
-  const code = ctx.chain.viewCode(block, params.account_id);
+  const code = ctx.chain.at(block).code(params.account_id);
   if (code === undefined) throw new NoContractCodeError(params.account_id, blockPoint(block));
   return { code_base64: base64Encode(code), hash: account.codeHash, ...blockPoint(block) };
 }
