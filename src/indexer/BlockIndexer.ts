@@ -3,15 +3,14 @@ import type { BlockCommit, Chain } from "../chain/node.js";
 import type { AccessKey } from "../chain/primitives/accessKey.js";
 import { base58Encode } from "../chain/primitives/base58.js";
 import { base64Decode } from "../chain/primitives/base64.js";
-import { latin1ToBytes } from "../chain/primitives/latin1.js";
-import { formatPublicKey, publicKeyFromBorsh } from "../chain/primitives/publicKey.js";
+import { formatPublicKey } from "../chain/primitives/publicKey.js";
+import type { CausedStateChange } from "../chain/views/BlockStateChanges.js";
 import { FT_BALANCE_READ_LIMITS, ftBalanceFromOutcome, type FtBalanceReader, viewCallOf } from "./FtBalanceReader.js";
 import { genesisTokenRows, type GenesisAmountRead } from "./genesisTokenRows.js";
 import { UnknownAccountError } from "../chain/vm/UnknownAccountError.js";
 import type { AccountStateRow, Awaitable, FtBalance, IndexBlockUpdate, IndexStore, KeyPermission } from "./IndexStore.js";
 import { tokenActivity, type ExecutedReceipt } from "./tokenActivity.js";
 
-const ACCOUNT_COLUMN = "\x00";
 /** Blocks a starting indexer applies per event-loop turn while catching up. */
 const DEFAULT_CATCH_UP_BATCH = 64;
 /** Commits queued at most while the index is behind; beyond it they are read back from the chain. */
@@ -24,7 +23,6 @@ interface FtRowDraft {
   balance: FtBalance;
   deferred?: boolean;
 }
-const ACCESS_KEY_COLUMN = "\x02";
 
 export interface BlockIndexerOptions {
   /** Reads FT balances from the contracts; without one, FT balances stay `null`. */
@@ -232,13 +230,9 @@ export class BlockIndexer<S extends IndexStore = IndexStore> {
    */
   private applyGenesis(): Awaitable<void> {
     const genesis = this.chain.genesisBlock;
-    const changed = genesis.postState.map((state) => {
-      const keys: string[] = [];
-      state.scan(ACCOUNT_COLUMN, undefined, (key) => void keys.push(key));
-      state.scan(ACCESS_KEY_COLUMN, undefined, (key) => void keys.push(key));
-      return keys;
-    });
-    const accounts = changed.flat().flatMap((key) => (key.startsWith(ACCOUNT_COLUMN) ? [key.slice(1)] : []));
+    const records = this.chain.stateChangesInBlock(genesis);
+    const accountEntries = records.entriesOf("account");
+    const accounts = accountEntries.map(([record]) => record!.change.accountId);
     const contracts = accounts.filter((accountId) => this.chain.at(genesis).codeLength(accountId) > 0);
     const ftRead = this.options.ftBalances;
     const tokens = genesisTokenRows(contracts, accounts, {
@@ -246,7 +240,7 @@ export class BlockIndexer<S extends IndexStore = IndexStore> {
       other: this.genesisView(genesis),
     });
     return this.store.apply({
-      ...this.stateUpdates(genesis, changed),
+      ...this.stateUpdates([...accountEntries, ...records.entriesOf("accessKey")]),
       height: genesis.height,
       timestampNs: genesis.timestampNs,
       ...tokens,
@@ -285,7 +279,7 @@ export class BlockIndexer<S extends IndexStore = IndexStore> {
     const read = this.options.ftBalances;
     const retries = read === undefined ? [] : this.readBalances(block, read, ft);
     const update: IndexBlockUpdate = {
-      ...this.stateUpdates(block, commit.changedKeys),
+      ...this.stateUpdates(commit.stateChanges.entries()),
       height: block.height,
       timestampNs: block.timestampNs,
       ft: [...ft.values()],
@@ -360,32 +354,18 @@ export class BlockIndexer<S extends IndexStore = IndexStore> {
     };
   }
 
-  /** Account states and access keys after `block` for the written trie keys. */
-  private stateUpdates(
-    block: Block,
-    changedKeys: readonly (readonly string[])[],
-  ): Pick<IndexBlockUpdate, "accountStates" | "accessKeys"> {
+  /** Account states and access keys after the block: the last change of each account and key it changed. */
+  private stateUpdates(entries: readonly (readonly CausedStateChange[])[]): Pick<IndexBlockUpdate, "accountStates" | "accessKeys"> {
     const accountStates = new Map<string, AccountStateRow | null>();
     const accessKeys: IndexBlockUpdate["accessKeys"][number][] = [];
-    for (const keys of changedKeys) {
-      for (const key of keys) {
-        if (key.startsWith(ACCOUNT_COLUMN)) {
-          const accountId = key.slice(1);
-          const view = this.chain.at(block).account(accountId);
-          accountStates.set(
-            accountId,
-            view === undefined
-              ? null
-              : { balance: view.amount.toString(), locked: view.locked.toString(), storageBytes: view.storageUsage },
-          );
-        } else if (key.startsWith(ACCESS_KEY_COLUMN)) {
-          const comma = key.indexOf(",");
-          if (comma < 0) continue;
-          const accountId = key.slice(1, comma);
-          const publicKey = formatPublicKey(publicKeyFromBorsh(latin1ToBytes(key.slice(comma + 1))).key);
-          const accessKey = this.chain.at(block).accessKey(accountId, publicKey);
-          accessKeys.push({ publicKey, accountId, permission: accessKey === undefined ? null : permissionOf(accessKey) });
-        }
+    for (const entry of entries) {
+      const { change } = entry[entry.length - 1]!;
+      if (change.type === "account") {
+        const a = change.account;
+        accountStates.set(change.accountId, a === null ? null : { balance: a.amount.toString(), locked: a.locked.toString(), storageBytes: a.storageUsage });
+      } else if (change.type === "accessKey") {
+        const publicKey = typeof change.publicKey === "string" ? change.publicKey : formatPublicKey(change.publicKey);
+        accessKeys.push({ publicKey, accountId: change.accountId, permission: change.accessKey === null ? null : permissionOf(change.accessKey) });
       }
     }
     return { accountStates, accessKeys };

@@ -7,6 +7,7 @@ import type { OutcomeRecord } from "../runtime/transactionStatus.js";
 import { ChainStoreError, type ChainStore, type MerkleNode, type StoredBlock } from "../store/ChainStore.js";
 import { LruCache } from "../store/LruCache.js";
 import type { DecodedSignedTransaction } from "../transaction/index.js";
+import { recordedStateChanges } from "../views/BlockStateChanges.js";
 import type { ChunkBody } from "../views/ChunkBodies.js";
 import type { StateSnapshot } from "../store/stateStore.js";
 import { Block, type BlockParent } from "./Block.js";
@@ -207,8 +208,7 @@ export class BlockHistory {
     return {
       block: this.block(height)!,
       receiptOutcomes: stored.chunkResults.flatMap((r) => r.receiptOutcomes),
-      changedKeys: stored.stateChanges.map((c) => c.keys),
-      stateChanges: stored.causedChanges,
+      stateChanges: recordedStateChanges(stored.causedChanges),
     };
   }
 

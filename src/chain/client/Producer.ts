@@ -28,6 +28,7 @@ import type { SortedChanges } from "../store/applyChanges.js";
 import { ChainStoreError, type ChainStore, type StoredBlock } from "../store/ChainStore.js";
 import { ChangeSet } from "../store/changeSet.js";
 import type { StateSnapshot } from "../store/stateStore.js";
+import { recordedStateChanges } from "../views/BlockStateChanges.js";
 import { decodeSignedTransaction, verifyTransactionSignature, type DecodedSignedTransaction } from "../transaction/index.js";
 
 /** What the producer works with; the chain's wiring (node.ts) makes them. */
@@ -318,8 +319,7 @@ export class Producer {
     this.parts.published(block, {
       block,
       receiptOutcomes: results.flatMap((r) => r.receiptOutcomes),
-      changedKeys: stateChanges.map((c) => c.keys),
-      stateChanges: causedChanges,
+      stateChanges: recordedStateChanges(causedChanges),
     });
     return block;
   }

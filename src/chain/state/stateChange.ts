@@ -1,8 +1,8 @@
-import { encodeAccessKey, type AccessKey } from "../primitives/accessKey.js";
-import { accountStateValue, type Account } from "../primitives/account.js";
-import { bytesToLatin1 } from "../primitives/latin1.js";
-import { parsePublicKey, type PublicKey } from "../primitives/publicKey.js";
-import { accessKeyTrieKey, accountTrieKey, contractCodeTrieKey, contractDataTrieKey } from "../store/trieKeys.js";
+import { decodeAccessKey, encodeAccessKey, type AccessKey } from "../primitives/accessKey.js";
+import { accountStateValue, decodeAccount, type Account } from "../primitives/account.js";
+import { bytesToLatin1, latin1ToBytes } from "../primitives/latin1.js";
+import { parsePublicKey, publicKeyFromBorsh, type PublicKey } from "../primitives/publicKey.js";
+import { accessKeyTrieKey, accountTrieKey, contractCodeTrieKey, contractDataTrieKey, TrieKeyColumn } from "../store/trieKeys.js";
 
 /**
  * A typed state write for the next block; `null` deletes. Storage usage is not recomputed
@@ -41,5 +41,38 @@ export function stateChangeToWrite(change: StateChange): { key: string; value: s
         key: contractDataTrieKey(change.accountId, change.key),
         value: change.value === null ? null : bytesToLatin1(change.value),
       };
+  }
+}
+
+/** `column ‖ account_id ‖ ',' ‖ tail` (access keys, contract data) split at the separator. */
+function accountAndTail(key: string): { accountId: string; tail: string } {
+  const comma = key.indexOf(",", 1);
+  if (comma < 0) throw new Error(`trie key of column ${key.charCodeAt(0)} without a separator`);
+  return { accountId: key.slice(1, comma), tail: key.slice(comma + 1) };
+}
+
+/**
+ * The typed change a write makes (the inverse of stateChangeToWrite): for a key of the four
+ * reported columns (accounts, contract code, access keys, contract data) with its latin1
+ * value (`null` = deleted); undefined for any other column (receipts, the delayed queue...).
+ * Access keys come back with a parsed PublicKey.
+ */
+export function stateChangeOfWrite(key: string, value: string | null): StateChange | undefined {
+  switch (key.charCodeAt(0)) {
+    case TrieKeyColumn.ACCOUNT:
+      return { type: "account", accountId: key.slice(1), account: value === null ? null : decodeAccount(latin1ToBytes(value)) };
+    case TrieKeyColumn.CONTRACT_CODE:
+      return { type: "code", accountId: key.slice(1), code: value === null ? null : latin1ToBytes(value) };
+    case TrieKeyColumn.ACCESS_KEY: {
+      const { accountId, tail } = accountAndTail(key);
+      const publicKey = publicKeyFromBorsh(latin1ToBytes(tail)).key;
+      return { type: "accessKey", accountId, publicKey, accessKey: value === null ? null : decodeAccessKey(latin1ToBytes(value)) };
+    }
+    case TrieKeyColumn.CONTRACT_DATA: {
+      const { accountId, tail } = accountAndTail(key);
+      return { type: "data", accountId, key: latin1ToBytes(tail), value: value === null ? null : latin1ToBytes(value) };
+    }
+    default:
+      return undefined;
   }
 }

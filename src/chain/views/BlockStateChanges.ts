@@ -1,21 +1,52 @@
-import type { KeyStateChanges } from "../runtime/StateChangeCause.js";
+import type { PublicKey } from "../primitives/publicKey.js";
+import type { KeyStateChanges, StateChangeCause } from "../runtime/StateChangeCause.js";
 import { INITIAL_STATE } from "../runtime/StateChangeCause.js";
+import { stateChangeOfWrite, type StateChange } from "../state/stateChange.js";
 import type { StateSnapshot } from "../store/stateStore.js";
-import { isReportedStateKey } from "../store/trieKeys.js";
+import {
+  accessKeysPrefix,
+  accessKeyTrieKey,
+  accountTrieKey,
+  contractCodeTrieKey,
+  contractDataTrieKey,
+  isReportedStateKey,
+  TrieKeyColumn,
+} from "../store/trieKeys.js";
+
+/** One change of one state entry (an account, its code, an access key, a contract data key) and why it happened. */
+export interface CausedStateChange {
+  readonly cause: StateChangeCause;
+  /** The entry's value after this change (`null` in it: deleted). */
+  readonly change: StateChange;
+}
 
 /**
- * The state changes of one block, read the way nearcore reads its `StateChanges` column
- * (keys prefixed by the block hash): one exact key, every key under a prefix, or all of
- * them, always in trie key (raw byte) order, each key with all its changes in order.
+ * The state changes of one block, typed, read the way nearcore reads its `StateChanges`
+ * column: one entry, every entry of an account under a kind, or all of them, always in trie
+ * key (raw byte) order, each entry with all its changes in commit order. Readers never see a
+ * trie key: they get accounts, keys, code and data with their causes.
  */
 export interface BlockStateChanges {
-  /** The changes of exactly this key, if the block wrote it. */
-  forKey(key: string): KeyStateChanges | undefined;
-  /** Every written key starting with `prefix`, in key order. */
-  withPrefix(prefix: string): KeyStateChanges[];
-  /** Every written key, in key order. */
-  all(): readonly KeyStateChanges[];
+  account(accountId: string): CausedStateChange[];
+  code(accountId: string): CausedStateChange[];
+  accessKey(accountId: string, publicKey: PublicKey): CausedStateChange[];
+  /** Every access key of the account the block changed, in key order. */
+  accessKeys(accountId: string): CausedStateChange[];
+  /** Every contract data key of the account starting with `keyPrefix`, in key order. */
+  data(accountId: string, keyPrefix: Uint8Array): CausedStateChange[];
+  /** Every changed entry, in key order, each as its changes in commit order. */
+  entries(): readonly (readonly CausedStateChange[])[];
+  /** The changed entries of one kind (all accounts, all access keys...), in key order. */
+  entriesOf(kind: StateChange["type"]): readonly (readonly CausedStateChange[])[];
 }
+
+/** The trie column of each kind of entry. */
+const COLUMN_PREFIX: Record<StateChange["type"], string> = {
+  account: String.fromCharCode(TrieKeyColumn.ACCOUNT),
+  code: String.fromCharCode(TrieKeyColumn.CONTRACT_CODE),
+  accessKey: String.fromCharCode(TrieKeyColumn.ACCESS_KEY),
+  data: String.fromCharCode(TrieKeyColumn.CONTRACT_DATA),
+};
 
 const byKey = (a: KeyStateChanges, b: KeyStateChanges): number => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
 
@@ -31,21 +62,45 @@ function lowerBound(entries: readonly KeyStateChanges[], key: string): number {
   return lo;
 }
 
+/** The typed changes of one written key. */
+function typed(entry: KeyStateChanges): CausedStateChange[] {
+  return entry.changes.map(({ cause, value }) => ({ cause, change: stateChangeOfWrite(entry.key, value)! }));
+}
+
+/** The typed reads over raw entries found by exact key and by key prefix (both in key order). */
+function typedReads(forKey: (key: string) => KeyStateChanges | undefined, withPrefix: (prefix: string) => KeyStateChanges[], all: () => readonly KeyStateChanges[]): BlockStateChanges {
+  const one = (key: string): CausedStateChange[] => {
+    const entry = forKey(key);
+    return entry === undefined ? [] : typed(entry);
+  };
+  const many = (prefix: string): CausedStateChange[] => withPrefix(prefix).flatMap(typed);
+  let everything: CausedStateChange[][] | undefined;
+  return {
+    account: (accountId) => one(accountTrieKey(accountId)),
+    code: (accountId) => one(contractCodeTrieKey(accountId)),
+    accessKey: (accountId, publicKey) => one(accessKeyTrieKey(accountId, publicKey)),
+    accessKeys: (accountId) => many(accessKeysPrefix(accountId)),
+    data: (accountId, keyPrefix) => many(contractDataTrieKey(accountId, keyPrefix)),
+    entries: () => (everything ??= all().map(typed)),
+    entriesOf: (kind) => withPrefix(COLUMN_PREFIX[kind]).map(typed),
+  };
+}
+
 /** Changes the runtime recorded for a produced block: per shard lists merged into one sorted list. */
 export function recordedStateChanges(perShard: readonly (readonly KeyStateChanges[])[]): BlockStateChanges {
   const entries: readonly KeyStateChanges[] = perShard.length === 1 ? perShard[0]! : perShard.flat().sort(byKey);
-  return {
-    forKey(key) {
+  return typedReads(
+    (key) => {
       const e = entries[lowerBound(entries, key)];
       return e !== undefined && e.key === key ? e : undefined;
     },
-    withPrefix(prefix) {
+    (prefix) => {
       const out: KeyStateChanges[] = [];
       for (let i = lowerBound(entries, prefix); i < entries.length && entries[i]!.key.startsWith(prefix); i++) out.push(entries[i]!);
       return out;
     },
-    all: () => entries,
-  };
+    () => entries,
+  );
 }
 
 /**
@@ -64,16 +119,15 @@ export function genesisStateChanges(shards: readonly StateSnapshot[]): BlockStat
     }
     return shards.length === 1 ? out : out.sort(byKey);
   };
-  let everything: KeyStateChanges[] | undefined;
-  return {
-    forKey(key) {
+  return typedReads(
+    (key) => {
       for (const state of shards) {
         const value = state.get(key);
         if (value !== undefined && isReportedStateKey(key)) return change(key, value);
       }
       return undefined;
     },
-    withPrefix: scan,
-    all: () => (everything ??= scan("")),
-  };
+    scan,
+    () => scan(""),
+  );
 }

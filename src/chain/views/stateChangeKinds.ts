@@ -1,4 +1,5 @@
-import { TrieKeyColumn } from "../store/trieKeys.js";
+import type { StateChange } from "../state/stateChange.js";
+import type { BlockStateChanges } from "./BlockStateChanges.js";
 
 export type StateChangeKindType = "account_touched" | "access_key_touched" | "data_touched" | "contract_code_touched";
 
@@ -7,26 +8,18 @@ export interface StateChangeKind {
   account_id: string;
 }
 
-const KIND_BY_COLUMN = new Map<number, StateChangeKindType>([
-  [TrieKeyColumn.ACCOUNT, "account_touched"],
-  [TrieKeyColumn.CONTRACT_CODE, "contract_code_touched"],
-  [TrieKeyColumn.ACCESS_KEY, "access_key_touched"],
-  [TrieKeyColumn.CONTRACT_DATA, "data_touched"],
-]);
+const KIND: Record<StateChange["type"], StateChangeKindType> = {
+  account: "account_touched",
+  code: "contract_code_touched",
+  accessKey: "access_key_touched",
+  data: "data_touched",
+};
 
 /**
  * nearcore's `StateChangesKinds::from_changes`: one kind per changed account, code, access
  * key or contract data key, in key order (so an account with two changed access keys is
- * listed twice, as nearcore does); other columns (receipts, delayed queue...) are skipped.
+ * listed twice, as nearcore does).
  */
-export function stateChangeKinds(changedKeys: readonly string[]): StateChangeKind[] {
-  const kinds: StateChangeKind[] = [];
-  for (const key of changedKeys) {
-    const type = KIND_BY_COLUMN.get(key.charCodeAt(0));
-    if (type === undefined) continue;
-    const rest = key.slice(1);
-    const end = type === "account_touched" || type === "contract_code_touched" ? rest.length : rest.indexOf(",");
-    kinds.push({ type, account_id: end < 0 ? rest : rest.slice(0, end) });
-  }
-  return kinds;
+export function stateChangeKinds(changes: BlockStateChanges): StateChangeKind[] {
+  return changes.entries().map(([first]) => ({ type: KIND[first!.change.type], account_id: first!.change.accountId }));
 }

@@ -9,5 +9,5 @@ import type { RpcContext } from "./context.js";
  */
 export function changesInBlock(params: BlockReference, ctx: RpcContext): ExperimentalChangesInBlockResult {
   const block = resolveChangesBlock(ctx, params);
-  return { block_hash: block.hash, changes: stateChangeKinds(ctx.chain.stateChangesInBlock(block).all().map((c) => c.key)) };
+  return { block_hash: block.hash, changes: stateChangeKinds(ctx.chain.stateChangesInBlock(block)) };
 }

@@ -1,13 +1,10 @@
 import type { StateChangeCauseView, StateChangeWithCauseView } from "../../../generated/rpc/types.js";
-import { decodeAccessKey } from "../../chain/primitives/accessKey.js";
-import { decodeAccount } from "../../chain/primitives/account.js";
 import { base58Encode } from "../../chain/primitives/base58.js";
 import { base64Encode } from "../../chain/primitives/base64.js";
 import { formatCryptoHash } from "../../chain/primitives/cryptoHash.js";
-import { latin1ToBytes } from "../../chain/primitives/latin1.js";
-import { formatPublicKey, publicKeyFromBorsh } from "../../chain/primitives/publicKey.js";
-import type { KeyStateChanges, StateChangeCause } from "../../chain/runtime/StateChangeCause.js";
-import { TrieKeyColumn } from "../../chain/store/trieKeys.js";
+import { formatPublicKey } from "../../chain/primitives/publicKey.js";
+import type { StateChangeCause } from "../../chain/runtime/StateChangeCause.js";
+import type { CausedStateChange } from "../../chain/views/BlockStateChanges.js";
 import { accessKeyView } from "./query/accessKeyView.js";
 
 /** nearcore's `StateChangeCauseView`: snake_case `type`, hashes in base58. */
@@ -25,60 +22,42 @@ export function stateChangeCauseView(cause: StateChangeCause): StateChangeCauseV
   }
 }
 
-/** Splits `column ‖ account_id ‖ ',' ‖ rest` (access keys, contract data). */
-function accountAndRest(key: string): { accountId: string; rest: string } {
-  const comma = key.indexOf(",", 1);
-  if (comma < 0) throw new Error(`trie key of column ${key.charCodeAt(0)} without a separator`);
-  return { accountId: key.slice(1, comma), rest: key.slice(comma + 1) };
-}
-
 /**
- * Every change of one key as nearcore's `StateChangeWithCauseView` (`{cause, type, change}`):
- * `*_update` with the value after the change, `*_deletion` when the change removed the key.
+ * One change as nearcore's `StateChangeWithCauseView` (`{cause, type, change}`): `*_update`
+ * with the value after the change, `*_deletion` when the change removed the entry.
  */
-export function stateChangeViews(entry: KeyStateChanges): StateChangeWithCauseView[] {
-  const key = entry.key;
-  const column = key.charCodeAt(0);
-  return entry.changes.map(({ cause, value }): StateChangeWithCauseView => {
-    const causeView = stateChangeCauseView(cause);
-    switch (column) {
-      case TrieKeyColumn.ACCOUNT: {
-        const account_id = key.slice(1);
-        if (value === null) return { cause: causeView, type: "account_deletion", change: { account_id } };
-        const a = decodeAccount(latin1ToBytes(value));
-        return {
-          cause: causeView,
-          type: "account_update",
-          change: {
-            account_id,
-            amount: a.amount.toString(),
-            locked: a.locked.toString(),
-            code_hash: formatCryptoHash(a.codeHash),
-            storage_usage: a.storageUsage,
-            storage_paid_at: 0,
-          },
-        };
-      }
-      case TrieKeyColumn.CONTRACT_CODE: {
-        const account_id = key.slice(1);
-        if (value === null) return { cause: causeView, type: "contract_code_deletion", change: { account_id } };
-        return { cause: causeView, type: "contract_code_update", change: { account_id, code_base64: base64Encode(latin1ToBytes(value)) } };
-      }
-      case TrieKeyColumn.ACCESS_KEY: {
-        const { accountId: account_id, rest } = accountAndRest(key);
-        const public_key = formatPublicKey(publicKeyFromBorsh(latin1ToBytes(rest)).key);
-        if (value === null) return { cause: causeView, type: "access_key_deletion", change: { account_id, public_key } };
-        const access_key = accessKeyView(decodeAccessKey(latin1ToBytes(value)));
-        return { cause: causeView, type: "access_key_update", change: { account_id, public_key, access_key } };
-      }
-      case TrieKeyColumn.CONTRACT_DATA: {
-        const { accountId: account_id, rest } = accountAndRest(key);
-        const key_base64 = base64Encode(latin1ToBytes(rest));
-        if (value === null) return { cause: causeView, type: "data_deletion", change: { account_id, key_base64 } };
-        return { cause: causeView, type: "data_update", change: { account_id, key_base64, value_base64: base64Encode(latin1ToBytes(value)) } };
-      }
-      default:
-        throw new Error(`state changes of trie column ${column} are not reported`);
+export function stateChangeView({ cause, change }: CausedStateChange): StateChangeWithCauseView {
+  const causeView = stateChangeCauseView(cause);
+  const account_id = change.accountId;
+  switch (change.type) {
+    case "account": {
+      const a = change.account;
+      if (a === null) return { cause: causeView, type: "account_deletion", change: { account_id } };
+      return {
+        cause: causeView,
+        type: "account_update",
+        change: {
+          account_id,
+          amount: a.amount.toString(),
+          locked: a.locked.toString(),
+          code_hash: formatCryptoHash(a.codeHash),
+          storage_usage: a.storageUsage,
+          storage_paid_at: 0,
+        },
+      };
     }
-  });
+    case "code":
+      if (change.code === null) return { cause: causeView, type: "contract_code_deletion", change: { account_id } };
+      return { cause: causeView, type: "contract_code_update", change: { account_id, code_base64: base64Encode(change.code) } };
+    case "accessKey": {
+      const public_key = typeof change.publicKey === "string" ? change.publicKey : formatPublicKey(change.publicKey);
+      if (change.accessKey === null) return { cause: causeView, type: "access_key_deletion", change: { account_id, public_key } };
+      return { cause: causeView, type: "access_key_update", change: { account_id, public_key, access_key: accessKeyView(change.accessKey) } };
+    }
+    case "data": {
+      const key_base64 = base64Encode(change.key);
+      if (change.value === null) return { cause: causeView, type: "data_deletion", change: { account_id, key_base64 } };
+      return { cause: causeView, type: "data_update", change: { account_id, key_base64, value_base64: base64Encode(change.value) } };
+    }
+  }
 }
