@@ -11,6 +11,8 @@ export interface SchedulableChain {
 export const MAX_BLOCKS_PER_ARRIVAL = 64;
 /** Blocks one waiter may ask for before the scheduler stops producing for it. */
 export const MAX_BLOCKS_PER_DEMAND = 64;
+/** Blocks on top of a block that make it final (final = head - 2, nearcore's doomslug finality). */
+export const FINALITY_BLOCKS = 2;
 
 interface Demand {
   readonly satisfied: () => boolean;
@@ -22,10 +24,11 @@ interface Demand {
  *
  * - Timed (`blockTimeMs > 0`): one block every interval while started.
  * - On demand (`blockTimeMs = 0`, `--block-time 0`): after a transaction arrives, blocks
- *   follow one per macrotask (so requests interleave) until the work it started is done:
- *   the pool is empty and no receipt is in flight. A waiter that needs more than that (a
- *   status of FINAL needs two blocks on top) registers a demand; blocks continue until it is
- *   satisfied or its budget is spent. Idle, nothing is produced.
+ *   follow one per macrotask (so requests interleave) until the work it started is done (the
+ *   pool is empty and no receipt is in flight), then FINALITY_BLOCKS more, so that the last
+ *   block that did something (executed a transaction or receipt, or wrote a sandbox patch)
+ *   is final, as on a chain that keeps producing. A waiter may also register a demand;
+ *   blocks continue until it is satisfied or its budget is spent. Idle, nothing is produced.
  *
  * Before `start()` and after `stop()` nothing is produced (a library user calls
  * `produceBlock()` itself). A failing production stops the scheduler and goes to `onError`.
@@ -35,6 +38,8 @@ export class BlockScheduler {
   private timer: NodeJS.Timeout | undefined;
   private stepQueued = false;
   private burst = 0;
+  /** Blocks still to produce so that the last busy block becomes final. */
+  private finalizing = 0;
   private readonly demands = new Set<Demand>();
 
   constructor(
@@ -78,6 +83,20 @@ export class BlockScheduler {
   }
 
   /**
+   * The chain produced a block (whoever asked for it: this scheduler, a sandbox patch, a
+   * library call). On demand, a block that did something gets FINALITY_BLOCKS blocks on top.
+   */
+  blockProduced(busy: boolean): void {
+    if (!this.onDemand) return;
+    if (busy) {
+      this.finalizing = FINALITY_BLOCKS;
+      this.queueStep();
+    } else if (this.finalizing > 0) {
+      this.finalizing--;
+    }
+  }
+
+  /**
    * Asks for blocks until `satisfied()` is true (checked before each block), at most
    * `maxBlocks` of them. On demand alone: a timed chain produces anyway. Returns a release
    * function (call it when the waiter gives up).
@@ -113,7 +132,9 @@ export class BlockScheduler {
     if (!this.started) return;
     for (const d of this.demands) if (d.remaining <= 0 || d.satisfied()) this.demands.delete(d);
     const work = this.burst < MAX_BLOCKS_PER_ARRIVAL && this.chain.hasPendingWork();
-    if (!work && this.demands.size === 0) return;
+    // A receipt loop at its burst limit gets no finality blocks either: each would be busy again.
+    const finalize = this.finalizing > 0 && this.burst < MAX_BLOCKS_PER_ARRIVAL;
+    if (!work && this.demands.size === 0 && !finalize) return;
     if (work) this.burst++;
     for (const d of this.demands) d.remaining--;
     if (this.produce()) this.queueStep();

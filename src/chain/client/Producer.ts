@@ -316,6 +316,8 @@ export class Producer {
     this.incoming = this.routedFrom(results);
     this.stakeProposals = epochProposals;
     for (const r of results) for (const { stx } of [...r.included, ...r.dropped]) this.pooled.delete(base58Encode(stx.hash));
+    const busy = staged.some((changes) => changes.size > 0) || results.some((r) => r.included.length + r.dropped.length + r.receiptOutcomes.length > 0);
+    this.scheduler.blockProduced(busy);
     this.parts.published(block, {
       block,
       receiptOutcomes: results.flatMap((r) => r.receiptOutcomes),

@@ -1,5 +1,11 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { BlockScheduler, MAX_BLOCKS_PER_ARRIVAL, MAX_BLOCKS_PER_DEMAND, type SchedulableChain } from "../../../src/chain/blocks/BlockScheduler.js";
+import {
+  BlockScheduler,
+  FINALITY_BLOCKS,
+  MAX_BLOCKS_PER_ARRIVAL,
+  MAX_BLOCKS_PER_DEMAND,
+  type SchedulableChain,
+} from "../../../src/chain/blocks/BlockScheduler.js";
 import type { Chain } from "../../../src/chain/node.js";
 import { ALICE, BOB, NEAR, openChain, submit } from "../runtime/helpers.js";
 
@@ -38,17 +44,28 @@ describe("on-demand block production (block time 0)", () => {
     expect(chain.producer.hasPendingWork()).toBe(false);
   });
 
-  it("a submitted transaction gets blocks until its receipts are done, then production stops", async () => {
+  it("a submitted transaction gets blocks until its receipts are done and two more, so final catches up; then production stops", async () => {
     const chain = await onDemandChain();
     const hash = submit(chain, ALICE, BOB, [{ type: "Transfer", deposit: NEAR }]);
     expect(chain.head().height).toBe(0); // the block follows on a later turn, never inside the submission
     await turns(1);
     expect(chain.head().height).toBe(1); // promptly: the next turn
     const height = await idleHeight(chain);
-    // Included and converted (1), the transfer receipt on bob's shard (2); nothing after.
-    expect(height).toBe(2);
-    expect(chain.transactionStatus(hash)?.finalExecutionStatus).toBe("EXECUTED_OPTIMISTIC"); // executed, not final: nobody asked for more
+    // Included and converted (1), the transfer receipt on bob's shard (2), two blocks on top (3, 4); nothing after.
+    expect(height).toBe(2 + FINALITY_BLOCKS);
+    expect(chain.blockByFinality("final").height).toBe(2);
+    expect(chain.transactionStatus(hash)?.finalExecutionStatus).toBe("FINAL");
     expect(chain.producer.hasPendingWork()).toBe(false);
+  });
+
+  it("a sandbox patch (a block with staged writes) also gets the blocks that make it final", async () => {
+    const chain = await onDemandChain();
+    chain.producer.stage([{ type: "data", accountId: ALICE, key: new Uint8Array([1]), value: new Uint8Array([2]) }]);
+    const patched = chain.producer.produceBlock();
+    expect(await idleHeight(chain)).toBe(patched.height + FINALITY_BLOCKS);
+    expect(chain.blockByFinality("final").hash).toBe(patched.hash);
+    chain.producer.produceBlock(); // an empty block asks for nothing
+    expect(await idleHeight(chain)).toBe(patched.height + FINALITY_BLOCKS + 1);
   });
 
   it("several submissions in one turn share a block", async () => {
@@ -114,6 +131,21 @@ describe("BlockScheduler bounds", () => {
     scheduler.transactionArrived();
     await turns(MAX_BLOCKS_PER_ARRIVAL + 20);
     expect(chain.blocks).toBe(2 * MAX_BLOCKS_PER_ARRIVAL);
+    scheduler.stop();
+  });
+
+  it("a busy loop gets no finality blocks past MAX_BLOCKS_PER_ARRIVAL (each would be busy again)", async () => {
+    const chain = fakeChain(true);
+    const scheduler = new BlockScheduler(chain, (e) => {
+      throw e;
+    });
+    chain.produceBlock = function () {
+      this.blocks++;
+      scheduler.blockProduced(true);
+    };
+    scheduler.start();
+    await turns(MAX_BLOCKS_PER_ARRIVAL + 20);
+    expect(chain.blocks).toBe(MAX_BLOCKS_PER_ARRIVAL);
     scheduler.stop();
   });
 
