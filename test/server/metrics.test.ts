@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startGateway, type Gateway } from "../../src/gateway/startGateway.js";
 import { startService, type Service } from "../../src/server/startService.js";
+import { ALICE, BOB, signedTx } from "../chain/runtime/helpers.js";
 
 let service: Service;
 let capped: Service;
@@ -73,6 +74,14 @@ describe("GET /metrics", () => {
     expect(moved("shardkit_http_requests_total", { listener: "rest", method: "other", status: "404" })).toBe(1);
     expect(moved("shardkit_http_request_duration_seconds_count", { listener: "rpc", method: "status" })).toBe(3);
     expect(moved("shardkit_blocks_produced_total", {})).toBe(2);
+    expect(moved("shardkit_block_production_seconds_count", {})).toBe(2);
+    expect(sample(after, "shardkit_block_production_seconds_sum")).toBeGreaterThan(0);
+    expect(sample(after, "shardkit_tx_pool_size")).toBe(0);
+    // With production stopped, an accepted transaction waits in the pool.
+    service.chain.stop();
+    service.chain.submitTransaction(signedTx(service.chain, ALICE, BOB, [{ type: "Transfer", deposit: 1n }]));
+    expect(sample(await scrape(service.metricsUrl), "shardkit_tx_pool_size")).toBe(1);
+    service.chain.start();
     expect(sample(after, "shardkit_chain_head_height")).toBe(service.chain.head().height);
     expect(sample(after, "shardkit_index_height")).toBe(service.chain.head().height);
     expect(sample(after, "shardkit_index_lag_blocks")).toBe(0);

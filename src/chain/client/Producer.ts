@@ -82,6 +82,7 @@ export class Producer {
   private readonly scheduler: BlockScheduler;
   /** Where a failed scheduled production goes (default: thrown, so the process stops). */
   private productionFailureListener: ((error: Error) => void) | undefined;
+  private lastProductionMs = 0;
 
   constructor(parts: ProducerParts) {
     this.parts = parts;
@@ -178,6 +179,11 @@ export class Producer {
     return this.pool.size;
   }
 
+  /** Wall-clock ms the last produced block took, from the pool to the durable commit. */
+  get lastBlockProductionMs(): number {
+    return this.lastProductionMs;
+  }
+
   /**
    * Checks, in nearcore's order (rpc_handler.rs `process_tx_internal`): the validity period
    * against the head; actions, size, signature; then against the head state of the signer's
@@ -232,6 +238,7 @@ export class Producer {
    */
   produceBlock(): Block {
     if (this.commitFailure !== undefined) throw this.commitFailure;
+    const started = performance.now();
     const { config, layout, headers, chainStore } = this.parts;
     const prev = this.head();
     const height = prev.height + 1;
@@ -316,6 +323,7 @@ export class Producer {
     this.incoming = this.routedFrom(results);
     this.stakeProposals = epochProposals;
     for (const r of results) for (const { stx } of [...r.included, ...r.dropped]) this.pooled.delete(base58Encode(stx.hash));
+    this.lastProductionMs = performance.now() - started;
     const busy = staged.some((changes) => changes.size > 0) || results.some((r) => r.included.length + r.dropped.length + r.receiptOutcomes.length > 0);
     this.scheduler.blockProduced(busy);
     this.parts.published(block, {
