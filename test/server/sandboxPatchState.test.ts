@@ -44,7 +44,8 @@ describe("sandbox_patch_state", () => {
         { AccessKey: { account_id: "rich.test.near", public_key: key.getPublicKey().toString(), access_key: { nonce: 7, permission: "FullAccess" } } },
       ]),
     ).toEqual({});
-    expect(service.chain.head().height).toBe(headBefore + 1);
+    // One block holds the patch (the on-demand scheduler then adds the blocks that make it final).
+    expect(service.chain.stateChangesInBlock(service.chain.blockByHeight(headBefore + 1)!).account("rich.test.near")).toHaveLength(1);
     const view = await viewAccount("rich.test.near");
     // storage_usage is recomputed (100 + the key), not the record's 12345.
     expect(view).toMatchObject({ amount: (1000n * NEAR).toString(), locked: "0", code_hash: ZERO_HASH, storage_usage: 100 + FULL_ACCESS_KEY_BYTES });

@@ -49,6 +49,7 @@ describe("reply cache", () => {
     expect(amountOf((await post(url, optimistic)).text)).toBe(before);
     expect(amountOf((await post(url, final)).text)).toBe(before);
     const patched = (BigInt(before) + 12345n).toString();
+    service.chain.stop(); // blocks only as this test makes them (the patch's own block, then two by hand)
     expect((await patchBalance("carol.test.near", BigInt(patched))).status).toBe(200);
     expect(amountOf((await post(url, optimistic)).text)).toBe(patched);
     // final trails the head by two blocks: still the old balance, then the new one.
@@ -56,6 +57,7 @@ describe("reply cache", () => {
     service.chain.produceBlock();
     service.chain.produceBlock();
     expect(amountOf((await post(url, final)).text)).toBe(patched);
+    service.chain.start();
   });
 
   it("follows a revert back to an earlier head", async () => {
