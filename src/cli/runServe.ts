@@ -40,8 +40,9 @@ export async function runServe(options: ServiceOptions & { apiPort: number }, le
       else indexed = { blocks: indexed?.blocks ?? 0, seconds: indexing.done() };
     },
     // The data dir refused a block (disk full, read-only): nothing half-written; say why and stop.
+    // LMDB's C library may have printed "Write error: ..." without a newline: start a line of our own.
     onProductionFailure: (error) => {
-      console.error(`shardkit: block production stopped: ${error.message}`);
+      console.error(`\nshardkit: block production stopped: ${error.message}`);
       process.exit(1);
     },
     onInternalError: (method, error) =>
