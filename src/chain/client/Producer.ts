@@ -254,6 +254,7 @@ export class Producer {
       gasPrice: config.gasPrice,
       protocolVersion: config.protocolVersion,
       minimumStake: this.parts.minimumStake,
+      shardLayout: layout,
       functionCalls: this.parts.functionCalls,
     };
     const transactions = this.pool.drain(layout.numShards);
@@ -344,7 +345,14 @@ export class Producer {
   private routedFrom(results: readonly ChunkResult[]): Receipt[][] {
     const { layout } = this.parts;
     const incoming: Receipt[][] = layout.shardIds.map(() => []);
-    for (const r of results) for (const receipt of r.outgoing) incoming[layout.shardIndexOf(receipt.receiverId)]!.push(receipt);
+    for (const r of results) {
+      for (const receipt of r.outgoing) {
+        // A global contract distribution goes to its target shard, not its receiver's (`system`).
+        const b = receipt.body;
+        const index = b.type === "GlobalContractDistribution" ? layout.indexOfShardId(b.targetShard)! : layout.shardIndexOf(receipt.receiverId);
+        incoming[index]!.push(receipt);
+      }
+    }
     return incoming;
   }
 

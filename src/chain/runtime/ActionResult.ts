@@ -25,6 +25,8 @@ export class ActionResult {
   gasBurnt = 0n;
   gasBurntForFunctionCall = 0n;
   gasUsed = 0n;
+  /** Tokens burnt besides gas (a global contract's storage), kept only while the actions succeed. */
+  tokensBurnt = 0n;
   /** undefined while the actions succeed; the kind and (unless null) index of the failure. */
   error: { kind: ActionErrorKindJson; index: number | null } | undefined;
   returnData: ReturnData = { kind: "None" };
@@ -60,9 +62,11 @@ export class ActionResult {
     this.logs.push(...next.logs);
     this.gasProfile = mergeProfiles(this.gasProfile, next.gasProfile);
     if (this.ok) {
+      this.tokensBurnt += next.tokensBurnt;
       this.newReceipts.push(...next.newReceipts);
       this.proposals.push(...next.proposals);
     } else {
+      this.tokensBurnt = 0n;
       this.newReceipts = [];
       this.proposals = [];
     }

@@ -1,3 +1,4 @@
+import type { ShardLayout } from "../shards/ShardLayout.js";
 import type { FunctionCallExecutor } from "./functionCallExecutor.js";
 import type { RuntimeParameters } from "./parameters.js";
 
@@ -19,6 +20,8 @@ export interface ApplyContext {
   readonly protocolVersion: number;
   /** The smallest stake a Stake action may ask for (nearcore asks the epoch manager). */
   readonly minimumStake: bigint;
+  /** The chain's shards: where a global contract's distribution starts and goes next. */
+  readonly shardLayout: ShardLayout;
   /** Runs FunctionCall actions; see functionCallExecutor.ts. */
   readonly functionCalls: FunctionCallExecutor;
 }

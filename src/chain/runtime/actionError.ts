@@ -48,7 +48,8 @@ export type ActionErrorKindJson =
   | "DelegateActionExpired"
   | { DelegateActionAccessKeyError: InvalidAccessKeyErrorJson }
   | { DelegateActionInvalidNonce: { delegate_nonce: number; ak_nonce: number } }
-  | { DelegateActionNonceTooLarge: { delegate_nonce: number; upper_bound: number } };
+  | { DelegateActionNonceTooLarge: { delegate_nonce: number; upper_bound: number } }
+  | { GlobalContractDoesNotExist: { identifier: { CodeHash: string } | { AccountId: string } } };
 
 export interface ActionErrorJson {
   index: number | null;

@@ -6,8 +6,8 @@ import { sendFee, type RuntimeFees, type RuntimeParameters } from "./parameters.
  * Gas fees of actions, after nearcore runtime/runtime/src/config.rs (total_send_fees,
  * exec_fee, total_prepaid_exec_fees, total_prepaid_send_fees, total_deposit,
  * total_prepaid_gas). All gas is bigint so that u64 overflow can be detected by the caller.
- * Actions shardkit rejects at validation (global contracts, state init, gas keys) never get
- * here; asking their fee is a bug.
+ * Actions shardkit rejects at validation (state init, gas keys) never get here; asking their
+ * fee is a bug.
  */
 
 const utf8Length = (s: string): number => Buffer.byteLength(s, "utf8");
@@ -16,6 +16,12 @@ const utf8Length = (s: string): number => Buffer.byteLength(s, "utf8");
 function methodNamesBytes(permission: AccessKeyPermissionWithGasKeys): bigint {
   if (permission === "FullAccess" || !("FunctionCall" in permission)) return 0n;
   return BigInt(permission.FunctionCall.methodNames.reduce((n, m) => n + utf8Length(m) + 1, 0));
+}
+
+/** nearcore `GlobalContractIdentifier::len`: 32 for a code hash, the account id's length. */
+function identifierLength(a: Extract<Action, { type: "UseGlobalContract" }>): bigint {
+  const id = a.contractIdentifier;
+  return BigInt(id.kind === "CodeHash" ? 32 : id.accountId.length);
 }
 
 function unsupported(a: Action): never {
@@ -84,6 +90,12 @@ export function totalSendFees(
         total += send(f.delegate) + totalSendFees(p, senderIsReceiver, d.actions, d.receiverId);
         break;
       }
+      case "DeployGlobalContract":
+        total += send(f.deployGlobalContractBase) + send(f.deployGlobalContractPerByte) * BigInt(a.code.length);
+        break;
+      case "UseGlobalContract":
+        total += send(f.useGlobalContractBase) + send(f.useGlobalContractPerIdentifierByte) * identifierLength(a);
+        break;
       default:
         unsupported(a);
     }
@@ -115,6 +127,10 @@ export function execFee(p: RuntimeParameters, a: Action, receiverId: string): bi
       return f.deleteAccount.execution;
     case "Delegate":
       return f.delegate.execution;
+    case "DeployGlobalContract":
+      return f.deployGlobalContractBase.execution + f.deployGlobalContractPerByte.execution * BigInt(a.code.length);
+    case "UseGlobalContract":
+      return f.useGlobalContractBase.execution + f.useGlobalContractPerIdentifierByte.execution * identifierLength(a);
     default:
       return unsupported(a);
   }

@@ -94,7 +94,8 @@ export function applyActionReceipt(ctx: ApplyContext, su: StateUpdate, receipt: 
   if (result.ok) su.commit({ type: "receipt_processing", receiptHash: receipt.receiptId });
   else su.rollback();
 
-  const tokensBurnt = isRefund ? 0n : result.gasBurnt * ctx.gasPrice;
+  // A failed receipt's state writes (the storage paid for a global contract) are undone above.
+  const tokensBurnt = (isRefund ? 0n : result.gasBurnt * ctx.gasPrice) + (result.ok ? result.tokensBurnt : 0n);
   burnt += tokensBurnt;
   const rewardGas = (result.gasBurntForFunctionCall * p.burntGasReward.numerator) / p.burntGasReward.denominator;
   const reward = rewardGas * ctx.gasPrice;

@@ -5,6 +5,7 @@ import type { ApplyContext } from "./ApplyContext.js";
 import { DelayedReceiptQueue } from "./DelayedReceiptQueue.js";
 import type { ExecutionOutcome } from "./executionOutcome.js";
 import type { InvalidTxErrorJson } from "./invalidTxError.js";
+import { applyDistribution, isDistribution } from "./globalContractDistribution.js";
 import { processReceipt } from "./processReceipt.js";
 import { processTransaction } from "./processTransaction.js";
 import { UPDATED_DELAYED_RECEIPTS, VALIDATOR_ACCOUNTS_UPDATE } from "./StateChangeCause.js";
@@ -106,6 +107,15 @@ export function applyChunk(input: ChunkInput): ChunkResult {
     result.balanceBurnt += execution.burnt;
     result.proposals.push(...execution.proposals);
   };
+  // A global contract distribution stores its code and goes on to the next shard; no outcome.
+  const run = (receipt: Receipt): void => {
+    if (!isDistribution(receipt)) return record(processReceipt(ctx, su, receipt));
+    const next = applyDistribution(ctx, su, receipt);
+    if (next !== undefined) {
+      result.created.push(next);
+      result.outgoing.push(next);
+    }
+  };
   const delayed = DelayedReceiptQueue.load(su);
   const full = (): boolean => result.gasUsed >= gasLimit;
 
@@ -116,16 +126,16 @@ export function applyChunk(input: ChunkInput): ChunkResult {
   };
   for (const receipt of local) {
     if (full()) delay(receipt);
-    else record(processReceipt(ctx, su, receipt));
+    else run(receipt);
   }
   while (delayed.length > 0 && !full()) {
     const receipt = delayed.pop(su)!;
     su.commit(UPDATED_DELAYED_RECEIPTS);
-    record(processReceipt(ctx, su, receipt));
+    run(receipt);
   }
   for (const receipt of input.incoming) {
     if (full()) delay(receipt);
-    else record(processReceipt(ctx, su, receipt));
+    else run(receipt);
   }
   delayed.save(su);
   su.commit(UPDATED_DELAYED_RECEIPTS);

@@ -9,7 +9,9 @@
  *  - per-byte not-SIR send fees 47,683,715 (base: same as SIR);
  *  - max_total_prepaid_gas / max_gas_burnt 1 PGas (83.yaml; base 300/200 Tgas);
  *  - max_transaction_size 1,572,864 (base 4 MiB), max_length_storage_key 2,048 (53.yaml);
- *  - pessimistic_gas_price_inflation 1/1 and no refund-price changes (78.yaml, NEP-536).
+ *  - pessimistic_gas_price_inflation 1/1 and no refund-price changes (78.yaml, NEP-536);
+ *  - action_deploy_global_contract[_per_byte], action_use_global_contract[_per_identifier_byte]
+ *    and global_contract_storage_amount_per_byte 0.0001 N (77.yaml; 10^27 - 1 yN before).
  * Not verified: which protocol number first carried each snapshot value (the yaml files were
  * renumbered over time); burnt_gas_reward is 3/10 in the snapshot but 87.yaml sets it to 0.
  * It only applies to gas burnt by contract code.
@@ -41,6 +43,11 @@ export interface RuntimeFees {
   readonly addFunctionCallKeyPerByte: Fee;
   readonly deleteKey: Fee;
   readonly delegate: Fee;
+  readonly deployGlobalContractBase: Fee;
+  readonly deployGlobalContractPerByte: Fee;
+  readonly useGlobalContractBase: Fee;
+  /** Per byte of the identifier: 32 for a code hash, the account id's length. */
+  readonly useGlobalContractPerIdentifierByte: Fee;
 }
 
 export interface RuntimeLimits {
@@ -179,6 +186,8 @@ export interface RuntimeParameters {
   readonly wasm: WasmConfig;
   /** yoctoNEAR of balance an account must hold per byte of storage (10^19). */
   readonly storageAmountPerByte: bigint;
+  /** yoctoNEAR burnt per byte of code by DeployGlobalContract (0.0001 NEAR, 77.yaml). */
+  readonly globalContractStorageAmountPerByte: bigint;
   /** Bytes every account record costs (100). */
   readonly storageNumBytesAccount: number;
   /** Bytes added to every access key or data record (40). */
@@ -217,6 +226,10 @@ export const NEARCORE_RUNTIME_PARAMETERS: RuntimeParameters = {
     addFunctionCallKeyPerByte: fee(1_925_331n, 47_683_715n, 1_925_331n),
     deleteKey: flat(94_946_625_000n),
     delegate: flat(200_000_000_000n),
+    deployGlobalContractBase: flat(184_765_750_000n),
+    deployGlobalContractPerByte: fee(6_812_999n, 47_683_715n, 70_000_000n),
+    useGlobalContractBase: flat(184_765_750_000n),
+    useGlobalContractPerIdentifierByte: fee(6_812_999n, 47_683_715n, 64_572_944n),
   },
   limits: {
     maxTotalPrepaidGas: 1_000_000_000_000_000n,
@@ -338,6 +351,7 @@ export const NEARCORE_RUNTIME_PARAMETERS: RuntimeParameters = {
     maxYieldPayloadSize: 1_024n,
   },
   storageAmountPerByte: 10_000_000_000_000_000_000n,
+  globalContractStorageAmountPerByte: 100_000_000_000_000_000_000n,
   storageNumBytesAccount: 100,
   storageNumExtraBytesRecord: 40,
   burntGasReward: { numerator: 3n, denominator: 10n },

@@ -1,7 +1,7 @@
 import { base58Encode } from "../primitives/base58.js";
 import { base64Encode } from "../primitives/base64.js";
 import { KeyType, formatPublicKey, type PublicKey } from "../primitives/publicKey.js";
-import { toActionView, type Action, type ActionView } from "../transaction/index.js";
+import { toActionView, type Action, type ActionView, type GlobalContractIdentifier } from "../transaction/index.js";
 
 /** The predecessor (and signer) of refund receipts. */
 export const SYSTEM_ACCOUNT = "system";
@@ -35,12 +35,27 @@ export interface DataReceipt {
   readonly data: Uint8Array | null;
 }
 
+/**
+ * nearcore `GlobalContractDistributionReceipt` (V2, with the GlobalContractDistributionNonce
+ * feature of protocol 83): carries a global contract's code to `targetShard`, which stores it
+ * and forwards it to the next shard id it has not reached. Routed by `targetShard`, not by
+ * receiver (`system`); it has no execution outcome.
+ */
+export interface GlobalContractDistributionReceipt {
+  readonly type: "GlobalContractDistribution";
+  readonly id: GlobalContractIdentifier;
+  readonly targetShard: number;
+  readonly alreadyDeliveredShards: readonly number[];
+  readonly code: Uint8Array;
+  readonly nonce: bigint;
+}
+
 export interface Receipt {
   readonly predecessorId: string;
   readonly receiverId: string;
   /** 32 bytes; see receiptId.ts. */
   readonly receiptId: Uint8Array;
-  readonly body: ActionReceipt | DataReceipt;
+  readonly body: ActionReceipt | DataReceipt | GlobalContractDistributionReceipt;
 }
 
 export type ActionReceiptOf = Receipt & { readonly body: ActionReceipt };
@@ -106,33 +121,57 @@ export interface ReceiptView {
           is_promise_yield: boolean;
         };
       }
-    | { Data: { data_id: string; data: string | null; is_promise_resume: boolean } };
+    | { Data: { data_id: string; data: string | null; is_promise_resume: boolean } }
+    | {
+        GlobalContractDistribution: {
+          id: { CodeHash: string } | { AccountId: string };
+          target_shard: number;
+          already_delivered_shards: number[];
+          code: string;
+          nonce: number;
+        };
+      };
   priority: number;
 }
 
+function receiptEnumView(b: Receipt["body"]): ReceiptView["receipt"] {
+  switch (b.type) {
+    case "Action":
+      return {
+        Action: {
+          signer_id: b.signerId,
+          signer_public_key: formatPublicKey(b.signerPublicKey),
+          gas_price: b.gasPrice.toString(),
+          output_data_receivers: b.outputDataReceivers.map((d) => ({
+            data_id: base58Encode(d.dataId),
+            receiver_id: d.receiverId,
+          })),
+          input_data_ids: b.inputDataIds.map((id) => base58Encode(id)),
+          actions: b.actions.map(toActionView),
+          is_promise_yield: false,
+        },
+      };
+    case "Data":
+      return { Data: { data_id: base58Encode(b.dataId), data: b.data === null ? null : base64Encode(b.data), is_promise_resume: false } };
+    case "GlobalContractDistribution":
+      return {
+        GlobalContractDistribution: {
+          id: b.id.kind === "CodeHash" ? { CodeHash: base58Encode(b.id.codeHash) } : { AccountId: b.id.accountId },
+          target_shard: b.targetShard,
+          already_delivered_shards: [...b.alreadyDeliveredShards],
+          code: base64Encode(b.code),
+          nonce: Number(b.nonce),
+        },
+      };
+  }
+}
+
 export function toReceiptView(r: Receipt): ReceiptView {
-  const b = r.body;
   return {
     predecessor_id: r.predecessorId,
     receiver_id: r.receiverId,
     receipt_id: base58Encode(r.receiptId),
-    receipt:
-      b.type === "Action"
-        ? {
-            Action: {
-              signer_id: b.signerId,
-              signer_public_key: formatPublicKey(b.signerPublicKey),
-              gas_price: b.gasPrice.toString(),
-              output_data_receivers: b.outputDataReceivers.map((d) => ({
-                data_id: base58Encode(d.dataId),
-                receiver_id: d.receiverId,
-              })),
-              input_data_ids: b.inputDataIds.map((id) => base58Encode(id)),
-              actions: b.actions.map(toActionView),
-              is_promise_yield: false,
-            },
-          }
-        : { Data: { data_id: base58Encode(b.dataId), data: b.data === null ? null : base64Encode(b.data), is_promise_resume: false } },
+    receipt: receiptEnumView(r.body),
     priority: 0,
   };
 }

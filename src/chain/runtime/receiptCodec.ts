@@ -11,15 +11,20 @@ import type { Receipt } from "./receipt.js";
  *     0 Action { signer_id, signer_public_key, gas_price u128,
  *                output_data_receivers Vec<{data_id [32], receiver_id}>,
  *                input_data_ids Vec<[32]>, actions Vec<Action> },
- *     1 Data { data_id [32], data Option<Vec<u8>> } }
+ *     1 Data { data_id [32], data Option<Vec<u8>> },
+ *     4 GlobalContractDistribution(enum { 1 V2 { id GlobalContractIdentifier,
+ *       target_shard u64, already_delivered_shards Vec<u64>, code Vec<u8>, nonce u64 } }) }
  * (nearcore now wraps stored receipts in further versioned envelopes; we do not.)
  */
+
+const TAG = { Action: 0, Data: 1, GlobalContractDistribution: 4 } as const;
+const DISTRIBUTION_V2 = 1;
 
 export function encodeReceipt(r: Receipt): Uint8Array {
   const w = new BorshWriter().string(r.predecessorId).string(r.receiverId).fixed(r.receiptId);
   const b = r.body;
   if (b.type === "Action") {
-    w.u8(0).string(b.signerId);
+    w.u8(TAG.Action).string(b.signerId);
     writePublicKey(w, b.signerPublicKey);
     w.u128(b.gasPrice).u32(b.outputDataReceivers.length);
     for (const d of b.outputDataReceivers) w.fixed(d.dataId).string(d.receiverId);
@@ -27,10 +32,17 @@ export function encodeReceipt(r: Receipt): Uint8Array {
     for (const id of b.inputDataIds) w.fixed(id);
     w.u32(b.actions.length);
     for (const a of b.actions) writeAction(w, a);
-  } else {
-    w.u8(1).fixed(b.dataId);
+  } else if (b.type === "Data") {
+    w.u8(TAG.Data).fixed(b.dataId);
     if (b.data === null) w.u8(0);
     else w.u8(1).bytes(b.data);
+  } else {
+    w.u8(TAG.GlobalContractDistribution).u8(DISTRIBUTION_V2);
+    if (b.id.kind === "CodeHash") w.u8(0).fixed(b.id.codeHash);
+    else w.u8(1).string(b.id.accountId);
+    w.u64(BigInt(b.targetShard)).u32(b.alreadyDeliveredShards.length);
+    for (const shard of b.alreadyDeliveredShards) w.u64(BigInt(shard));
+    w.bytes(b.code).u64(b.nonce);
   }
   return w.toBytes();
 }
@@ -58,10 +70,24 @@ export function decodeReceipt(bytes: Uint8Array): Receipt {
       receiptId,
       body: { type: "Action", signerId, signerPublicKey, gasPrice, outputDataReceivers, inputDataIds, actions },
     };
-  } else if (tag === 1) {
+  } else if (tag === TAG.Data) {
     const dataId = r.fixed(32, "data_id");
     const data = r.option("data") ? r.bytesVec("data") : null;
     receipt = { predecessorId, receiverId, receiptId, body: { type: "Data", dataId, data } };
+  } else if (tag === TAG.GlobalContractDistribution) {
+    if (r.u8("distribution version") !== DISTRIBUTION_V2) return r.fail("unknown GlobalContractDistributionReceipt version");
+    const idTag = r.u8("id");
+    const id =
+      idTag === 0
+        ? { kind: "CodeHash" as const, codeHash: r.fixed(32, "id.code_hash") }
+        : idTag === 1
+          ? { kind: "AccountId" as const, accountId: r.accountId("id.account_id") }
+          : r.fail(`unknown GlobalContractIdentifier tag ${idTag}`);
+    const targetShard = Number(r.u64("target_shard"));
+    const alreadyDeliveredShards = Array.from({ length: r.vecLength("already_delivered_shards", 8) }, () => Number(r.u64("shard")));
+    const code = r.bytesVec("code");
+    const nonce = r.u64("nonce");
+    receipt = { predecessorId, receiverId, receiptId, body: { type: "GlobalContractDistribution", id, targetShard, alreadyDeliveredShards, code, nonce } };
   } else {
     return r.fail(`unknown receipt tag ${tag}`);
   }

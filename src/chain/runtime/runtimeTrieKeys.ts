@@ -27,3 +27,22 @@ export function delayedReceiptKey(index: bigint): string {
   b.writeBigUInt64LE(index);
   return DELAYED_RECEIPT_INDICES_KEY + bytesToLatin1(b);
 }
+
+/*
+ * Global contracts (trie_key.rs col 18 GLOBAL_CONTRACT_CODE, col 19 GLOBAL_CONTRACT_NONCE):
+ * the column byte ‖ borsh GlobalContractCodeIdentifier {0 CodeHash([u8; 32]), 1 AccountId(String)}.
+ * Code values are the wasm bytes; nonce values are u64 LE. Every shard keeps its own copy.
+ */
+export type GlobalContractKeyId =
+  | { readonly kind: "CodeHash"; readonly codeHash: Uint8Array }
+  | { readonly kind: "AccountId"; readonly accountId: string };
+
+function globalContractKey(col: string, id: GlobalContractKeyId): string {
+  if (id.kind === "CodeHash") return col + "\x00" + bytesToLatin1(id.codeHash);
+  const len = Buffer.alloc(4);
+  len.writeUInt32LE(Buffer.byteLength(id.accountId));
+  return col + "\x01" + bytesToLatin1(len) + id.accountId;
+}
+
+export const globalContractCodeKey = (id: GlobalContractKeyId): string => globalContractKey("\x12", id);
+export const globalContractNonceKey = (id: GlobalContractKeyId): string => globalContractKey("\x13", id);

@@ -57,6 +57,10 @@ export function setCode(su: StateUpdate, accountId: string, code: Uint8Array): v
   su.set(contractCodeTrieKey(accountId), bytesToLatin1(code));
 }
 
+export function removeCode(su: StateUpdate, accountId: string): void {
+  su.remove(contractCodeTrieKey(accountId));
+}
+
 /** nearcore `remove_account`: the account, its code, access keys and contract data. */
 export function removeAccountState(su: StateUpdate, accountId: string): void {
   su.remove(accountTrieKey(accountId));

@@ -7,8 +7,6 @@ import type { RuntimeParameters } from "./parameters.js";
 
 /** nearcore names of the protocol features behind the actions shardkit does not execute. */
 const UNSUPPORTED_FEATURE: Partial<Record<Action["type"], string>> = {
-  DeployGlobalContract: "GlobalContracts",
-  UseGlobalContract: "GlobalContracts",
   DeterministicStateInit: "DeterministicAccountIds",
   TransferToGasKey: "GasKeys",
   WithdrawFromGasKey: "GasKeys",
@@ -65,6 +63,7 @@ function validateAction(p: RuntimeParameters, a: Action, protocolVersion: number
   if (feature !== undefined) return { UnsupportedProtocolFeature: { protocol_feature: feature, version: protocolVersion } };
   switch (a.type) {
     case "DeployContract":
+    case "DeployGlobalContract":
       if (a.code.length > limits.maxContractSize) {
         return { ContractSizeExceeded: { size: a.code.length, limit: limits.maxContractSize } };
       }

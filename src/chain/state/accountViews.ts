@@ -1,10 +1,12 @@
 import { decodeAccessKey, type AccessKey } from "../primitives/accessKey.js";
-import { decodeAccount, type Account } from "../primitives/account.js";
+import { decodeAccount, storageUsageOfStored, type Account } from "../primitives/account.js";
 import { formatCryptoHash } from "../primitives/cryptoHash.js";
 import { latin1ToBytes } from "../primitives/latin1.js";
 import { formatPublicKey, parsePublicKey, publicKeyFromBorsh } from "../primitives/publicKey.js";
 import type { StateSnapshot } from "../store/stateStore.js";
+import { globalContractCodeKey, type GlobalContractKeyId } from "../runtime/runtimeTrieKeys.js";
 import { accessKeyTrieKey, accessKeysPrefix, accountTrieKey, contractCodeTrieKey } from "../store/trieKeys.js";
+import { contractCodeOf } from "./contractCodeOf.js";
 
 /** What `view_account` needs, decoded from state. */
 export interface AccountView {
@@ -13,6 +15,10 @@ export interface AccountView {
   /** base58; the zero hash (32 '1's) when no code is deployed. */
   readonly codeHash: string;
   readonly storageUsage: number;
+  /** base58 hash of the global contract the account uses by code hash (nearcore `global_contract_hash`). */
+  readonly globalContractHash?: string;
+  /** Account whose global contract the account uses (nearcore `global_contract_account_id`). */
+  readonly globalContractAccountId?: string;
 }
 
 export function readAccount(state: StateSnapshot, accountId: string): Account | undefined {
@@ -23,7 +29,20 @@ export function readAccount(state: StateSnapshot, accountId: string): Account | 
 export function viewAccountIn(state: StateSnapshot, accountId: string): AccountView | undefined {
   const a = readAccount(state, accountId);
   if (a === undefined) return undefined;
-  return { amount: a.amount, locked: a.locked, codeHash: formatCryptoHash(a.codeHash), storageUsage: a.storageUsage };
+  return accountViewOf(a);
+}
+
+/** nearcore `AccountView` from an account: `code_hash` is the local code's (zeros for a global contract). */
+export function accountViewOf(a: Account): AccountView {
+  const g = a.globalContract;
+  return {
+    amount: a.amount,
+    locked: a.locked,
+    codeHash: formatCryptoHash(a.codeHash),
+    storageUsage: a.storageUsage,
+    ...(g?.kind === "CodeHash" && { globalContractHash: formatCryptoHash(g.codeHash) }),
+    ...(g?.kind === "AccountId" && { globalContractAccountId: g.accountId }),
+  };
 }
 
 /**
@@ -32,11 +51,7 @@ export function viewAccountIn(state: StateSnapshot, accountId: string): AccountV
  */
 export function storageUsageIn(state: StateSnapshot, accountId: string): number | undefined {
   const raw = state.get(accountTrieKey(accountId));
-  if (raw === undefined) return undefined;
-  // borsh Account: amount u128 ‖ locked u128 ‖ code_hash [32] ‖ storage_usage u64 (LE) at byte 64.
-  let usage = 0;
-  for (let i = 71; i >= 64; i--) usage = usage * 256 + raw.charCodeAt(i);
-  return usage;
+  return raw === undefined ? undefined : storageUsageOfStored(raw);
 }
 
 /** One access key; `publicKey` is "ed25519:…"/"secp256k1:…" (throws PublicKeyError if not). */
@@ -56,8 +71,23 @@ export function viewAccessKeysIn(state: StateSnapshot, accountId: string): { pub
   return out;
 }
 
+/**
+ * The code an account runs (nearcore `view_contract_code`): its own, or the global contract it
+ * uses as this shard has it. Undefined without code.
+ */
 export function viewCodeIn(state: StateSnapshot, accountId: string): Uint8Array | undefined {
-  const raw = state.get(contractCodeTrieKey(accountId));
+  const account = readAccount(state, accountId);
+  if (account === undefined) return undefined;
+  if (account.globalContract === undefined) {
+    const raw = state.get(contractCodeTrieKey(accountId));
+    return raw === undefined ? undefined : latin1ToBytes(raw);
+  }
+  return contractCodeOf((key) => state.get(key), accountId, account)?.code();
+}
+
+/** A global contract's code as a shard has it (nearcore `view_global_contract_code[_by_account_id]`). */
+export function viewGlobalContractCodeIn(state: StateSnapshot, id: GlobalContractKeyId): Uint8Array | undefined {
+  const raw = state.get(globalContractCodeKey(id));
   return raw === undefined ? undefined : latin1ToBytes(raw);
 }
 

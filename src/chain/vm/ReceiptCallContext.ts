@@ -1,9 +1,7 @@
-import { latin1ToBytes } from "../primitives/latin1.js";
 import { publicKeyToBorsh } from "../primitives/publicKey.js";
 import { sha256 } from "../primitives/sha256.js";
 import type { FunctionCallInput } from "../runtime/functionCallExecutor.js";
 import { actionHash, dataId } from "../runtime/receiptId.js";
-import { contractCodeTrieKey } from "../store/trieKeys.js";
 import type { VmContext } from "./VmContext.js";
 
 /**
@@ -83,11 +81,6 @@ export class ReceiptCallContext implements VmContext {
   /** The next data id of the call (nearcore `generate_data_id`). */
   nextDataId(): Uint8Array {
     return dataId(this.actionHash(), this.call.ctx.blockHeight, this.dataCount++);
-  }
-
-  /** The receiver's deployed code (read only when the contract cache does not hold it). */
-  deployedCode(): Uint8Array {
-    return latin1ToBytes(this.call.su.get(contractCodeTrieKey(this.call.accountId)) ?? "");
   }
 
   private actionHash(): Uint8Array {

@@ -1,10 +1,9 @@
+import { contractCodeOf } from "../state/contractCodeOf.js";
 import type { Account } from "../primitives/account.js";
 import { formatCryptoHash } from "../primitives/cryptoHash.js";
-import { latin1ToBytes } from "../primitives/latin1.js";
 import { KeyType, publicKeyToBorsh } from "../primitives/publicKey.js";
 import type { RuntimeParameters } from "../runtime/parameters.js";
 import type { StateSnapshot } from "../store/stateStore.js";
-import { contractCodeTrieKey } from "../store/trieKeys.js";
 import type { CallFunctionOutcome } from "./CallFunctionOutcome.js";
 import type { ContractCache } from "./ContractCache.js";
 import { viewErrorMessage, vmErrorJson, type VmError } from "./FunctionCallError.js";
@@ -50,13 +49,13 @@ export function viewFunctionCall(call: ViewCall): CallFunctionOutcome {
     message: viewErrorMessage(error),
     logs,
   });
-  if (account.codeHash.every((b) => b === 0)) {
+  const contract = contractCodeOf((key) => state.get(key), accountId, account);
+  if (contract === undefined) {
     return fail({ kind: "CompilationError", error: { kind: "CodeDoesNotExist", accountId } }, []);
   }
-  const codeKey = contractCodeTrieKey(accountId);
   const outcome = runContract({
-    codeHash: formatCryptoHash(account.codeHash),
-    code: () => latin1ToBytes(state.get(codeKey) ?? ""),
+    codeHash: formatCryptoHash(contract.hash),
+    code: contract.code,
     methodName: call.methodName,
     context: {
       currentAccountId: accountId,

@@ -1,4 +1,5 @@
 import { formatCryptoHash } from "../primitives/cryptoHash.js";
+import { contractCodeOf } from "../state/contractCodeOf.js";
 import type { FunctionCallExecutor, FunctionCallOutcome } from "../runtime/functionCallExecutor.js";
 import type { NewReceipt } from "../runtime/receipt.js";
 import { ContractCache } from "./ContractCache.js";
@@ -9,11 +10,6 @@ import { ReceiptCallContext } from "./ReceiptCallContext.js";
 import { runContract } from "./runContract.js";
 import { StateExternal } from "./stateExternal.js";
 import { NEARCORE_RUNTIME_PARAMETERS } from "../runtime/parameters.js";
-
-function isZero(b: Uint8Array): boolean {
-  for (let i = 0; i < b.length; i++) if (b[i] !== 0) return false;
-  return true;
-}
 
 /**
  * The base58 code hash (the contract cache's key), remembered for the last few hashes: calls to
@@ -42,7 +38,8 @@ export interface WasmExecutorOptions {
  * against the receipt's state update. Promises become action receipts from the receiver,
  * signed as the receipt was, with data ids derived from the action hash
  * (`sha256(action_hash ‖ height ‖ n)`); deposits leave the balance as they are attached;
- * storage usage follows contract-data writes. An account without code fails with
+ * storage usage follows contract-data writes. An account using a global contract runs that
+ * contract's code. An account without code fails with
  * CompilationError.CodeDoesNotExist and burns no VM gas.
  */
 export function createWasmExecutor(options: WasmExecutorOptions = {}): FunctionCallExecutor {
@@ -51,14 +48,16 @@ export function createWasmExecutor(options: WasmExecutorOptions = {}): FunctionC
   const memories = options.memories ?? new MemoryPool(w.initialMemoryPages, w.maxMemoryPages);
   return (input): FunctionCallOutcome => {
     const { ctx, su, receipt, accountId, account, action } = input;
-    if (isZero(account.codeHash)) {
+    // The local code, or the global contract the account uses (as this shard has it).
+    const contract = contractCodeOf((key) => su.get(key), accountId, account);
+    if (contract === undefined) {
       return { ok: false, error: { CompilationError: { CodeDoesNotExist: { account_id: accountId } } }, gasBurnt: 0n, gasUsed: 0n, logs: [] };
     }
     const body = receipt.body;
     const context = new ReceiptCallContext(input);
     const outcome = runContract({
-      codeHash: codeHashString(account.codeHash),
-      code: context.deployedCode.bind(context),
+      codeHash: codeHashString(contract.hash),
+      code: contract.code,
       methodName: action.methodName,
       context,
       params: ctx.params,

@@ -1,5 +1,6 @@
 import { Chain, type ChainOptions, type TransactionStatus, type TxExecutionStatus } from "../../../src/chain/node.js";
 import { devKeyPair } from "../../../src/chain/genesis/devKey.js";
+import { decodeAccount } from "../../../src/chain/primitives/account.js";
 import { ed25519FromSeed, type Ed25519KeyPair } from "../../../src/chain/primitives/ed25519.js";
 import { formatPublicKey } from "../../../src/chain/primitives/publicKey.js";
 import { sha256 } from "../../../src/chain/primitives/sha256.js";
@@ -96,9 +97,8 @@ export function sumOfBalances(chain: Chain): bigint {
   const head = chain.head();
   for (const shardId of chain.shardLayout.shardIds) {
     chain.at(head).shard(shardId).scan("\x00", undefined, (_key, value) => {
-      const b = Buffer.from(value, "latin1");
-      const lo = (off: number) => b.readBigUInt64LE(off) + (b.readBigUInt64LE(off + 8) << 64n);
-      total += lo(0) + lo(16);
+      const account = decodeAccount(Buffer.from(value, "latin1"));
+      total += account.amount + account.locked;
     });
   }
   return total;

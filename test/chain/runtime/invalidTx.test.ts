@@ -237,9 +237,9 @@ describe("InvalidTxError at submission", () => {
         { UnsuitableStakingKey: { public_key: formatPublicKey(secp256k1FromSecret(new Uint8Array(32).fill(7)).publicKey) } },
       ],
       [
-        "UnsupportedProtocolFeature (global contracts)",
-        [{ type: "DeployGlobalContract", code: new Uint8Array(4), deployMode: "CodeHash" }],
-        { UnsupportedProtocolFeature: { protocol_feature: "GlobalContracts", version: 85 } },
+        "ContractSizeExceeded (DeployGlobalContract)",
+        [{ type: "DeployGlobalContract", code: new Uint8Array(4_194_305), deployMode: "CodeHash" }],
+        { ContractSizeExceeded: { size: 4_194_305, limit: 4_194_304 } },
       ],
       [
         "UnsupportedProtocolFeature (gas keys)",

@@ -11,9 +11,11 @@ import { delegate } from "./delegate.js";
 import { deleteAccount } from "./deleteAccount.js";
 import { deleteKey } from "./deleteKey.js";
 import { deployContract } from "./deployContract.js";
+import { deployGlobalContract } from "./deployGlobalContract.js";
 import { functionCall } from "./functionCall.js";
 import { stake } from "./stake.js";
 import { transfer } from "./transfer.js";
+import { useGlobalContract } from "./useGlobalContract.js";
 
 /**
  * nearcore lib.rs `apply_action`: the action's execution fee is burnt whatever happens; then
@@ -59,6 +61,12 @@ export function applyAction(env: ActionEnv, action: Action, index: number, actio
       break;
     case "Delegate":
       delegate(env, action, result);
+      break;
+    case "DeployGlobalContract":
+      deployGlobalContract(env, action, result);
+      break;
+    case "UseGlobalContract":
+      useGlobalContract(env, action, result);
       break;
     default:
       // Validation refuses every other action; a stored receipt carrying one is corrupt.

@@ -12,6 +12,8 @@ export function checkActorPermissions(env: ActionEnv, action: Action): ActionErr
     case "Stake":
     case "AddKey":
     case "DeleteKey":
+    case "DeployGlobalContract":
+    case "UseGlobalContract":
       return env.actorId === env.accountId ? undefined : { ActorNoPermission: { account_id: env.accountId, actor_id: env.actorId } };
     case "DeleteAccount":
       if (env.actorId !== env.accountId) return { ActorNoPermission: { account_id: env.accountId, actor_id: env.actorId } };

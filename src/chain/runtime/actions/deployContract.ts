@@ -1,19 +1,17 @@
 import { sha256 } from "../../primitives/sha256.js";
 import type { DeployContractAction } from "../../transaction/index.js";
-import { codeLength, setCode } from "../stateAccess.js";
+import { setCode } from "../stateAccess.js";
 import type { ActionEnv } from "./ActionEnv.js";
+import { clearContractStorageUsage } from "./clearContractStorageUsage.js";
 
 /**
- * nearcore actions.rs `action_deploy_contract`: replaces the code; storage usage drops by the
- * old code's length and grows by the new one's; code_hash = sha256(code).
+ * nearcore actions.rs `action_deploy_contract`: replaces the code (a global contract the
+ * account used is dropped); storage usage drops by what the old contract counted and grows by
+ * the new code's length; code_hash = sha256(code).
  */
 export function deployContract(env: ActionEnv, action: DeployContractAction): void {
   const account = env.account!;
-  const previous = codeLength(env.su, env.accountId);
+  const storageUsage = clearContractStorageUsage(env, account) + action.code.length;
   setCode(env.su, env.accountId, action.code);
-  env.account = {
-    ...account,
-    codeHash: sha256(action.code),
-    storageUsage: Math.max(0, account.storageUsage - previous) + action.code.length,
-  };
+  env.account = { ...account, codeHash: sha256(action.code), storageUsage, globalContract: undefined };
 }
