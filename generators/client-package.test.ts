@@ -31,6 +31,8 @@ describe("x-result-by-variant", () => {
       view_state: ["ViewStateResult"],
       view_code: ["ViewCodeResult"],
       call_function: ["CallFunctionResult", "QueryErrorResult"],
+      view_global_contract_code: ["ViewCodeResult"],
+      view_global_contract_code_by_account_id: ["ViewCodeResult"],
     });
   });
 
@@ -56,6 +58,8 @@ describe("x-result-by-variant", () => {
       ["ViewStateParams", 'QueryResultByRequestType["view_state"]'],
       ["ViewCodeParams", 'QueryResultByRequestType["view_code"]'],
       ["CallFunctionParams", 'QueryResultByRequestType["call_function"]'],
+      ["ViewGlobalContractCodeParams", 'QueryResultByRequestType["view_global_contract_code"]'],
+      ["ViewGlobalContractCodeByAccountIdParams", 'QueryResultByRequestType["view_global_contract_code_by_account_id"]'],
       ["QueryParams", "QueryResult"],
     ]);
     expect(client).toMatch(/view_access_key: ViewAccessKeyResult \| QueryErrorResult;/);

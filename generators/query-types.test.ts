@@ -37,8 +37,13 @@ describe("generated types", () => {
         case "call_function":
           expectTypeOf(params.method_name).toEqualTypeOf<string>();
           return params.account_id;
+        case "view_global_contract_code":
+          expectTypeOf(params.code_hash).toEqualTypeOf<string>();
+          return params.code_hash;
         default:
-          expectTypeOf(params.request_type).toEqualTypeOf<"view_account" | "view_access_key_list" | "view_code">();
+          expectTypeOf(params.request_type).toEqualTypeOf<
+            "view_account" | "view_access_key_list" | "view_code" | "view_global_contract_code_by_account_id"
+          >();
           return params.account_id;
       }
     };
@@ -72,7 +77,7 @@ describe("generated types", () => {
     };
     const unknownType: QueryParams = {
       // @ts-expect-error unknown request_type
-      request_type: "view_global_contract_code",
+      request_type: "view_gas_key",
       finality: "final",
       account_id: "a.near",
     };

@@ -3,6 +3,7 @@ import type { AccessKey } from "../primitives/accessKey.js";
 import { formatCryptoHash } from "../primitives/cryptoHash.js";
 import { DelayedReceiptQueue } from "../runtime/DelayedReceiptQueue.js";
 import type { RuntimeParameters } from "../runtime/parameters.js";
+import type { GlobalContractKeyId } from "../runtime/runtimeTrieKeys.js";
 import { StateUpdate } from "../runtime/StateUpdate.js";
 import type { ShardLayout } from "../shards/ShardLayout.js";
 import type { StateSnapshot } from "../store/stateStore.js";
@@ -20,6 +21,7 @@ import {
   viewAccessKeysIn,
   viewAccountIn,
   viewCodeIn,
+  viewGlobalContractCodeIn,
   type AccountView,
 } from "./accountViews.js";
 import { viewStateIn, type ViewStateOptions, type ViewStateResult } from "./viewStateIn.js";
@@ -94,6 +96,11 @@ export class StateView {
 
   code(accountId: string): Uint8Array | undefined {
     return viewCodeIn(this.stateOf(accountId), accountId);
+  }
+
+  /** A global contract's code on the first shard (nearcore reads one shard; every shard gets a copy). */
+  globalContractCode(id: GlobalContractKeyId): Uint8Array | undefined {
+    return viewGlobalContractCodeIn(this.shard(this.host.layout.shardIds[0]!), id);
   }
 
   /** Deployed code length in bytes (0 without code). */

@@ -6,6 +6,7 @@ import { viewAccessKey } from "./query/viewAccessKey.js";
 import { viewAccessKeyList } from "./query/viewAccessKeyList.js";
 import { viewAccount } from "./query/viewAccount.js";
 import { viewCode } from "./query/viewCode.js";
+import { viewGlobalContractCode } from "./query/viewGlobalContractCode.js";
 import { viewState } from "./query/viewState.js";
 
 /** `query`: resolve the block once, then answer the request variant chosen by `request_type`. */
@@ -24,5 +25,8 @@ export function query(params: QueryParams, ctx: RpcContext): QueryResult {
       return viewCode(ctx, block, params);
     case "call_function":
       return callFunction(ctx, block, params);
+    case "view_global_contract_code":
+    case "view_global_contract_code_by_account_id":
+      return viewGlobalContractCode(ctx, block, params);
   }
 }

@@ -1,7 +1,7 @@
 import type { StateChangeCauseView, StateChangeWithCauseView } from "../../../generated/rpc/types.js";
 import { base58Encode } from "../../chain/primitives/base58.js";
 import { base64Encode } from "../../chain/primitives/base64.js";
-import { formatCryptoHash } from "../../chain/primitives/cryptoHash.js";
+import { accountViewOf } from "../../chain/state/accountViews.js";
 import { formatPublicKey } from "../../chain/primitives/publicKey.js";
 import type { StateChangeCause } from "../../chain/runtime/StateChangeCause.js";
 import type { CausedStateChange } from "../../chain/views/BlockStateChanges.js";
@@ -31,8 +31,8 @@ export function stateChangeView({ cause, change }: CausedStateChange): StateChan
   const account_id = change.accountId;
   switch (change.type) {
     case "account": {
-      const a = change.account;
-      if (a === null) return { cause: causeView, type: "account_deletion", change: { account_id } };
+      if (change.account === null) return { cause: causeView, type: "account_deletion", change: { account_id } };
+      const a = accountViewOf(change.account);
       return {
         cause: causeView,
         type: "account_update",
@@ -40,9 +40,11 @@ export function stateChangeView({ cause, change }: CausedStateChange): StateChan
           account_id,
           amount: a.amount.toString(),
           locked: a.locked.toString(),
-          code_hash: formatCryptoHash(a.codeHash),
+          code_hash: a.codeHash,
           storage_usage: a.storageUsage,
           storage_paid_at: 0,
+          ...(a.globalContractHash !== undefined && { global_contract_hash: a.globalContractHash }),
+          ...(a.globalContractAccountId !== undefined && { global_contract_account_id: a.globalContractAccountId }),
         },
       };
     }

@@ -12,6 +12,8 @@ export function viewAccount(ctx: RpcContext, block: Block, params: ViewAccountRe
     code_hash: account.codeHash,
     storage_usage: account.storageUsage,
     storage_paid_at: 0,
+    ...(account.globalContractHash !== undefined && { global_contract_hash: account.globalContractHash }),
+    ...(account.globalContractAccountId !== undefined && { global_contract_account_id: account.globalContractAccountId }),
     ...blockPoint(block),
   };
 }
