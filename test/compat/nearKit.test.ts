@@ -52,7 +52,7 @@ describe("near-kit 0.19", () => {
 
     const bob = near(BOB);
     await bob.transaction(BOB).deployFromPublished({ accountId: ALICE }).send();
-    const account = await service.chain.viewAccount(service.chain.head(), BOB);
+    const account = service.chain.at(service.chain.head()).account(BOB);
     expect(account?.globalContractAccountId).toBe(ALICE);
     await bob.call(BOB, "set", { key: "kit", value: "near-kit" });
     expect(await bob.view(BOB, "get", { key: "kit" })).toBe("near-kit");

@@ -113,6 +113,7 @@ export function applyChunk(input: ChunkInput): ChunkResult {
     const next = applyDistribution(ctx, su, receipt);
     if (next !== undefined) {
       result.created.push(next);
+      result.createdBy.push(receipt.receiptId);
       result.outgoing.push(next);
     }
   };
