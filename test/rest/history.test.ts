@@ -13,6 +13,7 @@ import { validateRestResponse } from "../../generated/rest/validators.js";
 import type { RestOperationId } from "../../generated/rest/routes.js";
 import { ALICE, BOB, CAROL, NEAR, ROOT, signedTx } from "../chain/runtime/helpers.js";
 import { rpcResult, startTestService } from "../server/harness.js";
+import { restClient } from "../../packages/client/src/rest/index.js";
 
 const TGAS = 10n ** 12n;
 const MIN_STORAGE = 1_250_000_000_000_000_000_000n;
@@ -286,6 +287,18 @@ describe("paging", () => {
     expect(oldest.map((b: any) => b.block_height)).toEqual([1, 2]);
     expect(oldest[0]).toMatchObject({ prev_block_height: 0, block_hash: service.chain.blockByHeight(1)!.hash });
     expect((await v0("/v0/blocks", { desc: false, limit: 1 })).json.blocks[0]).toMatchObject({ block_height: 0, prev_block_height: null });
+  });
+});
+
+describe("the typed REST client", () => {
+  it("POSTs /v0 bodies typed by the spec", async () => {
+    const api = restClient({ baseUrl: service.apiUrl! });
+    const { data, response } = await api.POST("/v0/account", { body: { account_id: BOB, is_receiver: true, limit: 1 } });
+    expect(response.status).toBe(200);
+    expect(data?.account_txs).toHaveLength(1);
+    expect(data?.account_txs[0]?.is_receiver).toBe(true);
+    const block = await api.POST("/v0/block", { body: { block_id: 0 } });
+    expect(block.data?.block?.prev_block_height).toBeNull();
   });
 });
 
