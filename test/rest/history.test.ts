@@ -328,6 +328,12 @@ describe("bad requests", () => {
     expect((await v0("/v0/account", { account_id: ALICE, from_tx_block_height: 1_000_000_000_000_001 })).json.message).toBe(
       "Block height exceeds maximum allowed value of 1000000000000000",
     );
+    const huge = await fetch(`${service.apiUrl}/v0/account`, { method: "POST", body: JSON.stringify({ account_id: ALICE, pad: "x".repeat(70_000) }) });
+    expect(huge.status).toBe(400);
+    expect(((await huge.json()) as { message: string }).message).toBe("the body is larger than 65536 bytes");
+    const postToGet = await fetch(`${service.apiUrl}/v1/account/${ALICE}/full`, { method: "POST", body: "{}" });
+    expect(postToGet.status).toBe(405);
+    expect(postToGet.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
     const get = await fetch(`${service.apiUrl}/v0/account`);
     expect(get.status).toBe(405);
     expect(get.headers.get("allow")).toBe("POST, OPTIONS");

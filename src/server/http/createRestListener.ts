@@ -68,24 +68,45 @@ const noQuery = new URL("http://localhost/");
  * hot path pays no microtask hops and no URL parse when there is no query string.
  */
 function handle(req: IncomingMessage, res: ServerResponse, options: RestListenerOptions): void {
-  // A POST (the `/v0` history operations) is read whole, up to a bound, before routing; any
-  // other body is never read, only dropped, and only up to a bound.
-  if (req.method === "POST") {
-    return readBody(
-      req,
-      REST_POST_BODY_BYTES,
-      (text) => routeTarget(req, res, options, text),
-      () => {
-        res.setHeader("connection", "close");
-        send(req, res, 400, jsonHeaders(req), JSON.stringify(badRequest(`the body is larger than ${REST_POST_BODY_BYTES} bytes`).body));
-      },
-    );
+  const target = req.url ?? "/";
+  const queryAt = target.indexOf("?");
+  let url = noQuery;
+  if (queryAt >= 0 || !target.startsWith("/")) {
+    try {
+      url = new URL(target, "http://localhost");
+    } catch {
+      drainUnreadBody(req, res, REST_BODY_DRAIN_BYTES);
+      return send(req, res, 400, [...corsHeaders(req), "content-type", "text/plain; charset=utf-8"], "Malformed request target");
+    }
   }
-  drainUnreadBody(req, res, REST_BODY_DRAIN_BYTES);
-  routeTarget(req, res, options, undefined);
+  const pathname = queryAt >= 0 || url !== noQuery ? url.pathname : target;
+  const next = (bodyText: string | undefined) => {
+    if (req.method === "OPTIONS") return answerPreflight(res, "GET, HEAD, POST, OPTIONS");
+    withDecision(
+      options.access,
+      req,
+      url,
+      (decision) => route(req, res, options, pathname, decision, bodyText),
+      (error) => fail(req, res, error),
+    );
+  };
+  // The body of a POST to a route that takes one (the `/v0` history operations) is read whole,
+  // up to a bound; any other body is never read, only dropped, and only up to a bound.
+  const match = req.method === "POST" ? matchRoute("POST", pathname) : undefined;
+  if (match?.kind !== "route" || !restRouteTable[match.operationId].hasBody) {
+    drainUnreadBody(req, res, REST_BODY_DRAIN_BYTES);
+    return next(undefined);
+  }
+  readBody(req, REST_POST_BODY_BYTES, next, () => {
+    res.setHeader("connection", "close");
+    send(req, res, 400, jsonHeaders(req), JSON.stringify(badRequest(`the body is larger than ${REST_POST_BODY_BYTES} bytes`).body));
+  });
 }
 
-/** Reads a body of at most `limitBytes` as UTF-8, or calls `tooLarge` (once) and stops reading. */
+/**
+ * Reads a body of at most `limitBytes` as UTF-8, or calls `tooLarge` (once) and reads no more
+ * (the answer closes the connection).
+ */
 function readBody(req: IncomingMessage, limitBytes: number, done: (text: string) => void, tooLarge: () => void): void {
   if (Number(req.headers["content-length"]) > limitBytes) return tooLarge();
   const chunks: Buffer[] = [];
@@ -96,8 +117,8 @@ function readBody(req: IncomingMessage, limitBytes: number, done: (text: string)
     size += chunk.length;
     if (size > limitBytes) {
       over = true;
+      chunks.length = 0;
       tooLarge();
-      req.resume();
       return;
     }
     chunks.push(chunk);
@@ -105,28 +126,6 @@ function readBody(req: IncomingMessage, limitBytes: number, done: (text: string)
   req.on("end", () => {
     if (!over) done(Buffer.concat(chunks).toString("utf8"));
   });
-}
-
-function routeTarget(req: IncomingMessage, res: ServerResponse, options: RestListenerOptions, bodyText: string | undefined): void {
-  const target = req.url ?? "/";
-  const queryAt = target.indexOf("?");
-  let url = noQuery;
-  if (queryAt >= 0 || !target.startsWith("/")) {
-    try {
-      url = new URL(target, "http://localhost");
-    } catch {
-      return send(req, res, 400, [...corsHeaders(req), "content-type", "text/plain; charset=utf-8"], "Malformed request target");
-    }
-  }
-  const pathname = queryAt >= 0 || url !== noQuery ? url.pathname : target;
-  if (req.method === "OPTIONS") return answerPreflight(res, "GET, HEAD, POST, OPTIONS");
-  withDecision(
-    options.access,
-    req,
-    url,
-    (decision) => route(req, res, options, pathname, decision, bodyText),
-    (error) => fail(req, res, error),
-  );
 }
 
 function route(
