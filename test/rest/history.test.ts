@@ -202,7 +202,7 @@ describe("account rows from real execution", () => {
 
   it("a relayed (delegate) transfer: relayer, delegated signer and real receiver", async () => {
     const key = devKeyPair(ALICE);
-    const nonce = service.chain.viewAccessKey(service.chain.head(), ALICE, formatPublicKey(key.publicKey))!.nonce + 1n;
+    const nonce = service.chain.at(service.chain.head()).accessKey(ALICE, formatPublicKey(key.publicKey))!.nonce + 1n;
     const inner: NonDelegateAction[] = [{ type: "Transfer", deposit: NEAR }];
     const delegate = signDelegateAction(
       { senderId: ALICE, receiverId: BOB, actions: inner, nonce, maxBlockHeight: BigInt(service.chain.head().height + 100), publicKey: key.publicKey },
