@@ -1,5 +1,6 @@
-// The curl lines of the docs site: one JSON-RPC POST per example, and for each REST route a GET
-// per way of authenticating (none, each security scheme the spec declares).
+// The curl lines of the docs site: one JSON-RPC POST per example, and for each REST route a
+// request per way of authenticating (none, each security scheme the spec declares): a GET, or a
+// POST with the operation's example JSON body.
 
 import type { OpenApiDocument, OpenApiParameter, OperationModel } from "./openapi-model.js";
 import { isSchemaObject } from "./schema.js";
@@ -74,13 +75,16 @@ export function restCurls(doc: OpenApiDocument, model: OperationModel): CurlForm
   };
   const verb = model.method.toUpperCase();
   const prefix = verb === "GET" ? "curl -sS" : `curl -sS -X ${verb}`;
+  // An operation with a JSON request body sends its documented example.
+  const example = model.operation.requestBody?.content["application/json"]?.example;
+  const data = example === undefined ? "" : ` -H 'Content-Type: application/json' -d ${shellQuote(JSON.stringify(example))}`;
   const requirements = (model.operation as { security?: Record<string, string[]>[] }).security ?? doc.security ?? [{}];
   const schemes = (doc.components.securitySchemes ?? {}) as Record<string, SecurityScheme>;
   const curls: CurlForm[] = [];
   for (const requirement of requirements) {
     const names = Object.keys(requirement);
     if (names.length === 0) {
-      curls.push({ label: "no key (public path)", command: `${prefix} ${shellQuote(url([]))}` });
+      curls.push({ label: "no key (public path)", command: `${prefix} ${shellQuote(url([]))}${data}` });
       continue;
     }
     const headers: string[] = [];
@@ -101,7 +105,7 @@ export function restCurls(doc: OpenApiDocument, model: OperationModel): CurlForm
     }
     // Double quotes where the key variable must expand; the URL and header carry no other `$`.
     const parts = [prefix, ...headers.map((h) => `-H "${h}"`), extra.length > 0 ? `"${url(extra)}"` : shellQuote(url([]))];
-    curls.push({ label: `key as ${forms.join(" and ")}`, command: parts.join(" ") });
+    curls.push({ label: `key as ${forms.join(" and ")}`, command: parts.join(" ") + data });
   }
   return curls;
 }

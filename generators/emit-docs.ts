@@ -186,6 +186,13 @@ function routeLabel(model: OperationModel): string {
   return `${model.method.toUpperCase()} ${model.path}`;
 }
 
+/** The JSON request body of a POST operation: its schema and its example, or undefined. */
+function requestBodyOf(model: OperationModel, link: ReturnType<typeof schemaLinker>) {
+  const media = model.operation.requestBody?.content["application/json"];
+  if (media === undefined) return undefined;
+  return { type: typeSummary(media.schema, link), example: JSON.stringify(media.example ?? {}, null, 2) };
+}
+
 function routePage(doc: OpenApiDocument, model: OperationModel) {
   const page = docsPaths.route(model.operationId);
   const link = schemaLinker(page, docsPaths.restSchemas);
@@ -206,6 +213,7 @@ function routePage(doc: OpenApiDocument, model: OperationModel) {
       type: typeSummary(p.schema, link),
       description: markdownToHtml(p.description),
     })),
+    requestBody: requestBodyOf(model, link),
     curls: restCurls(doc, model),
     responses: model.responses.map(([status, response]) => ({
       status,

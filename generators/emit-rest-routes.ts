@@ -29,6 +29,7 @@ export function emitRestRoutes(models: OperationModel[], banner: string): string
       segments,
       pathParams,
       handlerStatuses,
+      hasBody: model.operation.requestBody?.content["application/json"] !== undefined,
     };
   });
   return render("rest-routes.ts", { banner, operations });

@@ -18,13 +18,14 @@ export async function emitRestValidators(
   const operations = models.map((model) => ({
     operationId: model.operationId,
     bodies: bodies
-      .filter((b) => b.operationId === model.operationId)
+      .filter((b) => b.operationId === model.operationId && b.kind === "response")
       .map((b) => ({ status: b.status, exportName: b.exportName })),
   }));
   const typed = render("rest-validators.ts", {
     banner,
     compiledModule: `./${COMPILED_MODULE}.js`,
     operations,
+    requests: bodies.filter((b) => b.kind === "request").map((b) => ({ operationId: b.operationId, exportName: b.exportName })),
   });
   return { compiled, typed };
 }

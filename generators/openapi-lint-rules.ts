@@ -75,6 +75,8 @@ export function checkOpenApiExamples(doc: OpenApiDocument, models: OperationMode
         for (const [name, example] of Object.entries(media.examples ?? {})) check(`${where} example ${name}`, media.schema, example.value);
       }
     }
+    const request = model.operation.requestBody?.content["application/json"];
+    if (request?.example !== undefined) check(`operation ${model.operationId} request body`, request.schema, request.example);
     for (const parameter of model.parameters) {
       if (parameter.example !== undefined) check(`operation ${model.operationId} parameter ${parameter.name}`, parameter.schema, parameter.example);
     }

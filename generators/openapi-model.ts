@@ -38,6 +38,8 @@ export interface OpenApiOperation {
   description?: string;
   tags?: string[];
   parameters?: (OpenApiParameter | OpenApiReference)[];
+  /** A JSON request body (the `/v0` transaction history operations are POSTs with one). */
+  requestBody?: { required?: boolean; description?: string; content: Record<string, OpenApiMediaType> };
   responses: Record<string, OpenApiResponse | OpenApiReference>;
   [extension: `x-${string}`]: unknown;
 }

@@ -9,24 +9,43 @@ import type { Schema, SchemaObject } from "./openrpc-model.js";
 
 export const REST_SCHEMA_BASE = "https://shardkit.dev/schemas/rest";
 
-/** One JSON response body schema. */
+/** One JSON body schema: a response's (per status) or the request's (`status` "request"). */
 export interface RestBodySchema {
   operationId: string;
+  kind: "response" | "request";
   status: string;
   id: string;
   exportName: string;
   schema: Schema;
 }
 
-/** Every `application/json` response body of every operation, sorted by operation then status. */
+/**
+ * Every `application/json` response body of every operation, sorted by operation then status,
+ * then the JSON request bodies (the server validates requests with them).
+ */
 export function restBodySchemas(models: OperationModel[]): RestBodySchema[] {
-  return models.flatMap((model) =>
-    model.responses.flatMap(([status, response]) => {
+  const requests = models.flatMap((model): RestBodySchema[] => {
+    const media = model.operation.requestBody?.content["application/json"];
+    if (media === undefined) return [];
+    return [
+      {
+        operationId: model.operationId,
+        kind: "request",
+        status: "request",
+        id: `${REST_SCHEMA_BASE}/${model.operationId}/request.json`,
+        exportName: `request_${model.operationId}`,
+        schema: media.schema,
+      },
+    ];
+  });
+  const responses = models.flatMap((model) =>
+    model.responses.flatMap(([status, response]): RestBodySchema[] => {
       const media = response.content?.["application/json"];
       if (media === undefined) return [];
       return [
         {
           operationId: model.operationId,
+          kind: "response",
           status,
           id: `${REST_SCHEMA_BASE}/${model.operationId}/${status}.json`,
           exportName: `response_${model.operationId}_${status}`,
@@ -35,6 +54,7 @@ export function restBodySchemas(models: OperationModel[]): RestBodySchema[] {
       ];
     }),
   );
+  return [...responses, ...requests];
 }
 
 export function createRestAjv(

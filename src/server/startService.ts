@@ -4,6 +4,8 @@ import { closeServer, listenOn } from "./http/serverLifecycle.js";
 import { Chain, type ChainOptions } from "../chain/node.js";
 import { DevChainControl } from "../chain/sandbox/DevChainControl.js";
 import { BlockIndexer } from "../indexer/BlockIndexer.js";
+import { HistoryIndexer } from "../indexer/history/HistoryIndexer.js";
+import { MemoryHistoryStore } from "../indexer/history/MemoryHistoryStore.js";
 import { DEFAULT_VIEW_TIMEOUT_MS, ViewBudget } from "./rpc/query/ViewBudget.js";
 import { ftBalanceReaderFrom, viewCallOf, type FtBalanceReader } from "../indexer/FtBalanceReader.js";
 import { MemoryIndexStore } from "../indexer/MemoryIndexStore.js";
@@ -77,6 +79,8 @@ export interface Service {
   metricsUrl: string | undefined;
   /** The REST index, following the chain (a new one after each shardkit_revert). */
   readonly indexer: BlockIndexer;
+  /** The transaction history index (`/v0`), following the chain (a new one after each shardkit_revert). */
+  readonly historyIndexer: HistoryIndexer;
   /** Snapshots, reverts, state patches and fast-forwards of the chain (the sandbox_* and shardkit_* methods). */
   devChain: DevChainControl;
   close(): Promise<void>;
@@ -107,6 +111,8 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     ...(options.onIndexCatchUp && { onCatchUp: options.onIndexCatchUp }),
   });
   indexer.start();
+  let historyIndexer = new HistoryIndexer(chain, new MemoryHistoryStore());
+  historyIndexer.start();
   const devChain = new DevChainControl(chain);
   let stopping = false;
   // A revert drops blocks the index has rows from: rebuild it from the kept blocks, from the
@@ -115,8 +121,13 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     indexer.stop();
     indexer = new BlockIndexer(chain, new MemoryIndexStore(), { ftBalances });
     const rebuilt = indexer;
+    // The history index likewise: its rows of dropped blocks go with the old store.
+    historyIndexer.stop();
+    historyIndexer = new HistoryIndexer(chain, new MemoryHistoryStore());
+    const rebuiltHistory = historyIndexer;
     setImmediate(() => {
       if (indexer === rebuilt && !stopping) rebuilt.start();
+      if (historyIndexer === rebuiltHistory && !stopping) rebuiltHistory.start();
     });
   });
   const startedAtMs = Date.now();
@@ -197,6 +208,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     stopChainMetrics();
     chain.stop();
     indexer.stop();
+    historyIndexer.stop();
     keysWatcher?.close();
     await Promise.all(servers.map((server) => closeServer(server)));
     await chain.close(); // flushes and releases an on-disk chain store
@@ -210,6 +222,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       const restServer = createServiceRestListener({
         handlers: restHandlers,
         index: () => indexer.store,
+        history: () => historyIndexer.store,
         headHeight: () => chain.head().height,
         version: SERVICE_VERSION,
         access,
@@ -233,6 +246,9 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       metricsUrl,
       get indexer() {
         return indexer;
+      },
+      get historyIndexer() {
+        return historyIndexer;
       },
       devChain,
       close: stopAll,

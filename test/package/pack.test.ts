@@ -28,9 +28,11 @@ const manifest = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")
  * were 8.8 MB of tsc output): 1.074 MB packed, 6.19 MB unpacked, 820 files (a .js and a .d.ts
  * per module); 1.37 MB of it is the JSON-RPC validators (refs inlined). 2026-12-01 (issue 28,
  * nearcore's typed view methods and two aliases: 11 modules, 8 docs pages): 914 files; on
- * main with the docs guides, 1.217 MB packed, 7.45 MB unpacked.
+ * main with the docs guides, 1.217 MB packed, 7.45 MB unpacked. Issue 30 (the `/v0` transaction
+ * history: 5 routes, their request and response validators, 6 docs pages): 1.305 MB packed,
+ * 8.09 MB unpacked, 976 files.
  */
-const BUDGET = { packedBytes: 1_300_000, unpackedBytes: 7_600_000, files: 960 };
+const BUDGET = { packedBytes: 1_400_000, unpackedBytes: 8_600_000, files: 1000 };
 
 function pack(args: string[] = []): PackReport {
   // --ignore-scripts: pack what dist/ holds now (the build is the prepare step of npm ci).

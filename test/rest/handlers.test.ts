@@ -57,7 +57,8 @@ describe("matchRoute", () => {
     });
     expect(matchRoute("GET", "/v1/account/a.near/full")).toMatchObject({ operationId: "accountFull", params: { account_id: "a.near" } });
     expect(matchRoute("GET", "/v1/account/%E0%A4%A/full")).toEqual({ kind: "bad-parameter", operationId: "accountFull" });
-    expect(matchRoute("POST", "/v1/account/a.near/full")).toEqual({ kind: "method-not-allowed" });
+    expect(matchRoute("POST", "/v1/account/a.near/full")).toEqual({ kind: "method-not-allowed", allow: "GET, HEAD, OPTIONS" });
+    expect(matchRoute("GET", "/v0/account")).toEqual({ kind: "method-not-allowed", allow: "POST, OPTIONS" });
     expect(matchRoute("POST", "/v1/nope")).toEqual({ kind: "none" });
     expect(matchRoute("GET", "/v1/account/a.near")).toEqual({ kind: "none" });
     expect(matchRoute("GET", "/status")).toMatchObject({ operationId: "status" });

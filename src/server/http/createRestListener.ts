@@ -1,9 +1,10 @@
 import { hash } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { RestHandlers, RestOperationId } from "../../../generated/rest/routes.js";
+import { restRouteTable, type RestHandlers, type RestOperationId } from "../../../generated/rest/routes.js";
 import { IndexUnavailableError } from "../../indexer/IndexUnavailableError.js";
 import type { RestContext } from "../rest/RestContext.js";
-import { matchRoute, REST_ALLOW } from "../rest/matchRoute.js";
+import { badRequest } from "../rest/historyRequests.js";
+import { matchRoute } from "../rest/matchRoute.js";
 import { INVALID_ARGUMENT } from "../rest/validArguments.js";
 import type { AccessDecision } from "./AccessControl.js";
 import { withDecision, type AccessGate } from "./AccessGate.js";
@@ -13,6 +14,8 @@ import { answerPreflight, corsHeaders } from "./cors.js";
 
 /** Bytes of an (unused) request body the REST listener drops before dropping the connection. */
 const REST_BODY_DRAIN_BYTES = 64 * 1024;
+/** Bytes of a POST body (`/v0` requests are small JSON objects: 20 hashes are under 1 KiB). */
+const REST_POST_BODY_BYTES = 64 * 1024;
 
 export interface RestListenerOptions {
   handlers: RestHandlers<RestContext>;
@@ -65,8 +68,6 @@ const noQuery = new URL("http://localhost/");
  * hot path pays no microtask hops and no URL parse when there is no query string.
  */
 function handle(req: IncomingMessage, res: ServerResponse, options: RestListenerOptions): void {
-  // Every operation is a GET: a body is never read, only dropped, and only up to a bound.
-  drainUnreadBody(req, res, REST_BODY_DRAIN_BYTES);
   const target = req.url ?? "/";
   const queryAt = target.indexOf("?");
   let url = noQuery;
@@ -74,31 +75,88 @@ function handle(req: IncomingMessage, res: ServerResponse, options: RestListener
     try {
       url = new URL(target, "http://localhost");
     } catch {
+      drainUnreadBody(req, res, REST_BODY_DRAIN_BYTES);
       return send(req, res, 400, [...corsHeaders(req), "content-type", "text/plain; charset=utf-8"], "Malformed request target");
     }
   }
   const pathname = queryAt >= 0 || url !== noQuery ? url.pathname : target;
-  if (req.method === "OPTIONS") return answerPreflight(res, "GET, HEAD, OPTIONS");
-  withDecision(
-    options.access,
-    req,
-    url,
-    (decision) => route(req, res, options, pathname, decision),
-    (error) => fail(req, res, error),
-  );
+  const next = (bodyText: string | undefined) => {
+    if (req.method === "OPTIONS") return answerPreflight(res, "GET, HEAD, POST, OPTIONS");
+    withDecision(
+      options.access,
+      req,
+      url,
+      (decision) => route(req, res, options, pathname, decision, bodyText),
+      (error) => fail(req, res, error),
+    );
+  };
+  // The body of a POST to a route that takes one (the `/v0` history operations) is read whole,
+  // up to a bound; any other body is never read, only dropped, and only up to a bound.
+  const match = req.method === "POST" ? matchRoute("POST", pathname) : undefined;
+  if (match?.kind !== "route" || !restRouteTable[match.operationId].hasBody) {
+    drainUnreadBody(req, res, REST_BODY_DRAIN_BYTES);
+    return next(undefined);
+  }
+  readBody(req, REST_POST_BODY_BYTES, next, () => {
+    res.setHeader("connection", "close");
+    send(req, res, 400, jsonHeaders(req), JSON.stringify(badRequest(`the body is larger than ${REST_POST_BODY_BYTES} bytes`).body));
+  });
 }
 
-function route(req: IncomingMessage, res: ServerResponse, options: RestListenerOptions, pathname: string, decision: AccessDecision): void {
+/**
+ * Reads a body of at most `limitBytes` as UTF-8, or calls `tooLarge` (once) and reads no more
+ * (the answer closes the connection).
+ */
+function readBody(req: IncomingMessage, limitBytes: number, done: (text: string) => void, tooLarge: () => void): void {
+  if (Number(req.headers["content-length"]) > limitBytes) return tooLarge();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let over = false;
+  req.on("data", (chunk: Buffer) => {
+    if (over) return;
+    size += chunk.length;
+    if (size > limitBytes) {
+      over = true;
+      chunks.length = 0;
+      tooLarge();
+      return;
+    }
+    chunks.push(chunk);
+  });
+  req.on("end", () => {
+    if (!over) done(Buffer.concat(chunks).toString("utf8"));
+  });
+}
+
+function route(
+  req: IncomingMessage,
+  res: ServerResponse,
+  options: RestListenerOptions,
+  pathname: string,
+  decision: AccessDecision,
+  bodyText: string | undefined,
+): void {
   if (decision.kind !== "allow") return sendRefusal(req, res, decision);
   const method = req.method === "HEAD" ? "GET" : (req.method ?? "");
   const match = matchRoute(method, pathname);
   if (match.kind === "none") return send(req, res, 404, corsHeaders(req), "");
   // A route's path with another method (POST, PUT...): 405 naming the methods it takes, as actix does.
-  if (match.kind === "method-not-allowed") return send(req, res, 405, [...corsHeaders(req), "allow", REST_ALLOW], "");
+  if (match.kind === "method-not-allowed") return send(req, res, 405, [...corsHeaders(req), "allow", match.allow], "");
   if (match.kind === "bad-parameter") return send(req, res, 400, jsonHeaders(req), JSON.stringify(INVALID_ARGUMENT.body));
+  const takesBody = restRouteTable[match.operationId].hasBody;
+  let body: unknown;
+  if (takesBody) {
+    try {
+      body = JSON.parse(bodyText ?? "");
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      return send(req, res, 400, jsonHeaders(req), JSON.stringify(badRequest(`the body is not JSON: ${reason}`).body));
+    }
+  }
   const handler = options.handlers[match.operationId] as (
     params: Record<string, string>,
     ctx: RestContext,
+    body: unknown,
   ) => { status: number; body: unknown } | Promise<{ status: number; body: unknown }>;
   const failed = (error: unknown) => {
     // An unreachable index is an outage, not a bug: 503, and the next request tries it again.
@@ -110,12 +168,14 @@ function route(req: IncomingMessage, res: ServerResponse, options: RestListenerO
   };
   let reply: { status: number; body: unknown } | Promise<{ status: number; body: unknown }>;
   try {
-    reply = handler(match.params, options.context);
+    reply = handler(match.params, options.context, body);
   } catch (error) {
     return failed(error);
   }
-  if (reply instanceof Promise) reply.then((r) => answer(req, res, r), failed);
-  else answer(req, res, reply);
+  // `/v0` answers carry no block height to revalidate against: plain JSON, no ETag.
+  const reply200 = takesBody ? (r: { status: number; body: unknown }) => send(req, res, r.status, jsonHeaders(req), JSON.stringify(r.body)) : (r: { status: number; body: unknown }) => answer(req, res, r);
+  if (reply instanceof Promise) reply.then(reply200, failed);
+  else reply200(reply);
 }
 
 function answer(req: IncomingMessage, res: ServerResponse, reply: { status: number; body: unknown }): void {

@@ -5,6 +5,11 @@ import { accountNft } from "./accountNft.js";
 import { accountStaking } from "./accountStaking.js";
 import { ftTop } from "./ftTop.js";
 import { health } from "./health.js";
+import { historyAccount } from "./historyAccount.js";
+import { historyBlock } from "./historyBlock.js";
+import { historyBlocks } from "./historyBlocks.js";
+import { historyReceipt } from "./historyReceipt.js";
+import { historyTransactions } from "./historyTransactions.js";
 import { publicKeyAccounts } from "./publicKeyAccounts.js";
 import { publicKeyAllAccounts } from "./publicKeyAllAccounts.js";
 import type { RestContext } from "./RestContext.js";
@@ -18,6 +23,11 @@ export const restHandlers: RestHandlers<RestContext> = {
   accountStaking,
   ftTop,
   health,
+  historyAccount,
+  historyBlock,
+  historyBlocks,
+  historyReceipt,
+  historyTransactions,
   publicKeyAccounts,
   publicKeyAllAccounts,
   status,

@@ -4,12 +4,14 @@ export type RouteMatch =
   | { readonly kind: "route"; readonly operationId: RestOperationId; readonly params: Record<string, string> }
   /** A route matched but a parameter is not valid percent-encoding. */
   | { readonly kind: "bad-parameter"; readonly operationId: RestOperationId }
-  /** The path is a route's, the method is not (405 with `Allow`). */
-  | { readonly kind: "method-not-allowed" }
+  /** The path is a route's, the method is not (405 with `Allow`, the methods the path takes). */
+  | { readonly kind: "method-not-allowed"; readonly allow: string }
   | { readonly kind: "none" };
 
-/** The `Allow` header of every REST route: the operations are all GETs (HEAD and CORS preflights come with them). */
+/** The `Allow` header of a GET route (HEAD and CORS preflights come with it). */
 export const REST_ALLOW = "GET, HEAD, OPTIONS";
+/** The `Allow` header of a POST route (the `/v0` transaction history). */
+export const REST_POST_ALLOW = "POST, OPTIONS";
 
 const routes: readonly RestRoute[] = Object.values(restRouteTable);
 
@@ -19,7 +21,7 @@ const routes: readonly RestRoute[] = Object.values(restRouteTable);
  */
 export function matchRoute(method: string, pathname: string): RouteMatch {
   const parts = pathname.split("/").slice(1);
-  let otherMethod = false;
+  let otherMethod: string | undefined;
   for (const route of routes) {
     if (route.segments.length !== parts.length) continue;
     const raw: Record<string, string> = {};
@@ -31,7 +33,7 @@ export function matchRoute(method: string, pathname: string): RouteMatch {
     }
     if (!matched) continue;
     if (route.method !== method) {
-      otherMethod = true;
+      otherMethod = route.method === "POST" ? REST_POST_ALLOW : REST_ALLOW;
       continue;
     }
     const params: Record<string, string> = {};
@@ -44,5 +46,5 @@ export function matchRoute(method: string, pathname: string): RouteMatch {
     }
     return { kind: "route", operationId: route.operationId, params };
   }
-  return otherMethod ? { kind: "method-not-allowed" } : { kind: "none" };
+  return otherMethod !== undefined ? { kind: "method-not-allowed", allow: otherMethod } : { kind: "none" };
 }

@@ -1,0 +1,178 @@
+/**
+ * The transaction history index (FastNEAR's Transactions API) behind a small interface, so a
+ * shared engine (PostgreSQL) can back it later, as IndexStore does for the REST /v1 rows.
+ * Rows are named as FastNEAR's tables name their columns (explorer-api src/types.rs), so a
+ * table-backed store maps them one to one. Writes come one block at a time (`apply`); a reader
+ * sees the index as of one whole block.
+ */
+import type { ExecutionOutcomeWithIdView, ReceiptView } from "../../chain/node.js";
+import type { SignedTransactionView } from "../../chain/transaction/index.js";
+import type { Awaitable } from "../IndexStore.js";
+
+/** One account's part in one transaction: the roles it played in any of its receipts. */
+export interface AccountTxRow {
+  readonly account_id: string;
+  readonly transaction_hash: string;
+  readonly tx_block_height: number;
+  readonly tx_block_timestamp: string;
+  readonly tx_index: number;
+  readonly is_signer: boolean;
+  readonly is_delegated_signer: boolean;
+  readonly is_real_signer: boolean;
+  readonly is_any_signer: boolean;
+  readonly is_predecessor: boolean;
+  readonly is_explicit_refund_to: boolean;
+  readonly is_receiver: boolean;
+  readonly is_real_receiver: boolean;
+  readonly is_function_call: boolean;
+  readonly is_action_arg: boolean;
+  readonly is_event_log: boolean;
+  readonly is_success: boolean;
+}
+
+/** The role flags of an account row, the filters `/v0/account` takes. */
+export const ACCOUNT_ROLE_FLAGS = [
+  "is_signer",
+  "is_delegated_signer",
+  "is_real_signer",
+  "is_any_signer",
+  "is_predecessor",
+  "is_explicit_refund_to",
+  "is_receiver",
+  "is_real_receiver",
+  "is_function_call",
+  "is_action_arg",
+  "is_event_log",
+  "is_success",
+] as const;
+export type AccountRoleFlag = (typeof ACCOUNT_ROLE_FLAGS)[number];
+
+/** A transaction as its block lists it. */
+export interface BlockTxRow {
+  readonly transaction_hash: string;
+  readonly signer_id: string;
+  readonly tx_block_height: number;
+  readonly tx_index: number;
+  readonly tx_block_hash: string;
+  readonly tx_block_timestamp: string;
+  readonly last_block_height: number;
+  readonly is_completed: boolean;
+  readonly shard_id: number;
+  readonly receiver_id: string;
+  readonly signer_public_key: string;
+  readonly priority_fee: number;
+  readonly nonce: number;
+  readonly is_relayed: boolean;
+  readonly real_signer_id: string;
+  readonly real_receiver_id: string;
+  readonly is_success: boolean;
+  readonly gas_burnt: number;
+  readonly tokens_burnt: string;
+}
+
+/** An executed receipt and the transaction it belongs to. */
+export interface ReceiptRow {
+  readonly receipt_id: string;
+  readonly block_height: number;
+  readonly block_timestamp: string;
+  readonly receipt_index: number;
+  readonly appear_block_height: number;
+  readonly appear_receipt_index: number;
+  readonly transaction_hash: string;
+  readonly tx_block_height: number;
+  readonly tx_block_timestamp: string;
+  readonly tx_index: number;
+  readonly predecessor_id: string;
+  readonly receiver_id: string;
+  readonly receipt_type: "Action" | "Data";
+  readonly priority: number;
+  readonly shard_id: number;
+  readonly is_success: boolean;
+}
+
+export interface BlockRow {
+  readonly block_height: number;
+  readonly prev_block_height: number | null;
+  readonly block_hash: string;
+  readonly prev_block_hash: string;
+  readonly block_timestamp: string;
+  readonly epoch_id: string;
+  readonly next_epoch_id: string;
+  readonly chunks_included: number;
+  readonly author_id: string;
+  readonly protocol_version: number;
+  readonly gas_price: string;
+  readonly block_ordinal: number | null;
+  readonly total_supply: string;
+  readonly num_transactions: number;
+  readonly num_receipts: number;
+  readonly gas_burnt: string;
+  readonly tokens_burnt: string;
+}
+
+/** Everything a transaction did so far (`/v0/transactions`): FastNEAR's "raw transaction data". */
+export interface TransactionDetails {
+  readonly transaction: SignedTransactionView;
+  readonly execution_outcome: ExecutionOutcomeWithIdView;
+  readonly receipts: readonly { readonly receipt: ReceiptView; readonly execution_outcome: ExecutionOutcomeWithIdView }[];
+  readonly data_receipts: readonly ReceiptView[];
+}
+
+/** A transaction's whole record: its block row, its details and one row per account involved. */
+export interface TransactionRecord {
+  readonly row: BlockTxRow;
+  readonly details: TransactionDetails;
+  /** By account id. */
+  readonly accounts: readonly AccountTxRow[];
+}
+
+/** Everything one block changes in the history index. */
+export interface HistoryBlockUpdate {
+  readonly block: BlockRow;
+  /** Transactions the block included or advanced (a receipt of theirs executed): their whole new record. */
+  readonly transactions: readonly TransactionRecord[];
+  /** The receipts the block executed, in `receipt_index` order. */
+  readonly receipts: readonly ReceiptRow[];
+}
+
+/** A position in an account's history: (tx_block_height, tx_index). */
+export interface TxPosition {
+  readonly height: number;
+  readonly index: number;
+}
+
+export interface AccountTxsQuery {
+  readonly accountId: string;
+  /** Flags a row must have (true) or lack (false); absent flags do not filter. */
+  readonly flags: Partial<Record<AccountRoleFlag, boolean>>;
+  /** Inclusive height bounds. */
+  readonly fromHeight?: number;
+  readonly toHeight?: number;
+  /** Rows strictly after this position in the query's order. */
+  readonly after?: TxPosition;
+  readonly desc: boolean;
+  readonly limit: number;
+  /** Also count every row matching the flags and height bounds (the first page's `txs_count`). */
+  readonly count: boolean;
+}
+
+export interface HistoryReader {
+  /** Last applied block (null before genesis is indexed). */
+  status(): Awaitable<{ readonly height: number | null }>;
+  /** Known transactions among `hashes`, in the order asked. */
+  transactions(hashes: readonly string[]): Awaitable<readonly TransactionRecord[]>;
+  accountTxs(query: AccountTxsQuery): Awaitable<{ readonly rows: readonly AccountTxRow[]; readonly count?: number }>;
+  /** A block by height or base58 hash, with its transaction and receipt rows. */
+  block(id: number | string): Awaitable<{ readonly row: BlockRow; readonly txs: readonly BlockTxRow[]; readonly receipts: readonly ReceiptRow[] } | undefined>;
+  /** Block rows within inclusive bounds, newest first when `desc`. */
+  blocks(query: { readonly fromHeight?: number; readonly toHeight?: number; readonly desc: boolean; readonly limit: number }): Awaitable<readonly BlockRow[]>;
+  /** A receipt row and its transaction's record. */
+  receipt(receiptId: string): Awaitable<{ readonly row: ReceiptRow; readonly transaction: TransactionRecord | undefined } | undefined>;
+}
+
+/** The write side, used by the history indexer alone. */
+export interface HistoryStore extends HistoryReader {
+  readonly height: number | null;
+  /** Applies one block atomically; blocks come in height order. */
+  apply(update: HistoryBlockUpdate): Awaitable<void>;
+}

@@ -1,0 +1,158 @@
+import type {
+  AccountTxRow,
+  AccountTxsQuery,
+  BlockRow,
+  BlockTxRow,
+  HistoryBlockUpdate,
+  HistoryStore,
+  ReceiptRow,
+  TransactionRecord,
+  TxPosition,
+} from "./HistoryStore.js";
+
+interface StoredBlock {
+  readonly row: BlockRow;
+  /** Hashes of the transactions the block included, in tx_index order. */
+  readonly txHashes: readonly string[];
+  readonly receipts: readonly ReceiptRow[];
+}
+
+/** Orders positions ascending: by height, then index. */
+function compare(a: TxPosition, b: TxPosition): number {
+  return a.height - b.height || a.index - b.index;
+}
+
+/**
+ * The history index in memory (serve's default): transactions by hash, blocks by height and
+ * hash, receipts by id, and per account its transactions sorted by position, so a page is a
+ * binary search then a scan.
+ */
+export class MemoryHistoryStore implements HistoryStore {
+  height: number | null = null;
+  private readonly txs = new Map<string, TransactionRecord>();
+  private readonly blocksByHeight = new Map<number, StoredBlock>();
+  private readonly heightByHash = new Map<string, number>();
+  private readonly receipts = new Map<string, ReceiptRow>();
+  /** account → its rows sorted by (tx_block_height, tx_index) ascending. */
+  private readonly byAccount = new Map<string, AccountTxRow[]>();
+
+  apply(update: HistoryBlockUpdate): void {
+    const height = update.block.block_height;
+    if (this.height !== null && height <= this.height) throw new Error(`block ${height} is not after the indexed block ${this.height}`);
+    const included: string[] = [];
+    for (const record of update.transactions) {
+      const hash = record.row.transaction_hash;
+      if (record.row.tx_block_height === height) included.push(hash);
+      this.txs.set(hash, record);
+      for (const row of record.accounts) this.putAccountRow(row);
+    }
+    included.sort((a, b) => this.txs.get(a)!.row.tx_index - this.txs.get(b)!.row.tx_index);
+    for (const receipt of update.receipts) this.receipts.set(receipt.receipt_id, receipt);
+    this.blocksByHeight.set(height, { row: update.block, txHashes: included, receipts: update.receipts });
+    this.heightByHash.set(update.block.block_hash, height);
+    this.height = height;
+  }
+
+  /** Inserts or replaces an account's row at its transaction's position. */
+  private putAccountRow(row: AccountTxRow): void {
+    let rows = this.byAccount.get(row.account_id);
+    if (rows === undefined) this.byAccount.set(row.account_id, (rows = []));
+    const position = { height: row.tx_block_height, index: row.tx_index };
+    const at = lowerBound(rows, position);
+    const existing = rows[at];
+    if (existing !== undefined && compare(positionOf(existing), position) === 0) rows[at] = row;
+    else rows.splice(at, 0, row);
+  }
+
+  status(): { height: number | null } {
+    return { height: this.height };
+  }
+
+  transactions(hashes: readonly string[]): TransactionRecord[] {
+    return hashes.flatMap((hash) => {
+      const record = this.txs.get(hash);
+      return record === undefined ? [] : [record];
+    });
+  }
+
+  accountTxs(query: AccountTxsQuery): { rows: AccountTxRow[]; count?: number } {
+    const all = this.byAccount.get(query.accountId) ?? [];
+    const from = query.fromHeight ?? 0;
+    const to = query.toHeight ?? Number.MAX_SAFE_INTEGER;
+    const matches = (row: AccountTxRow) =>
+      Object.entries(query.flags).every(([flag, value]) => row[flag as keyof AccountTxRow] === value);
+    // The slice of rows within the height bounds.
+    let start = lowerBound(all, { height: from, index: 0 });
+    let end = lowerBound(all, { height: to + 1, index: 0 });
+    if (query.after !== undefined) {
+      if (query.desc) end = Math.min(end, lowerBound(all, query.after));
+      else start = Math.max(start, upperBound(all, query.after));
+    }
+    const rows: AccountTxRow[] = [];
+    if (query.desc) {
+      for (let i = end - 1; i >= start && rows.length < query.limit; i--) if (matches(all[i]!)) rows.push(all[i]!);
+    } else {
+      for (let i = start; i < end && rows.length < query.limit; i++) if (matches(all[i]!)) rows.push(all[i]!);
+    }
+    if (!query.count) return { rows };
+    const first = lowerBound(all, { height: from, index: 0 });
+    const last = lowerBound(all, { height: to + 1, index: 0 });
+    let count = 0;
+    for (let i = first; i < last; i++) if (matches(all[i]!)) count++;
+    return { rows, count };
+  }
+
+  block(id: number | string): { row: BlockRow; txs: BlockTxRow[]; receipts: readonly ReceiptRow[] } | undefined {
+    const height = typeof id === "number" ? id : this.heightByHash.get(id);
+    const stored = height === undefined ? undefined : this.blocksByHeight.get(height);
+    if (stored === undefined) return undefined;
+    return { row: stored.row, txs: stored.txHashes.map((hash) => this.txs.get(hash)!.row), receipts: stored.receipts };
+  }
+
+  blocks(query: { fromHeight?: number; toHeight?: number; desc: boolean; limit: number }): BlockRow[] {
+    if (this.height === null) return [];
+    const from = Math.max(query.fromHeight ?? 0, 0);
+    const to = Math.min(query.toHeight ?? this.height, this.height);
+    const rows: BlockRow[] = [];
+    const push = (h: number) => {
+      const stored = this.blocksByHeight.get(h);
+      if (stored !== undefined) rows.push(stored.row);
+    };
+    if (query.desc) for (let h = to; h >= from && rows.length < query.limit; h--) push(h);
+    else for (let h = from; h <= to && rows.length < query.limit; h++) push(h);
+    return rows;
+  }
+
+  receipt(receiptId: string): { row: ReceiptRow; transaction: TransactionRecord | undefined } | undefined {
+    const row = this.receipts.get(receiptId);
+    return row === undefined ? undefined : { row, transaction: this.txs.get(row.transaction_hash) };
+  }
+}
+
+function positionOf(row: AccountTxRow): TxPosition {
+  return { height: row.tx_block_height, index: row.tx_index };
+}
+
+/** First index whose row is at or after `position`. */
+function lowerBound(rows: readonly AccountTxRow[], position: TxPosition): number {
+  let lo = 0;
+  let hi = rows.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compare(positionOf(rows[mid]!), position) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** First index whose row is strictly after `position`. */
+function upperBound(rows: readonly AccountTxRow[], position: TxPosition): number {
+  let lo = 0;
+  let hi = rows.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compare(positionOf(rows[mid]!), position) <= 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
