@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { UsageError, parseFlags } from "./flags.js";
 import { usageLine } from "./usageLine.js";
 
-export const sandboxUsage = `Usage: shardkit sandbox [--home DIR] init [--fast] [--num-shards N] [--chain-id ID] [--account-id ID]
+export const sandboxUsage = `Usage: shardkit sandbox [--home DIR] init [--fast] [--num-shards N] [--chain-id ID] [--account-id ID] [--test-seed SEED]
        shardkit sandbox [--home DIR] run [--rpc-addr HOST:PORT] [--network-addr HOST:PORT] [--block-time MS]
 
 nearcore's near-sandbox commands and files, so near-workspaces (JS and Rust) can start shardkit
@@ -11,7 +11,7 @@ in its place: point NEAR_SANDBOX_BIN_PATH at \`shardkit sandbox-path\` (docs/nea
 
 init writes DIR/genesis.json (test.near, the validator and root account, with a fresh random key,
 and the treasury near), DIR/validator_key.json (test.near's key), DIR/node_key.json and
-DIR/config.json, as \`neard init\` does for a localnet.
+DIR/config.json, as \`neard init\` does for a localnet (a DIR that holds them already is kept).
 run serves DIR's chain (kept in DIR/data) on one JSON-RPC listener, producing blocks on demand.
 
 Options:
@@ -20,6 +20,7 @@ ${usageLine("--fast", "init: epochs of 60 blocks instead of 500")}
 ${usageLine("--num-shards N", "init: shards, 1 to 26 (default 1); more split at shard1.test.near, shard2.test.near, ...")}
 ${usageLine("--chain-id ID", "init: the chain id (default test-chain- and five random characters)")}
 ${usageLine("--account-id ID", "init: the root account and validator (default test.near)")}
+${usageLine("--test-seed SEED", "init: the validator key from this seed, as nearcore's (default: a random key)")}
 ${usageLine("--rpc-addr HOST:PORT", "run: the JSON-RPC listener (default config.json's rpc.addr, else 0.0.0.0:3030)")}
 ${usageLine("--network-addr HOST:PORT", "run: accepted for nearcore's sake; shardkit has no peer network")}
 ${usageLine("--block-time MS", "run: milliseconds between blocks; 0 = on demand (default $SHARDKIT_SANDBOX_BLOCK_TIME_MS, else 0)")}
@@ -32,13 +33,14 @@ const flagSpecs = {
   "num-shards": { type: "string" },
   "chain-id": { type: "string" },
   "account-id": { type: "string" },
+  "test-seed": { type: "string" },
   "rpc-addr": { type: "string" },
   "network-addr": { type: "string" },
   "block-time": { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
-const initOnly = ["fast", "num-shards", "chain-id", "account-id"] as const;
+const initOnly = ["fast", "num-shards", "chain-id", "account-id", "test-seed"] as const;
 const runOnly = ["rpc-addr", "network-addr", "block-time"] as const;
 
 /** `shardkit sandbox`: near-sandbox's `--home H init` and `--home H run` (flags before or after the subcommand, as neard's clap takes them). */
@@ -67,6 +69,7 @@ export async function sandboxCommand(args: string[]): Promise<void> {
         numShards,
         ...(values["chain-id"] !== undefined && { chainId: values["chain-id"] }),
         ...(values["account-id"] !== undefined && { accountId: values["account-id"] }),
+        ...(values["test-seed"] !== undefined && { testSeed: values["test-seed"] }),
       });
       return;
     }

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { randomChainId, randomKeyPair, sandboxGenesis } from "../chain/genesis/sandboxGenesis.js";
+import { keyFromSeedString, randomChainId, randomKeyPair, sandboxGenesis } from "../chain/genesis/sandboxGenesis.js";
 import { isValidAccountId } from "../chain/primitives/accountId.js";
 import type { Ed25519KeyPair } from "../chain/primitives/ed25519.js";
 import { UsageError } from "./flags.js";
@@ -12,6 +12,8 @@ export interface SandboxInitOptions {
   readonly numShards: number;
   readonly chainId?: string;
   readonly accountId?: string;
+  /** `--test-seed`: the validator key from this seed string (nearcore's from_seed) instead of a random one. */
+  readonly testSeed?: string;
 }
 
 /** The nearcore key file shape (validator_key.json, node_key.json). */
@@ -19,15 +21,18 @@ const keyFile = (accountId: string, key: Ed25519KeyPair) => ({ account_id: accou
 
 /**
  * `sandbox init`: the files `neard init` writes for a localnet, each with a fresh random key.
- * A home that already holds a genesis is left alone and refused (nearcore keeps it too).
+ * A home that already holds config.json and genesis.json is kept as it is, as nearcore does.
  */
 export async function sandboxInit(options: SandboxInitOptions): Promise<void> {
   const home = resolve(options.home);
   const accountId = options.accountId ?? "test.near";
   if (!isValidAccountId(accountId)) throw new UsageError(`--account-id ${JSON.stringify(accountId)} is not a valid account id`, "sandbox");
-  if (existsSync(join(home, "genesis.json"))) throw new UsageError(`${home} already holds a genesis.json; init a new directory`, "sandbox");
+  if (existsSync(join(home, "config.json")) && existsSync(join(home, "genesis.json"))) {
+    process.stdout.write(`shardkit: ${home} already holds config.json and genesis.json; kept as they are\n`);
+    return;
+  }
   await mkdir(home, { recursive: true });
-  const validatorKey = randomKeyPair();
+  const validatorKey = options.testSeed === undefined ? randomKeyPair() : keyFromSeedString(options.testSeed);
   const genesis = sandboxGenesis({
     accountId,
     validatorKey,

@@ -44,9 +44,14 @@ describe("shardkit sandbox", () => {
     expect(fast.epoch_length).toBe(60);
     expect(fast.shard_layout.V1.boundary_accounts).toEqual(["shard1.test.near", "shard2.test.near"]);
 
+    // As nearcore: a home that holds config.json and genesis.json is kept, keys and all.
     const again = cli(["sandbox", "--home", a, "init"]);
-    expect(again.status).toBe(1);
-    expect(again.stderr).toContain("already holds a genesis.json");
+    expect(again.status).toBe(0);
+    expect(again.stdout).toContain("kept as they are");
+    expect(await readJson(join(a, "validator_key.json"))).toEqual(keyA);
+    const seeded = await home();
+    expect(cli(["sandbox", "--home", seeded, "init", "--test-seed", "alice.near"]).status).toBe(0);
+    expect((await readJson(join(seeded, "validator_key.json"))).public_key).toBe(keyFromSeedString("alice.near").publicKeyString);
   });
 
   it("keys near with nearcore's seed rule (the seed's bytes padded with spaces)", () => {
