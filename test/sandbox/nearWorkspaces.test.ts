@@ -143,11 +143,16 @@ describe("near-workspaces (JS) on shardkit sandbox", { timeout: 60_000 }, () => 
     }
   });
 
-  // Missing chain behaviour (the lead's, on-demand production): after the last transaction no
-  // block is produced while idle, so `final` stays two blocks behind and never shows it.
-  it.todo("a finality: final read shows the last transaction once the chain is idle (on-demand blocks: the final catch-up)", async () => {
-    const account = await root.createSubAccount("late", { initialBalance: ONE_NEAR });
-    const view = await worker.provider.viewAccount(account.accountId, { finality: "final" });
-    expect(view.amount).toBe(ONE_NEAR.toString());
+  // On-demand blocks: after the last transaction the chain makes it final (two more blocks), then
+  // idles; without that, waiting for FINAL would never end and `final` would not show the transfer.
+  it("a finality: final read shows the last transaction (on-demand blocks catch final up)", async () => {
+    const late = await root.createSubAccount("late", { initialBalance: ONE_NEAR });
+    const sent = await root.transfer(late, 5n);
+    const status = (await worker.provider.sendJsonRpc("tx", { tx_hash: sent.result.transaction.hash, sender_account_id: root.accountId, wait_until: "FINAL" })) as {
+      final_execution_status: string;
+    };
+    expect(status.final_execution_status).toBe("FINAL");
+    const view = await worker.provider.viewAccount(late.accountId, { finality: "final" });
+    expect(String(view.amount)).toBe((ONE_NEAR + 5n).toString());
   });
 });
