@@ -6,6 +6,8 @@ import { keysCommand, keysUsage } from "./keysCommand.js";
 import { stateCommand, stateUsage } from "./stateCommand.js";
 import { packageVersion } from "./packageRoot.js";
 import { serveUsage } from "./serveOptions.js";
+import { sandboxCommand, sandboxUsage } from "./sandboxCommand.js";
+import { sandboxPathCommand, sandboxPathUsage } from "./sandboxPathCommand.js";
 
 const usage = `Usage: shardkit <command> [options]
 
@@ -13,6 +15,8 @@ Commands:
   serve              run a local NEAR-compatible JSON-RPC node and REST API on a dev chain
   gateway            JSON-RPC gateway in front of nearcore nodes (\`shardkit gateway --help\`)
   keys <action>      manage API keys: add, list, revoke, rotate; import a keys file into Redis
+  sandbox <init|run> nearcore's near-sandbox CLI on shardkit, for near-workspaces (\`shardkit sandbox --help\`)
+  sandbox-path       print the path of a near-sandbox launcher for NEAR_SANDBOX_BIN_PATH
   contract-test      check a deployment against the specs (\`shardkit contract-test --help\`)
   state dump         write a data dir's state as a nearcore genesis file (\`shardkit state help\`)
   generate [--check] regenerate generated/ from specs/ (development command of the repository)
@@ -25,7 +29,7 @@ Options:
 Run \`shardkit <command> --help\` for a command's options.
 `;
 
-const commandUsage: Record<string, string> = { serve: serveUsage, gateway: gatewayUsage, keys: keysUsage, state: stateUsage, generate: generateUsage };
+const commandUsage: Record<string, string> = { serve: serveUsage, gateway: gatewayUsage, keys: keysUsage, state: stateUsage, generate: generateUsage, sandbox: sandboxUsage, "sandbox-path": sandboxPathUsage };
 
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
@@ -40,6 +44,10 @@ async function main(argv: string[]): Promise<void> {
       return keysCommand(rest);
     case "state":
       return stateCommand(rest);
+    case "sandbox":
+      return sandboxCommand(rest);
+    case "sandbox-path":
+      return sandboxPathCommand(rest);
     case "contract-test":
       return (await import("./contractTestCommand.js")).contractTestCommand(rest);
     case "generate":

@@ -110,6 +110,7 @@ describe("the packed package, installed in an empty project", () => {
     writeFileSync(join(project, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
     bin = join(modules, "shardkit", manifest.bin.shardkit!);
   }, 120_000);
+  const modules = () => join(project, "node_modules");
   afterAll(() => {
     if (project) rmSync(project, { recursive: true, force: true });
   });
@@ -120,6 +121,17 @@ describe("the packed package, installed in an empty project", () => {
     const help = spawnSync(process.execPath, [bin, "serve", "--help"], { cwd: project, encoding: "utf8" });
     expect(help.status).toBe(0);
     expect(help.stdout).toContain("--block-time MS");
+  });
+
+  it("sandbox-path writes a near-sandbox launcher inside the installed package that inits a home from an empty environment", async () => {
+    const printed = spawnSync(process.execPath, [bin, "sandbox-path"], { cwd: project, encoding: "utf8" });
+    expect(printed.status, printed.stderr).toBe(0);
+    const launcher = printed.stdout.trim();
+    expect(launcher).toBe(join(modules(), "shardkit", "dist", "sandbox", "near-sandbox"));
+    const home = join(project, "sandbox-home");
+    const init = spawnSync(launcher, ["--home", home, "init", "--fast"], { encoding: "utf8", env: {} });
+    expect(init.status, init.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(join(home, "validator_key.json"), "utf8"))).toMatchObject({ account_id: "test.near" });
   });
 
   it("runs shardkit serve: dev genesis with its contracts, rpc.discover, REST; the client import works", async () => {

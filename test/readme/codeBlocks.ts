@@ -89,6 +89,7 @@ export const blockRunners = {
   keysFile: { test: "test/readme/readmeExamples.test.ts", claims: (b: CodeBlock) => sh(b, "shardkit keys add --file") },
   lightClient: { test: "test/readme/readmeExamples.test.ts", claims: (b: CodeBlock) => ts(b, 'from "shardkit/proof"') },
   sandbox: { test: "test/readme/sandboxExamples.test.ts", claims: (b: CodeBlock) => ts(b, '"sandbox_patch_state"') },
+  nearWorkspaces: { test: "test/sandbox/docsExamples.test.ts", claims: (b: CodeBlock) => sh(b, "shardkit sandbox-path") || ts(b, 'from "near-workspaces"') },
   nearApiJs: { test: "test/readme/readmeExamples.test.ts", claims: (b: CodeBlock) => ts(b, 'from "@near-js/accounts"') && !b.code.includes('"sandbox_patch_state"') },
   clientPackage: { test: "test/client/readmeClient.test.ts", claims: (b: CodeBlock) => ts(b, 'from "@shardkit/client/') },
   clientPack: { test: "test/client/packInstall.test.ts", claims: (b: CodeBlock) => sh(b, "npm pack -w @shardkit/client") },

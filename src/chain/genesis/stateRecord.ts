@@ -12,7 +12,15 @@ import { GenesisError } from "./GenesisError.js";
  * of records allocates no intermediate byte arrays.
  */
 export type StateRecord =
-  | { readonly kind: "Account"; readonly accountId: string; readonly amount: bigint; readonly locked: bigint; readonly codeHash: CryptoHash }
+  | {
+      readonly kind: "Account";
+      readonly accountId: string;
+      readonly amount: bigint;
+      readonly locked: bigint;
+      readonly codeHash: CryptoHash;
+      /** The record's storage_usage: a genesis recomputes it, a sandbox patch writes it as given. */
+      readonly storageUsage?: number;
+    }
   | { readonly kind: "AccessKey"; readonly accountId: string; readonly publicKey: PublicKey; readonly accessKey: AccessKey }
   | { readonly kind: "Data"; readonly accountId: string; readonly key: string; readonly value: string }
   | { readonly kind: "Contract"; readonly accountId: string; readonly code: string };
@@ -26,7 +34,7 @@ type Json = Record<string, unknown>;
  * `{"Account":{account_id, account:{amount, locked, code_hash, storage_usage, ...}}}`,
  * `{"AccessKey":{account_id, public_key, access_key:{nonce, permission}}}`,
  * `{"Data":{account_id, data_key, value}}` (base64) and `{"Contract":{account_id, code}}`.
- * The file's storage_usage is ignored (recomputed from the records). Any other shape throws
+ * Unknown fields are ignored, as nearcore's serde types do. Any other shape throws
  * a {@link GenesisError} naming the record index.
  */
 export function parseStateRecord(json: unknown, index: number): StateRecord {
@@ -60,6 +68,9 @@ export function parseStateRecord(json: unknown, index: number): StateRecord {
         amount: uint(account["amount"], "Account.account.amount", U128_MAX, index),
         locked: account["locked"] === undefined ? 0n : uint(account["locked"], "Account.account.locked", U128_MAX, index),
         codeHash: account["code_hash"] === undefined ? ZERO_HASH : hashField(account["code_hash"], "Account.account.code_hash", index),
+        ...(account["storage_usage"] !== undefined && {
+          storageUsage: Number(uint(account["storage_usage"], "Account.account.storage_usage", BigInt(Number.MAX_SAFE_INTEGER), index)),
+        }),
       };
     }
     case "AccessKey": {

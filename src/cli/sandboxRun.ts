@@ -1,0 +1,64 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { createLogger } from "../server/log/Logger.js";
+import { startService } from "../server/startService.js";
+import { UsageError } from "./flags.js";
+import { shutdownOnSignals } from "./shutdownOnSignals.js";
+
+export interface SandboxRunOptions {
+  readonly home: string;
+  readonly rpcAddr?: string;
+  readonly blockTimeMs: number;
+}
+
+/**
+ * `sandbox run`: serves the home's chain on the one JSON-RPC listener near-workspaces talks to.
+ * The first run builds the chain from DIR/genesis.json into DIR/data; later runs resume it.
+ * There is no REST listener, and the archival listener takes any free port.
+ */
+export async function sandboxRun(options: SandboxRunOptions): Promise<void> {
+  const home = resolve(options.home);
+  const genesisFile = join(home, "genesis.json");
+  if (!existsSync(genesisFile)) throw new UsageError(`${home} has no genesis.json; run \`shardkit sandbox --home ${options.home} init\` first`, "sandbox");
+  const { host, port } = parseAddr(options.rpcAddr ?? configRpcAddr(home) ?? "0.0.0.0:3030");
+  const dataDir = join(home, "data");
+  const logger = createLogger({ level: "warn", format: "json", write: (line) => process.stdout.write(line) });
+  const service = await startService({
+    host,
+    rpcPort: port,
+    archivalPort: 0,
+    retention: 1000,
+    logger,
+    // A data dir that exists holds the chain of an earlier run: resume it.
+    chain: { blockTimeMs: options.blockTimeMs, dataDir, ...(!existsSync(dataDir) && { genesisFile }) },
+    onProductionFailure: (error) => {
+      console.error(`shardkit: block production stopped: ${error.message}`);
+      process.exit(1);
+    },
+    onInternalError: (method, error) => logger.error("internal error", { method, error: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
+  }).catch((error: unknown) => {
+    const code = (error as { code?: unknown }).code;
+    if (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL") throw new UsageError(`cannot listen on --rpc-addr ${host}:${port} (${String(code)})`, "sandbox");
+    throw error;
+  });
+  shutdownOnSignals(service);
+  console.log(`shardkit sandbox: chain ${service.chain.chainId} from ${home} on ${service.rpcUrl}`);
+}
+
+/** config.json's rpc.addr, when the file has one. */
+function configRpcAddr(home: string): string | undefined {
+  try {
+    const config = JSON.parse(readFileSync(join(home, "config.json"), "utf8")) as { rpc?: { addr?: unknown } };
+    return typeof config.rpc?.addr === "string" ? config.rpc.addr : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** "HOST:PORT" (IPv6 as "[::1]:PORT"). */
+export function parseAddr(text: string): { host: string; port: number } {
+  const match = /^(?:\[([^\]]+)\]|([^:]+)):(\d{1,5})$/.exec(text);
+  const port = Number(match?.[3]);
+  if (match === null || port > 65535) throw new UsageError(`--rpc-addr must be HOST:PORT, got ${JSON.stringify(text)}`, "sandbox");
+  return { host: match[1] ?? match[2]!, port };
+}
