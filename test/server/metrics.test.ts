@@ -77,17 +77,19 @@ describe("GET /metrics", () => {
     expect(moved("shardkit_block_production_seconds_count", {})).toBe(2);
     expect(sample(after, "shardkit_block_production_seconds_sum")).toBeGreaterThan(0);
     expect(sample(after, "shardkit_tx_pool_size")).toBe(0);
-    // With production stopped, an accepted transaction waits in the pool.
-    service.chain.stop();
-    service.chain.submitTransaction(signedTx(service.chain, ALICE, BOB, [{ type: "Transfer", deposit: 1n }]));
-    expect(sample(await scrape(service.metricsUrl), "shardkit_tx_pool_size")).toBe(1);
-    service.chain.start();
     expect(sample(after, "shardkit_chain_head_height")).toBe(service.chain.head().height);
     expect(sample(after, "shardkit_index_height")).toBe(service.chain.head().height);
     expect(sample(after, "shardkit_index_lag_blocks")).toBe(0);
     expect(sample(after, "shardkit_process_cpu_user_seconds_total")).toBeGreaterThan(0);
     expect(after).toMatch(/^# TYPE shardkit_nodejs_eventloop_lag_seconds gauge$/m);
     expect((await fetch(service.metricsUrl!.replace(/\/metrics$/, "/other"))).status).toBe(404);
+    // With production stopped, an accepted transaction waits in the pool; a block takes it.
+    service.chain.stop();
+    service.chain.submitTransaction(signedTx(service.chain, ALICE, BOB, [{ type: "Transfer", deposit: 1n }]));
+    expect(sample(await scrape(service.metricsUrl), "shardkit_tx_pool_size")).toBe(1);
+    service.chain.produceBlock();
+    expect(sample(await scrape(service.metricsUrl), "shardkit_tx_pool_size")).toBe(0);
+    service.chain.start();
   });
 
   it("counts rate-cap refusals (429) per listener", async () => {
@@ -102,7 +104,8 @@ describe("GET /metrics", () => {
   });
 
   it("on the gateway: forwarded requests by method, and every upstream's health", async () => {
-    while (gateway.regular.headHeight() === null) await new Promise((resolve) => setTimeout(resolve, 20));
+    // The gateway's probe has seen the upstream's current head (the serve test above made blocks).
+    while (gateway.regular.headHeight() !== service.chain.head().height) await new Promise((resolve) => setTimeout(resolve, 20));
     const before = await scrape(gateway.metricsUrl);
     for (let i = 0; i < 2; i++) expect(await rpc(gateway.rpcUrl, "status", [])).toBe(200);
     const after = await scrape(gateway.metricsUrl);
