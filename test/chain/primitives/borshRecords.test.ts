@@ -20,7 +20,8 @@ describe("borsh records", () => {
 
   it("round-trips accounts at the edges of their ranges, and the state value is the same bytes as latin1 (property)", () => {
     const account = fc.record({
-      amount: fc.bigInt({ min: 0n, max: 2n ** 128n - 1n }),
+      // u128::MAX itself is nearcore's AccountV2 sentinel: no V1 account holds it.
+      amount: fc.bigInt({ min: 0n, max: 2n ** 128n - 2n }),
       locked: fc.bigInt({ min: 0n, max: 2n ** 128n - 1n }),
       codeHash: fc.uint8Array({ minLength: 32, maxLength: 32 }),
       storageUsage: fc.oneof(fc.nat(), fc.constantFrom(2 ** 32 - 1, 2 ** 32, Number.MAX_SAFE_INTEGER)),
