@@ -32,7 +32,7 @@ const manifest = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")
  * history: 5 routes, their request and response validators, 6 docs pages): 1.305 MB packed,
  * 8.09 MB unpacked, 976 files.
  */
-const BUDGET = { packedBytes: 1_400_000, unpackedBytes: 8_600_000, files: 1000 };
+const BUDGET = { packedBytes: 1_400_000, unpackedBytes: 8_600_000, files: 1050 };
 
 function pack(args: string[] = []): PackReport {
   // --ignore-scripts: pack what dist/ holds now (the build is the prepare step of npm ci).
