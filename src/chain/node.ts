@@ -559,7 +559,7 @@ export class Chain implements ChainReader {
    */
   stateChangesInBlock(block: Block): BlockStateChanges {
     if (block.height === this.genesisBlock.height) return genesisStateChanges(this.genesisBlock.postState);
-    return this.history.commit(block.height)?.stateChanges ?? recordedStateChanges([]);
+    return recordedStateChanges(this.history.stored(block.height)?.causedChanges ?? []);
   }
 
   /** A produced block, durable in the store: to the commit subscribers, then the block listeners. */
