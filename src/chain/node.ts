@@ -8,6 +8,13 @@ import { CommitSubscribers, type CommitListener, type SubscriberFailureReport } 
 import { LightClientViews } from "./blocks/LightClientViews.js";
 import { finalityHeight, type Finality } from "./blocks/finality.js";
 import { Producer } from "./client/Producer.js";
+import { BlockingRpc, UPSTREAM_DEFAULTS } from "./fork/BlockingRpc.js";
+import type { ForkOptions } from "./fork/ForkOptions.js";
+import type { ForkPoint } from "./fork/ForkPoint.js";
+import { ForkStateStore } from "./fork/ForkStateStore.js";
+import { resolveForkPoint } from "./fork/resolveForkPoint.js";
+import { UpstreamState } from "./fork/UpstreamState.js";
+import { parseCryptoHash } from "./primitives/cryptoHash.js";
 import { ViewClient } from "./client/ViewClient.js";
 import { defaultGenesisConfig, type GenesisConfig } from "./genesis/GenesisConfig.js";
 import type { BlockCommit } from "./blockCommit.js";
@@ -39,6 +46,9 @@ export { Block } from "./blocks/Block.js";
 export type { Finality } from "./blocks/finality.js";
 export type { BlockView, BlockHeaderView, ChunkHeaderView } from "./blocks/blockView.js";
 export type { DevAccount } from "./genesis/devGenesis.js";
+export type { ForkOptions } from "./fork/ForkOptions.js";
+export type { ForkPoint } from "./fork/ForkPoint.js";
+export { UpstreamRpcError, UpstreamUnavailableError } from "./fork/UpstreamError.js";
 export type { GenesisLoadProgress } from "./genesis/loadGenesisFile.js";
 export type { AccessKey, AccessKeyPermission } from "./primitives/accessKey.js";
 export type { AccountView } from "./state/accountViews.js";
@@ -98,6 +108,11 @@ export interface ChainOptions {
   readonly minimumStake?: bigint;
   /** Runs FunctionCall actions (default: the wasm contract VM, vm/wasmExecutor.ts). */
   readonly functionCalls?: FunctionCallExecutor;
+  /**
+   * Fork an upstream chain: continue from its block, reading its state lazily beneath the
+   * local writes (fork/). A data dir that holds a fork resumes it (the URL may change).
+   */
+  readonly fork?: ForkOptions;
 }
 
 /** nearcore's default `transaction_validity_period`, in blocks. */
@@ -145,6 +160,11 @@ export class Chain implements ChainReader {
   readonly lightClient: LightClientViews;
   /** Transactions and outgoing receipts of every produced chunk (the `chunk` method). */
   readonly chunkBodies: ChunkBodies;
+  /** Set on a fork: the upstream block this chain continues from. */
+  readonly fork: ForkPoint | undefined;
+  /** A fork's reads of the upstream state (its `calls` count the upstream requests). */
+  readonly upstreamState: UpstreamState | undefined;
+  private readonly upstreamRpc: BlockingRpc | undefined;
 
   private readonly store: StateStore;
   /** Keeps every block (the seam to disk); a block is reported only after its commit. */
@@ -173,6 +193,7 @@ export class Chain implements ChainReader {
     validityPeriod: number;
     minimumStake: bigint;
     functionCalls: FunctionCallExecutor | undefined;
+    fork?: { readonly point: ForkPoint; readonly options: ForkOptions | undefined } | undefined;
   }) {
     const { config, layout, author } = init;
     this.config = config;
@@ -183,7 +204,20 @@ export class Chain implements ChainReader {
     this.blockTimeMs = init.blockTimeMs;
     this.totalSupply = init.state.totalSupply;
     this.chainStore = init.chainStore;
-    this.store = init.chainStore.stateStore();
+    this.fork = init.fork?.point;
+    if (init.fork === undefined) {
+      this.store = init.chainStore.stateStore();
+    } else {
+      const { point, options } = init.fork;
+      this.upstreamRpc = new BlockingRpc({
+        ...UPSTREAM_DEFAULTS,
+        url: point.url,
+        apiKey: options?.apiKey,
+        ...(options?.requestsPerSecond !== undefined && { requestsPerSecond: options.requestsPerSecond }),
+      });
+      this.upstreamState = new UpstreamState(this.upstreamRpc, init.chainStore.forkCache(parseCryptoHash(point.blockHash)), point.blockHash);
+      this.store = new ForkStateStore(init.chainStore.stateStore(), this.upstreamState);
+    }
     this.blockProducer = { accountId: author, publicKey: devKeyPair(author).publicKeyString };
 
     const genesisState = this.genesisState(init.state, init.genesisRoots);
@@ -216,7 +250,11 @@ export class Chain implements ChainReader {
       },
       merkle,
     );
-    this.genesisBlock = this.headers.genesis(config.genesisTimeNs, genesisState);
+    this.genesisBlock = this.headers.genesis(
+      config.genesisTimeNs,
+      genesisState,
+      this.fork && { hash: parseCryptoHash(this.fork.blockHash), prevHash: parseCryptoHash(this.fork.prevHash) },
+    );
     const stored = this.chainStore.genesis();
     if (stored === undefined) {
       this.chainStore.initGenesis({
@@ -228,12 +266,13 @@ export class Chain implements ChainReader {
         stateRoots: genesisState.map((s) => s.rootHash),
         totalSupply: init.state.totalSupply,
         genesisHash: this.genesisBlock.hash,
+        ...(this.fork && { fork: this.fork }),
       });
     } else if (stored.genesisHash !== this.genesisBlock.hash) {
       throw new ChainStoreError(`stored genesis ${stored.genesisHash} rebuilds as ${this.genesisBlock.hash}: the data dir does not match this shardkit`);
     }
     // The head is read from the store, not replayed: its record names everything in flight.
-    this.history = new BlockHistory(this.chainStore, this.genesisBlock, (record, parent, postState) =>
+    this.history = new BlockHistory(this.chainStore, this.store, this.genesisBlock, (record, parent, postState) =>
       this.headers.next(parent, record.timestampNs, postState, blockExecution(record.chunkResults, parent.totalSupply), record.signatures),
     );
     this.chunkBodies = { get: (chunkHash) => this.history.chunkBody(chunkHash) };
@@ -263,6 +302,7 @@ export class Chain implements ChainReader {
       blockTimeMs: init.blockTimeMs,
       now: init.now,
       chainStore: this.chainStore,
+      states: this.store,
       history: this.history,
       headers: this.headers,
       merkle,
@@ -343,6 +383,27 @@ export class Chain implements ChainReader {
         throw e;
       }
     }
+    if (opts.fork !== undefined) {
+      if (opts.genesisFile !== undefined) throw new RangeError("a fork continues its upstream's chain: it takes no genesis file");
+      const point = await resolveForkPoint(opts.fork);
+      const layout = pickLayout(undefined);
+      const { state, devAccounts } = buildDevGenesis(layout);
+      // The fork's genesis stands for the upstream block: its height, time and chain id.
+      const base = defaultGenesisConfig(Number(point.timestampNs / 1_000_000n), point.chainId);
+      return new Chain({
+        ...runtime,
+        config: override({ ...base, chainId: point.chainId, genesisHeight: point.height, genesisTimeNs: point.timestampNs }),
+        layout,
+        state,
+        devAccounts,
+        author: DEV_AUTHOR,
+        chainStore,
+        devGenesis: true,
+        blockTimeMs,
+        now,
+        fork: { point, options: opts.fork },
+      });
+    }
     if (opts.genesisFile !== undefined) {
       // An on-disk state store gets the tries straight from the file (bounded memory); their roots come back.
       const loaded = await loadGenesisFile(opts.genesisFile, pickLayout, now(), store, opts.onGenesisProgress ? { onProgress: opts.onGenesisProgress } : {});
@@ -402,6 +463,14 @@ export class Chain implements ChainReader {
         `the data dir already holds a chain; genesis file ${opts.genesisFile} only starts a new one (use another --data-dir or --ephemeral)`,
       );
     }
+    const fork = stored.fork;
+    if (opts.fork !== undefined && fork === undefined) {
+      throw new ChainStoreError("the data dir holds a chain that is not a fork (use another --data-dir or --ephemeral)");
+    }
+    const askedBlock = opts.fork?.block;
+    if (fork !== undefined && askedBlock !== undefined && askedBlock !== fork.height && askedBlock !== fork.blockHash) {
+      differs("fork block", askedBlock, `${fork.height} (${fork.blockHash})`);
+    }
     if (opts.shards !== undefined && opts.shards !== layout.numShards) differs("shard count", opts.shards, layout.numShards);
     if (opts.boundaryAccounts !== undefined && opts.boundaryAccounts.join(",") !== layout.boundaryAccounts.join(",")) {
       differs("boundary accounts", opts.boundaryAccounts.join(","), layout.boundaryAccounts.join(","));
@@ -424,6 +493,11 @@ export class Chain implements ChainReader {
       author: stored.author,
       devGenesis: stored.devGenesis,
       genesisRoots: stored.stateRoots,
+      // A resumed fork may be pointed at another URL serving the same chain.
+      fork: fork && {
+        point: { ...fork, ...(opts.fork !== undefined && { url: opts.fork.url, archivalUrl: opts.fork.archivalUrl ?? fork.archivalUrl }) },
+        options: opts.fork,
+      },
     });
   }
 
@@ -432,6 +506,7 @@ export class Chain implements ChainReader {
   /** Stops block production and closes the chain store (flushing an on-disk one). */
   async close(): Promise<void> {
     this.stop();
+    await this.upstreamRpc?.close();
     await this.chainStore.close();
   }
 

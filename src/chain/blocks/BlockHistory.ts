@@ -9,7 +9,7 @@ import { LruCache } from "../store/LruCache.js";
 import type { DecodedSignedTransaction } from "../transaction/index.js";
 import { recordedStateChanges } from "../views/BlockStateChanges.js";
 import type { ChunkBody } from "../views/ChunkBodies.js";
-import type { StateSnapshot } from "../store/stateStore.js";
+import type { StateSnapshot, StateStore } from "../store/stateStore.js";
 import { Block, type BlockParent } from "./Block.js";
 
 /**
@@ -79,6 +79,8 @@ export class BlockHistory {
 
   constructor(
     private readonly store: ChainStore,
+    /** Where post-states are read (the store's own, or a fork's over it). */
+    private readonly states: StateStore,
     readonly genesis: Block,
     private readonly rebuild: RebuildBlock,
   ) {
@@ -132,9 +134,8 @@ export class BlockHistory {
 
   /** Each shard's post-state after a stored block: its roots in the state store. */
   private postStateOf(stored: StoredBlock): StateSnapshot[] {
-    const states = this.store.stateStore();
     return stored.stateRoots.map((root, i) => {
-      const state = states.byRoot(root);
+      const state = this.states.byRoot(root);
       if (state === undefined) throw new ChainStoreError(`the data dir lacks the state root of shard index ${i} after block ${stored.height}`);
       return state;
     });

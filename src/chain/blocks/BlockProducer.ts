@@ -127,7 +127,11 @@ export class BlockProducer {
   }
 
   /** The genesis block: chunks carry the genesis state roots, nothing is signed. */
-  genesis(timestampNs: bigint, state: readonly StateSnapshot[]): Block {
+  /**
+   * The genesis block. A fork's genesis stands for the upstream block it continues from:
+   * `forkOf` gives that block's hash (the parent of the first local block) and its parent's.
+   */
+  genesis(timestampNs: bigint, state: readonly StateSnapshot[], forkOf?: { readonly hash: Uint8Array; readonly prevHash: Uint8Array }): Block {
     return this.build({
       height: this.cfg.genesisHeight,
       prev: undefined,
@@ -135,6 +139,7 @@ export class BlockProducer {
       prevStateRoots: state.map((s) => s.rootHash),
       postState: state,
       execution: undefined,
+      forkOf,
     });
   }
 
@@ -163,11 +168,12 @@ export class BlockProducer {
     execution: BlockExecution | undefined;
     /** Signatures of a stored block (absent: signed now). */
     signatures?: BlockSignatures | undefined;
+    forkOf?: { readonly hash: Uint8Array; readonly prevHash: Uint8Array } | undefined;
   }): Block {
-    const { height, prev, timestampNs, prevStateRoots, postState, execution, signatures } = input;
+    const { height, prev, timestampNs, prevStateRoots, postState, execution, signatures, forkOf } = input;
     const cfg = this.cfg;
     const isGenesis = prev === undefined;
-    const prevHash = isGenesis ? ZERO_HASH : prev.hashBytes;
+    const prevHash = isGenesis ? (forkOf?.prevHash ?? ZERO_HASH) : prev.hashBytes;
     const prevHashText = formatCryptoHash(prevHash);
     const signBytes = (msg: Uint8Array) => cfg.key.sign(msg);
     const chunkSignatures: Uint8Array[] = [];
@@ -300,7 +306,7 @@ export class BlockProducer {
     rest.u32(cfg.protocolVersion).u32(chunkEndorsements.length);
     for (const e of chunkEndorsements) rest.bytes(Uint8Array.from(e));
     const innerRestHash = sha256(rest.toBytes());
-    const hashBytes = blockHashFromParts(sha256(innerLiteBytes(innerLite)), innerRestHash, prevHash);
+    const hashBytes = forkOf?.hash ?? blockHashFromParts(sha256(innerLiteBytes(innerLite)), innerRestHash, prevHash);
     const hash = formatCryptoHash(hashBytes);
     const blockSignature = isGenesis ? new Uint8Array(0) : (signatures?.block ?? signBytes(hashBytes));
 

@@ -27,7 +27,7 @@ import { stateChangeToWrite, type StateChange } from "../state/stateChange.js";
 import type { SortedChanges } from "../store/applyChanges.js";
 import { ChainStoreError, type ChainStore, type StoredBlock } from "../store/ChainStore.js";
 import { ChangeSet } from "../store/changeSet.js";
-import type { StateSnapshot } from "../store/stateStore.js";
+import type { StateSnapshot, StateStore } from "../store/stateStore.js";
 import { recordedStateChanges } from "../views/BlockStateChanges.js";
 import { decodeSignedTransaction, verifyTransactionSignature, type DecodedSignedTransaction } from "../transaction/index.js";
 
@@ -47,6 +47,8 @@ export interface ProducerParts {
   /** Wall clock in Unix ms. */
   readonly now: () => number;
   readonly chainStore: ChainStore;
+  /** Where post-states are committed (the chain store's own, or a fork's over it). */
+  readonly states: StateStore;
   readonly history: BlockHistory;
   /** Builds headers, chunk headers and signatures. */
   readonly headers: BlockProducer;
@@ -268,7 +270,7 @@ export class Producer {
     const results: ChunkResult[] = [];
     const stateChanges: SortedChanges[] = [];
     const causedChanges: KeyStateChanges[][] = [];
-    const stateStore = chainStore.stateStore();
+    const stateStore = this.parts.states;
     let postState: StateSnapshot[];
     try {
       postState = prev.postState.map((state, i) => {

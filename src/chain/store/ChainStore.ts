@@ -1,3 +1,5 @@
+import type { ForkPoint } from "../fork/ForkPoint.js";
+import type { ForkCache } from "./ForkCache.js";
 import type { GenesisConfig } from "../genesis/GenesisConfig.js";
 import type { ChunkResult } from "../runtime/applyChunk.js";
 import type { KeyStateChanges } from "../runtime/StateChangeCause.js";
@@ -42,6 +44,8 @@ export interface StoredGenesis {
   readonly totalSupply: bigint;
   /** base58 genesis block hash: a check that the rebuilt genesis is the stored one. */
   readonly genesisHash: string;
+  /** Set for a fork: the upstream block the chain continues from (its genesis stands for it). */
+  readonly fork?: ForkPoint | undefined;
 }
 
 /**
@@ -145,6 +149,8 @@ export interface ChainStore {
    * transaction: every stored root stays readable through it.
    */
   stateStore(): StateStore;
+  /** What a fork fetched from its upstream at the block with this 32-byte hash (kept across restarts by a durable store). */
+  forkCache(forkBlockHash: Uint8Array): ForkCache;
   /** Flushes and releases the store; further calls fail. */
   close(): Promise<void>;
 }

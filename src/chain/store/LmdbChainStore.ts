@@ -15,6 +15,8 @@ import {
 } from "./ChainStore.js";
 import { lockDataDir } from "./dataDirLock.js";
 import { DiskStateStore } from "./DiskStateStore.js";
+import type { ForkCache } from "./ForkCache.js";
+import { LmdbForkCache } from "./LmdbForkCache.js";
 import { merklePositionsCompletedBy } from "./merklePositions.js";
 
 // Keys are ordered-binary tuples; heights are numbers, so blocks sort (and are appended) by height.
@@ -91,6 +93,8 @@ export class LmdbChainStore implements ChainStore {
   private committedSinceOpen = false;
   /** A bulk load wrote the loading marker: the genesis commit removes it. */
   private loading = false;
+  /** What forks fetched from their upstreams (opened on first use). */
+  private forkEntries: Database<Buffer, Buffer> | undefined;
   private constructor(
     private readonly db: RootDatabase<Buffer, Key>,
     readonly path: string,
@@ -177,6 +181,11 @@ export class LmdbChainStore implements ChainStore {
 
   stateStore(): DiskStateStore {
     return this.state;
+  }
+
+  forkCache(forkBlockHash: Uint8Array): ForkCache {
+    this.forkEntries ??= this.db.openDB<Buffer, Buffer>({ name: "fork", encoding: "binary", keyEncoding: "binary", compression: false });
+    return new LmdbForkCache(this.forkEntries, forkBlockHash);
   }
 
   private static checkFormat(db: Database<Buffer, Key>, path: string): void {

@@ -1,6 +1,7 @@
 import { base58Decode } from "../primitives/base58.js";
 import { blockIndexKeys, type BlockIndexKeys } from "./blockIndexKeys.js";
 import { ChainStoreError, type ChainStore, type MerkleNode, type StoredBlock, type StoredGenesis } from "./ChainStore.js";
+import { MemoryForkCache, type ForkCache } from "./ForkCache.js";
 import { merklePositionsCompletedBy } from "./merklePositions.js";
 import { MemoryStateStore } from "./MemoryStateStore.js";
 
@@ -21,6 +22,7 @@ export class MemoryChainStore implements ChainStore {
   private readonly indexes = new Map<IndexName, Map<string, number>>(INDEXES.map((name) => [name, new Map()]));
   private readonly merkle = new Map<string, Uint8Array>();
   private readonly state = new MemoryStateStore();
+  private readonly forkCaches = new Map<string, ForkCache>();
   private closed = false;
 
   genesis(): StoredGenesis | undefined {
@@ -29,6 +31,13 @@ export class MemoryChainStore implements ChainStore {
 
   stateStore(): MemoryStateStore {
     return this.state;
+  }
+
+  forkCache(forkBlockHash: Uint8Array): ForkCache {
+    const key = Buffer.from(forkBlockHash).toString("hex");
+    let cache = this.forkCaches.get(key);
+    if (cache === undefined) this.forkCaches.set(key, (cache = new MemoryForkCache()));
+    return cache;
   }
 
   initGenesis(genesis: StoredGenesis): void {

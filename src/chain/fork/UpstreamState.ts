@@ -1,0 +1,244 @@
+import { parseStateRecord } from "../genesis/stateRecord.js";
+import { decodeAccount, type Account } from "../primitives/account.js";
+import { base64DecodeToLatin1 } from "../primitives/base64.js";
+import { formatCryptoHash, parseCryptoHash } from "../primitives/cryptoHash.js";
+import { latin1ToBytes } from "../primitives/latin1.js";
+import { formatPublicKey, publicKeyFromBorsh } from "../primitives/publicKey.js";
+import { stateChangeToWrite } from "../state/stateChange.js";
+import { accountTrieKey, contractDataPrefix, TrieKeyColumn } from "../store/trieKeys.js";
+import type { BlockingRpc } from "./BlockingRpc.js";
+import type { ForkCache, ForkEntry } from "../store/ForkCache.js";
+import { UpstreamRpcError } from "./UpstreamError.js";
+
+/** The global contract code column (trie_key.rs col 18): col ‖ borsh GlobalContractCodeIdentifier. */
+const GLOBAL_CONTRACT_CODE = 0x12;
+/** The columns read through to the upstream; the others (receipts, queues) are the fork's own. */
+export function isForkedKey(key: string): boolean {
+  const column = key.charCodeAt(0);
+  return (
+    column === TrieKeyColumn.ACCOUNT ||
+    column === TrieKeyColumn.CONTRACT_CODE ||
+    column === TrieKeyColumn.ACCESS_KEY ||
+    column === TrieKeyColumn.CONTRACT_DATA ||
+    column === GLOBAL_CONTRACT_CODE
+  );
+}
+
+/** nearcore's paged view_state cap per page. */
+const PAGE_ITEMS = 10_000;
+
+/** Upstream answers that mean "there is none" rather than a failure. */
+const ABSENT = new Set([
+  "UNKNOWN_ACCOUNT",
+  "UNKNOWN_ACCESS_KEY",
+  "NO_CONTRACT_CODE",
+  "UnknownAccount",
+  "UnknownAccessKey",
+  "NoContractCode",
+]);
+
+/**
+ * The upstream's state at the fork block, by trie key, as a fork reads it beneath its own
+ * writes: accounts (`view_account`), contract code (`view_code`), access keys
+ * (`view_access_key`, or `view_access_key_list` for a whole account), contract data (one key:
+ * paged `view_state` with the key as prefix and `limit: 1`; a whole account: every page) and
+ * global contract code. Every answer, absence included, goes to the cache first, so an item
+ * is fetched once. Other columns (receipts, queues) are local to the fork: undefined.
+ */
+export class UpstreamState {
+  constructor(
+    private readonly rpc: BlockingRpc,
+    private readonly cache: ForkCache,
+    private readonly blockHash: string,
+  ) {}
+
+  /** Upstream calls made so far (the bench's requests per first touch). */
+  get calls(): number {
+    return this.rpc.calls;
+  }
+
+  /** The upstream's value of a trie key at the fork block (undefined: none, or a local-only column). */
+  get(key: string): string | undefined {
+    if (!isForkedKey(key)) return undefined;
+    const cached = this.cache.get(key);
+    if (cached !== undefined) return cached ?? undefined;
+    const column = key.charCodeAt(0);
+    let value: string | null;
+    switch (column) {
+      case TrieKeyColumn.ACCOUNT:
+        value = this.fetchAccount(key.slice(1));
+        break;
+      case TrieKeyColumn.CONTRACT_CODE:
+        value = this.fetchCode(key.slice(1));
+        break;
+      case TrieKeyColumn.ACCESS_KEY:
+      case TrieKeyColumn.CONTRACT_DATA: {
+        const comma = key.indexOf(",", 1);
+        if (comma < 0) return undefined;
+        const accountId = key.slice(1, comma);
+        const listing = this.cache.listing(key.slice(0, comma + 1));
+        if (listing !== undefined) return find(listing, key);
+        if (this.account(accountId) === undefined) value = null;
+        else if (column === TrieKeyColumn.ACCESS_KEY) value = this.fetchAccessKey(accountId, key.slice(comma + 1));
+        else value = this.fetchData(accountId, key.slice(comma + 1));
+        break;
+      }
+      default:
+        value = this.fetchGlobalCode(key);
+    }
+    this.cache.put(key, value);
+    return value ?? undefined;
+  }
+
+  /**
+   * Every upstream entry under `prefix`, sorted, when the prefix lies inside one account's
+   * access keys or contract data (the whole account is fetched once); undefined for any other
+   * prefix (read locally only).
+   */
+  listing(prefix: string): readonly ForkEntry[] | undefined {
+    const column = prefix.charCodeAt(0);
+    if (column !== TrieKeyColumn.ACCESS_KEY && column !== TrieKeyColumn.CONTRACT_DATA) return undefined;
+    const comma = prefix.indexOf(",", 1);
+    if (comma < 0) return undefined;
+    const accountPrefix = prefix.slice(0, comma + 1);
+    let all = this.cache.listing(accountPrefix);
+    if (all === undefined) {
+      const accountId = prefix.slice(1, comma);
+      all = this.account(accountId) === undefined ? [] : column === TrieKeyColumn.ACCESS_KEY ? this.fetchAccessKeys(accountId) : this.fetchAllData(accountId);
+      this.cache.putListing(accountPrefix, all);
+    }
+    if (prefix === accountPrefix) return all;
+    const from = lowerBound(all, prefix);
+    let to = from;
+    while (to < all.length && all[to]![0].startsWith(prefix)) to++;
+    return all.slice(from, to);
+  }
+
+  private account(accountId: string): Account | undefined {
+    const raw = this.get(accountTrieKey(accountId));
+    return raw === undefined ? undefined : decodeAccount(latin1ToBytes(raw));
+  }
+
+  private query(label: string, params: Record<string, unknown>): Record<string, unknown> | null {
+    try {
+      return this.rpc.call("query", { ...params, block_id: this.blockHash }, `query ${label}`) as Record<string, unknown>;
+    } catch (e) {
+      if (e instanceof UpstreamRpcError && e.causeName !== undefined && ABSENT.has(e.causeName)) return null;
+      throw e;
+    }
+  }
+
+  private fetchAccount(accountId: string): string | null {
+    const view = this.query(`view_account ${accountId}`, { request_type: "view_account", account_id: accountId });
+    if (view === null) return null;
+    const record = parseStateRecord({ Account: { account_id: accountId, account: view } }, 0);
+    if (record.kind !== "Account") throw new Error("unreachable");
+    const globalHash = view["global_contract_hash"];
+    const globalAccount = view["global_contract_account_id"];
+    const account: Account = {
+      amount: record.amount,
+      locked: record.locked,
+      codeHash: record.codeHash,
+      storageUsage: record.storageUsage ?? 0,
+      ...(typeof globalHash === "string" && { globalContract: { kind: "CodeHash", codeHash: parseCryptoHash(globalHash) } }),
+      ...(typeof globalAccount === "string" && { globalContract: { kind: "AccountId", accountId: globalAccount } }),
+    };
+    return stateChangeToWrite({ type: "account", accountId, account }).value;
+  }
+
+  private fetchCode(accountId: string): string | null {
+    const account = this.account(accountId);
+    // No local code upstream (none, or a global contract): nothing to ask.
+    if (account === undefined || account.codeHash.every((b) => b === 0)) return null;
+    const view = this.query(`view_code ${accountId}`, { request_type: "view_code", account_id: accountId });
+    return view === null ? null : base64DecodeToLatin1(String(view["code_base64"]));
+  }
+
+  private fetchAccessKey(accountId: string, borshKey: string): string | null {
+    const publicKey = formatPublicKey(publicKeyFromBorsh(latin1ToBytes(borshKey)).key);
+    const view = this.query(`view_access_key ${accountId} ${publicKey}`, { request_type: "view_access_key", account_id: accountId, public_key: publicKey });
+    return view === null ? null : accessKeyEntry(accountId, publicKey, view)[1];
+  }
+
+  private fetchAccessKeys(accountId: string): ForkEntry[] {
+    const view = this.query(`view_access_key_list ${accountId}`, { request_type: "view_access_key_list", account_id: accountId });
+    const keys = (view?.["keys"] ?? []) as { public_key: string; access_key: unknown }[];
+    return keys.map((k) => accessKeyEntry(accountId, k.public_key, k.access_key)).sort(byKey);
+  }
+
+  private fetchData(accountId: string, dataKey: string): string | null {
+    const prefix = Buffer.from(dataKey, "latin1").toString("base64");
+    const view = this.query(`view_state ${accountId} key ${prefix}`, { request_type: "view_state", account_id: accountId, prefix_base64: prefix, limit: 1 });
+    const first = (view?.["values"] as { key: string; value: string }[] | undefined)?.[0];
+    return first !== undefined && base64DecodeToLatin1(first.key) === dataKey ? base64DecodeToLatin1(first.value) : null;
+  }
+
+  /** Every page of the account's contract data. */
+  private fetchAllData(accountId: string): ForkEntry[] {
+    const base = contractDataPrefix(accountId);
+    const entries: ForkEntry[] = [];
+    let after: string | undefined;
+    for (let page = 1; ; page++) {
+      const view = this.query(`view_state ${accountId} page ${page}`, {
+        request_type: "view_state",
+        account_id: accountId,
+        prefix_base64: "",
+        limit: PAGE_ITEMS,
+        ...(after === undefined ? {} : { after_key_base64: after }),
+      });
+      for (const v of (view?.["values"] ?? []) as { key: string; value: string }[]) {
+        entries.push([base + base64DecodeToLatin1(v.key), base64DecodeToLatin1(v.value)]);
+      }
+      const last = view?.["last_key"];
+      if (typeof last !== "string") return entries;
+      after = last;
+    }
+  }
+
+  private fetchGlobalCode(key: string): string | null {
+    const tag = key.charCodeAt(1);
+    const params =
+      tag === 0
+        ? { request_type: "view_global_contract_code", code_hash: base58Of(key.slice(2)) }
+        : { request_type: "view_global_contract_code_by_account_id", account_id: key.slice(6) };
+    const label = `${params.request_type} ${"code_hash" in params ? params.code_hash : params.account_id}`;
+    try {
+      const view = this.query(label, params);
+      return view === null ? null : base64DecodeToLatin1(String(view["code_base64"]));
+    } catch (e) {
+      // nearcore names a missing global contract with its own cause.
+      if (e instanceof UpstreamRpcError && e.causeName !== undefined && /NO_GLOBAL_CONTRACT|NoGlobalContract/.test(e.causeName)) return null;
+      throw e;
+    }
+  }
+}
+
+function accessKeyEntry(accountId: string, publicKey: string, accessKey: unknown): ForkEntry {
+  const record = parseStateRecord({ AccessKey: { account_id: accountId, public_key: publicKey, access_key: accessKey } }, 0);
+  if (record.kind !== "AccessKey") throw new Error("unreachable");
+  const write = stateChangeToWrite({ type: "accessKey", accountId, publicKey: record.publicKey, accessKey: record.accessKey });
+  return [write.key, write.value!];
+}
+
+function base58Of(latin1: string): string {
+  return formatCryptoHash(latin1ToBytes(latin1));
+}
+
+const byKey = (a: ForkEntry, b: ForkEntry) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
+
+/** First index whose key is >= `key`. */
+export function lowerBound(entries: readonly ForkEntry[], key: string): number {
+  let lo = 0;
+  let hi = entries.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (entries[mid]![0] < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function find(entries: readonly ForkEntry[], key: string): string | undefined {
+  const i = lowerBound(entries, key);
+  return i < entries.length && entries[i]![0] === key ? entries[i]![1] : undefined;
+}

@@ -1,0 +1,71 @@
+/**
+ * Worker thread of {@link BlockingRpc}: makes the JSON-RPC calls with fetch, with bounded
+ * retries and a requests-per-second cap, and posts each reply back before waking the caller
+ * (which waits on the shared signal, so it can read the reply synchronously).
+ */
+import { workerData, type MessagePort } from "node:worker_threads";
+import type { UpstreamReply, UpstreamRequest, UpstreamSettings } from "./upstreamMessages.js";
+
+const { port, signal, settings } = workerData as { port: MessagePort; signal: Int32Array; settings: UpstreamSettings };
+const minIntervalMs = 1000 / settings.requestsPerSecond;
+let nextStartAt = 0;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Waits for the rate cap's next slot. */
+async function slot(): Promise<void> {
+  const now = Date.now();
+  const at = Math.max(now, nextStartAt);
+  nextStartAt = at + minIntervalMs;
+  if (at > now) await sleep(at - now);
+}
+
+/** One attempt: the parsed JSON-RPC answer, or a reason to retry. */
+async function attempt(request: UpstreamRequest): Promise<UpstreamReply | { retry: string }> {
+  await slot();
+  let response: Response;
+  try {
+    response = await fetch(settings.url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        ...(settings.apiKey === undefined ? {} : { authorization: `Bearer ${settings.apiKey}` }),
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: request.id, method: request.method, params: request.params }),
+      signal: AbortSignal.timeout(settings.attemptTimeoutMs),
+    });
+  } catch (e) {
+    const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+    return { retry: cause?.code ?? cause?.message ?? (e as Error).message };
+  }
+  const text = await response.text().catch(() => "");
+  if (response.status === 429 || response.status >= 500) return { retry: `HTTP ${response.status}` };
+  let body: { result?: unknown; error?: unknown };
+  try {
+    body = JSON.parse(text) as typeof body;
+  } catch {
+    return { id: request.id, kind: "failed", message: `HTTP ${response.status}, not JSON: ${text.slice(0, 200)}` };
+  }
+  if (body.error !== undefined) return { id: request.id, kind: "rpc-error", error: body.error };
+  if (!response.ok || !("result" in body)) return { id: request.id, kind: "failed", message: `HTTP ${response.status}: ${text.slice(0, 200)}` };
+  return { id: request.id, kind: "result", result: body.result };
+}
+
+async function call(request: UpstreamRequest): Promise<UpstreamReply> {
+  let reason = "";
+  for (let i = 0; i < settings.attempts; i++) {
+    if (i > 0) await sleep(settings.backoffMs * 2 ** (i - 1));
+    const outcome = await attempt(request);
+    if (!("retry" in outcome)) return outcome;
+    reason = outcome.retry;
+  }
+  return { id: request.id, kind: "failed", message: `${reason} after ${settings.attempts} attempts` };
+}
+
+port.on("message", (request: UpstreamRequest) => {
+  void call(request).then((reply) => {
+    port.postMessage(reply);
+    Atomics.store(signal, 0, 1);
+    Atomics.notify(signal, 0);
+  });
+});

@@ -1,0 +1,139 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Chain } from "../../../src/chain/node.js";
+import { devKeyPair } from "../../../src/chain/genesis/devKey.js";
+import { parseCryptoHash } from "../../../src/chain/primitives/cryptoHash.js";
+import { encodeSignedTransaction, signTransaction, type Action } from "../../../src/chain/transaction/index.js";
+import { startServe, stop, type CliProcess, type ServeUrls } from "../../cli/cliProcess.js";
+import { keyOf, settle, submit } from "../runtime/helpers.js";
+import { BIG, BIG_ENTRIES, HOLDER, HOLDER_TOKENS, NEAR, OWNER, TOKEN, TOKEN_SUPPLY, bigEntry, writeUpstreamGenesis } from "./upstreamGenesis.js";
+
+let dir: string;
+let upstream: CliProcess & ServeUrls;
+/** The fork block: the upstream's final block when the suite starts. */
+let forkHeight: number;
+
+async function call(url: string, method: string, params: unknown): Promise<any> {
+  const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+  const body = (await response.json()) as { result?: unknown; error?: unknown };
+  if (body.error !== undefined) throw new Error(`${method}: ${JSON.stringify(body.error)}`);
+  return body.result;
+}
+
+/** Sends a transaction to the upstream with the signer's dev key and waits for it to be final there. */
+async function upstreamTx(signerId: string, receiverId: string, actions: Action[]): Promise<any> {
+  const key = devKeyPair(signerId);
+  const ak = await call(upstream.archivalUrl, "query", { request_type: "view_access_key", finality: "optimistic", account_id: signerId, public_key: key.publicKeyString });
+  const signed = signTransaction(
+    { version: 0, signerId, publicKey: key.publicKey, nonce: BigInt(ak.nonce) + 1n, receiverId, blockHash: parseCryptoHash(ak.block_hash), actions },
+    key,
+  );
+  return call(upstream.archivalUrl, "send_tx", { signed_tx_base64: Buffer.from(encodeSignedTransaction(signed)).toString("base64"), wait_until: "FINAL" });
+}
+
+const viewAccount = (url: string, accountId: string, block: number | string) =>
+  call(url, "query", { request_type: "view_account", account_id: accountId, block_id: block });
+
+const args = (json: unknown) => new TextEncoder().encode(JSON.stringify(json));
+function ftBalance(chain: Chain, accountId: string): string {
+  const outcome = chain.at(chain.head()).callFunction(TOKEN, "ft_balance_of", args({ account_id: accountId }));
+  if (!outcome.ok) throw new Error(outcome.message);
+  return JSON.parse(new TextDecoder().decode(outcome.result)) as string;
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "shardkit-fork-"));
+  await writeUpstreamGenesis(join(dir, "upstream-genesis.json"));
+  upstream = await startServe(["--genesis", join(dir, "upstream-genesis.json"), "--block-time", "0", "--shards", "2"]);
+  // Give the upstream a few blocks so its final block is past its genesis.
+  await upstreamTx(OWNER, HOLDER, [{ type: "Transfer", deposit: 1n }]);
+  forkHeight = (await call(upstream.archivalUrl, "block", { finality: "final" })).header.height;
+}, 120_000);
+
+afterAll(async () => {
+  if (upstream !== undefined) await stop(upstream);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("a fork of an upstream chain", () => {
+  let chain: Chain;
+  beforeAll(async () => {
+    chain = await Chain.open({ fork: { url: upstream.archivalUrl, block: forkHeight }, blockTimeMs: 0 });
+  });
+  afterAll(async () => chain?.close());
+
+  it("continues from the fork block: its height, hash, chain id", async () => {
+    const forkBlock = await call(upstream.archivalUrl, "block", { block_id: forkHeight });
+    expect(chain.genesisBlock.height).toBe(forkHeight);
+    expect(chain.genesisBlock.hash).toBe(forkBlock.header.hash);
+    expect(chain.chainId).toBe("upstream-test");
+    const first = chain.produceBlock();
+    expect(first.height).toBe(forkHeight + 1);
+    expect(first.view.header.prev_hash).toBe(forkBlock.header.hash);
+  });
+
+  it("reads accounts, keys, code and contract state as the upstream's at the fork block, while the upstream moves on", async () => {
+    const before = await viewAccount(upstream.archivalUrl, OWNER, forkHeight);
+    await upstreamTx(OWNER, HOLDER, [{ type: "Transfer", deposit: 5n * NEAR }]);
+    const view = chain.at(chain.head());
+    expect(view.account(OWNER)?.amount.toString()).toBe(before.amount);
+    expect(view.account(OWNER)?.storageUsage).toBe(before.storage_usage);
+    expect(view.account("nobody.near")).toBeUndefined();
+    expect(view.accessKey(HOLDER, devKeyPair(`${HOLDER}#2`).publicKeyString)?.permission).toBe("FullAccess");
+    expect(view.accessKeys(HOLDER).map((k) => k.publicKey).sort()).toEqual([devKeyPair(HOLDER).publicKeyString, devKeyPair(`${HOLDER}#2`).publicKeyString].sort());
+    const upstreamCode = await call(upstream.archivalUrl, "query", { request_type: "view_code", account_id: TOKEN, block_id: forkHeight });
+    expect(Buffer.from(view.code(TOKEN)!).toString("base64")).toBe(upstreamCode.code_base64);
+    expect(ftBalance(chain, HOLDER)).toBe(HOLDER_TOKENS.toString());
+  });
+
+  it("pages through a 100,000-entry contract as the upstream does", async () => {
+    const view = chain.at(chain.head());
+    const page = view.contractState(BIG, { prefix: new Uint8Array(0), limit: 3 });
+    expect(page.values.map((v) => Buffer.from(v.value).toString())).toEqual(["v0", "v1", "v2"]);
+    const middle = view.contractState(BIG, { prefix: new Uint8Array(0), afterKey: bigEntry(49_999).key, limit: 2 });
+    expect(middle.values.map((v) => Buffer.from(v.value).toString())).toEqual(["v50000", "v50001"]);
+    let count = 0;
+    let after: Uint8Array | undefined;
+    for (;;) {
+      const next = view.contractState(BIG, { prefix: new Uint8Array(0), limit: 10_000, ...(after && { afterKey: after }) });
+      count += next.values.length;
+      if (next.lastKey === undefined) break;
+      after = next.lastKey;
+    }
+    expect(count).toBe(BIG_ENTRIES);
+  });
+
+  it("runs transactions of upstream accounts on top: ft_transfer with its event, balances and refunds", () => {
+    const reg = settle(chain, submit(chain, OWNER, TOKEN, [{ type: "FunctionCall", methodName: "storage_deposit", args: args({ account_id: "alice.test.near" }), gas: 30n * 10n ** 12n, deposit: NEAR / 100n }]));
+    expect(reg.outcome!.status).toHaveProperty("SuccessValue");
+    const amount = 7n * 10n ** 18n;
+    const s = settle(chain, submit(chain, HOLDER, TOKEN, [{ type: "FunctionCall", methodName: "ft_transfer", args: args({ receiver_id: "alice.test.near", amount: amount.toString() }), gas: 30n * 10n ** 12n, deposit: 1n }]));
+    expect(s.outcome!.status).toHaveProperty("SuccessValue");
+    const logs = s.outcome!.receipts_outcome.flatMap((o) => o.outcome.logs);
+    expect(logs.some((l) => l.includes('"event":"ft_transfer"') && l.includes(HOLDER))).toBe(true);
+    expect(ftBalance(chain, HOLDER)).toBe((HOLDER_TOKENS - amount).toString());
+    expect(ftBalance(chain, "alice.test.near")).toBe(amount.toString());
+    expect(ftBalance(chain, OWNER)).toBe((TOKEN_SUPPLY - HOLDER_TOKENS).toString());
+  });
+
+  it("deletes upstream keys locally: the deletion shadows the upstream", () => {
+    const second = devKeyPair(`${HOLDER}#2`);
+    const s = settle(chain, submit(chain, HOLDER, HOLDER, [{ type: "DeleteKey", publicKey: second.publicKey }]));
+    expect(s.outcome!.status).toHaveProperty("SuccessValue");
+    const view = chain.at(chain.head());
+    expect(view.accessKey(HOLDER, second.publicKeyString)).toBeUndefined();
+    expect(view.accessKeys(HOLDER).map((k) => k.publicKey)).toEqual([devKeyPair(HOLDER).publicKeyString]);
+    // The block before still has it.
+    expect(chain.at(chain.blockByHeight(chain.head().height - 3)!).accessKey(HOLDER, second.publicKeyString)).toBeDefined();
+  });
+
+  it("adds a key to an upstream account (impersonation) and signs with it", () => {
+    const mine = keyOf("impersonator");
+    chain.producer.stage([{ type: "accessKey", accountId: OWNER, publicKey: mine.publicKeyString, accessKey: { nonce: 0n, permission: "FullAccess" } }]);
+    chain.produceBlock();
+    const s = settle(chain, submit(chain, OWNER, "bob.test.near", [{ type: "Transfer", deposit: NEAR }], { key: mine }));
+    expect(s.outcome!.status).toHaveProperty("SuccessValue");
+  });
+});
