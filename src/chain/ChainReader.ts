@@ -1,3 +1,4 @@
+import type { ForkPoint } from "./fork/ForkPoint.js";
 import type { Block } from "./blocks/Block.js";
 import type { Finality } from "./blocks/finality.js";
 import type { LightClientViews } from "./blocks/LightClientViews.js";
@@ -29,6 +30,8 @@ export interface ChainReader {
   readonly totalSupply: bigint;
   readonly runtimeParameters: RuntimeParameters;
   readonly transactionValidityPeriod: number;
+  /** Set on a fork: the upstream block the chain continues from (blocks at or below it are the upstream's). */
+  readonly fork: ForkPoint | undefined;
   /** Block interval; 0 = blocks on demand. */
   readonly blockTimeMs: number;
 

@@ -555,6 +555,11 @@ export class Chain implements ChainReader {
     this.producer.onProductionFailure(listener);
   }
 
+  /** Receives a scheduled production that failed for a passing reason (a fork's upstream down); it is retried shortly. */
+  onProductionRetry(listener: (error: Error) => void): void {
+    this.producer.onProductionRetry(listener);
+  }
+
   /** Produces the next block now (see Producer.produceBlock); returns the new head. */
   produceBlock(): Block {
     return this.producer.produceBlock();

@@ -55,11 +55,14 @@ export async function runServe(options: ServiceOptions & { apiPort: number }, le
     .finally(() => (loadSeconds ??= loading?.done()));
   const { chain } = service;
   shutdownOnSignals(service);
+  // A fork's upstream that cannot be read holds the next block back; it is tried again.
+  chain.onProductionRetry((error) => logger.warn("block production waits for the fork upstream", { error: error.message }));
   const loaded = loadSeconds === undefined ? "" : ` (loaded from ${genesisFile} in ${loadSeconds.toFixed(1)} s)`;
   console.log(`shardkit: chain ${chain.chainId}, ${chain.shardLayout.numShards} shards, genesis ${chain.genesisBlock.hash}${loaded}`);
   const dataDir = options.chain.dataDir;
   const resumed = chain.resumedAtHeight === undefined ? "new chain" : `resumed at height ${chain.resumedAtHeight}`;
   console.log(dataDir === undefined ? "  data dir      none (--ephemeral: kept in memory, lost on exit)" : `  data dir      ${resolve(dataDir)}  (${resumed})`);
+  if (chain.fork !== undefined) console.log(`  fork of       ${chain.fork.url} at block ${chain.fork.height} (${chain.fork.blockHash})`);
   console.log(`  regular RPC   ${service.rpcUrl}  (last ${options.retention} blocks)`);
   console.log(`  archival RPC  ${service.archivalUrl}`);
   const caughtUp = indexed === undefined ? "" : `; ${indexed.blocks} blocks indexed in ${indexed.seconds.toFixed(1)} s`;

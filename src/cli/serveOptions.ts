@@ -1,3 +1,4 @@
+import type { ForkOptions } from "../chain/node.js";
 import type { ServiceOptions } from "../server/startService.js";
 import { isLogLevel, LOG_LEVELS, type LogLevel } from "../server/log/Logger.js";
 import { parseGenesisTime } from "../chain/genesis/GenesisConfig.js";
@@ -30,6 +31,11 @@ export const serveFlags = {
     default: DEV_GENESIS_TIME,
     help: "genesis time of a new dev genesis (RFC 3339); fixed, so the same flags give the same genesis hash",
   },
+  fork: { value: "URL", default: undefined, help: "fork this JSON-RPC node's chain: continue from its block, reading its state lazily (an archival node for old blocks)" },
+  "fork-block": { value: "HEIGHT|HASH", default: undefined, help: "block to fork at (default: the upstream's final block)" },
+  "fork-archival": { value: "URL", default: undefined, help: "where blocks and chunks at or below the fork block are read (default: --fork)" },
+  "fork-api-key": { value: "KEY", default: undefined, help: "API key sent to the upstream as a Bearer token (default: $SHARDKIT_FORK_API_KEY)" },
+  "fork-rps": { value: "N", default: "20", help: "most upstream requests per second, so public RPCs are not hammered" },
   keys: { value: "FILE", default: undefined, help: "API keys file managed by `shardkit keys` (reloaded on change)" },
   "public-rate": { value: "PER_MINUTE", default: undefined, help: "requests per minute per client address without a key (default: no cap)" },
   "tx-timeout": { value: "MS", default: "10000", help: "milliseconds a transaction method waits for its wait_until before TIMEOUT_ERROR" },
@@ -105,6 +111,7 @@ export function serveOptionsFrom(
     throw new UsageError(`--genesis-time must be an RFC 3339 time such as ${DEV_GENESIS_TIME}, got ${JSON.stringify(genesisTimeText)}`, "serve");
   }
   if (genesisTimeMs < 0) throw new UsageError(`--genesis-time must not be before 1970, got ${JSON.stringify(genesisTimeText)}`, "serve");
+  const fork = forkOptionsFrom(values, genesisFile, integer);
   const keysFile = nonEmpty("keys");
   const publicRate = get("public-rate");
   const trustProxy = trustProxyFrom(values, "serve");
@@ -124,11 +131,56 @@ export function serveOptionsFrom(
       blockTimeMs: integer("block-time", 0, 3_600_000),
       // Only when asked: otherwise a genesis file's own layout (or the dev default) applies.
       ...(values.shards !== undefined && { shards: integer("shards", 1, 26) }),
-      ...(genesisFile !== undefined ? { genesisFile } : { genesisTimeMs }),
+      ...(genesisFile !== undefined ? { genesisFile } : fork === undefined ? { genesisTimeMs } : { fork }),
       ...(dataDir !== undefined && { dataDir }),
     },
     ...(keysFile !== undefined && { keysFile }),
     ...(publicRate !== undefined && { publicRatePerMinute: integer("public-rate", 1, 1_000_000_000) }),
     ...(trustProxy.length > 0 && { trustProxy }),
+  };
+}
+
+const BASE58_HASH = /^[1-9A-HJ-NP-Za-km-z]{43,44}$/;
+
+/** The --fork* flags, checked: the upstream URL, the block, its archival node, key and rate cap. */
+function forkOptionsFrom(
+  values: Partial<Record<ServeFlagName, string>>,
+  genesisFile: string | undefined,
+  integer: (name: ServeFlagName, min: number, max: number) => number,
+): ForkOptions | undefined {
+  const url = values.fork;
+  if (url === undefined) {
+    for (const name of ["fork-block", "fork-archival", "fork-api-key", "fork-rps"] as const) {
+      if (values[name] !== undefined) throw new UsageError(`--${name} needs --fork URL`, "serve");
+    }
+    return undefined;
+  }
+  const httpUrl = (name: "fork" | "fork-archival", text: string): string => {
+    let parsed: URL;
+    try {
+      parsed = new URL(text);
+    } catch {
+      throw new UsageError(`--${name} must be an http(s) URL, got ${JSON.stringify(text)}`, "serve");
+    }
+    if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new UsageError(`--${name} must be an http(s) URL, got ${JSON.stringify(text)}`, "serve");
+    return text;
+  };
+  if (genesisFile !== undefined) throw new UsageError("--fork continues the upstream's chain: it takes no --genesis", "serve");
+  if (values["genesis-time"] !== undefined) throw new UsageError("--fork continues the upstream's chain: its time comes from the fork block, not --genesis-time", "serve");
+  const blockText = values["fork-block"];
+  let block: number | string | undefined;
+  if (blockText !== undefined) {
+    if (/^\d+$/.test(blockText) && Number.isSafeInteger(Number(blockText))) block = Number(blockText);
+    else if (BASE58_HASH.test(blockText)) block = blockText;
+    else throw new UsageError(`--fork-block must be a block height or a base58 block hash, got ${JSON.stringify(blockText)}`, "serve");
+  }
+  const archival = values["fork-archival"];
+  const apiKey = values["fork-api-key"] ?? process.env["SHARDKIT_FORK_API_KEY"];
+  return {
+    url: httpUrl("fork", url),
+    ...(block !== undefined && { block }),
+    ...(archival !== undefined && { archivalUrl: httpUrl("fork-archival", archival) }),
+    ...(apiKey !== undefined && apiKey !== "" && { apiKey }),
+    requestsPerSecond: integer("fork-rps", 1, 10_000),
   };
 }

@@ -13,6 +13,13 @@ export const MAX_BLOCKS_PER_ARRIVAL = 64;
 export const MAX_BLOCKS_PER_DEMAND = 64;
 /** Blocks on top of a block that make it final (final = head - 2, nearcore's doomslug finality). */
 export const FINALITY_BLOCKS = 2;
+/** Wait before producing again after a production that failed for a passing reason (a fork's upstream down). */
+export const RETRY_AFTER_MS = 1000;
+
+/** A production failure that may pass (marked `retryable`): the block is tried again later instead of stopping. */
+function isRetryable(error: unknown): boolean {
+  return typeof error === "object" && error !== null && (error as { retryable?: unknown }).retryable === true;
+}
 
 interface Demand {
   readonly satisfied: () => boolean;
@@ -31,7 +38,9 @@ interface Demand {
  *   blocks continue until it is satisfied or its budget is spent. Idle, nothing is produced.
  *
  * Before `start()` and after `stop()` nothing is produced (a library user calls
- * `produceBlock()` itself). A failing production stops the scheduler and goes to `onError`.
+ * `produceBlock()` itself). A failing production stops the scheduler and goes to `onError`,
+ * unless the error is `retryable` (a fork's upstream could not be read): then it goes to
+ * `onRetry` and production is tried again after RETRY_AFTER_MS (the block's work waits).
  */
 export class BlockScheduler {
   private started = false;
@@ -45,6 +54,7 @@ export class BlockScheduler {
   constructor(
     private readonly chain: SchedulableChain,
     private readonly onError: (error: unknown) => void,
+    private readonly onRetry: (error: Error) => void = () => {},
   ) {}
 
   get running(): boolean {
@@ -145,9 +155,25 @@ export class BlockScheduler {
       this.chain.produceBlock();
       return this.started; // a block listener may have stopped us
     } catch (error) {
+      if (isRetryable(error)) {
+        this.onRetry(error as Error);
+        this.retryLater();
+        return false;
+      }
       this.stop();
       this.onError(error);
       return false;
     }
+  }
+
+  private retryLater(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      if (!this.started) return;
+      if (this.onDemand) this.queueStep();
+      else if (this.produce()) this.armTimer();
+    }, RETRY_AFTER_MS);
+    this.timer.unref();
   }
 }

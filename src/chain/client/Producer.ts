@@ -84,6 +84,7 @@ export class Producer {
   private readonly scheduler: BlockScheduler;
   /** Where a failed scheduled production goes (default: thrown, so the process stops). */
   private productionFailureListener: ((error: Error) => void) | undefined;
+  private productionRetryListener: ((error: Error) => void) | undefined;
   private lastProductionMs = 0;
 
   constructor(parts: ProducerParts) {
@@ -93,11 +94,15 @@ export class Producer {
     this.stakeProposals = this.storedProposals(parts.history.height);
     // A resumed chain that was fast-forwarded keeps its lead over the wall clock.
     this.clockLead = Math.max(0, Number(this.head().timestampNs / 1_000_000n) - parts.now());
-    this.scheduler = new BlockScheduler(this, (error) => {
-      const failure = error instanceof Error ? error : new Error(String(error));
-      if (this.productionFailureListener === undefined) throw failure;
-      this.productionFailureListener(failure);
-    });
+    this.scheduler = new BlockScheduler(
+      this,
+      (error) => {
+        const failure = error instanceof Error ? error : new Error(String(error));
+        if (this.productionFailureListener === undefined) throw failure;
+        this.productionFailureListener(failure);
+      },
+      (error) => this.productionRetryListener?.(error),
+    );
   }
 
   get blockTimeMs(): number {
@@ -132,6 +137,11 @@ export class Producer {
   /** Receives a scheduled production that failed; without a listener the error is thrown out of the timer. */
   onProductionFailure(listener: (error: Error) => void): void {
     this.productionFailureListener = listener;
+  }
+
+  /** Receives a scheduled production that failed for a passing reason (a fork's upstream); it is tried again shortly. */
+  onProductionRetry(listener: (error: Error) => void): void {
+    this.productionRetryListener = listener;
   }
 
   /** True while another block would execute something: pooled transactions, receipts routed or delayed. */

@@ -1,6 +1,8 @@
 /** An upstream call of a fork that got no usable answer (unreachable, timed out, 5xx after every retry). */
 export class UpstreamUnavailableError extends Error {
   override readonly name = "UpstreamUnavailableError";
+  /** The upstream may come back: block production tries again (BlockScheduler). */
+  readonly retryable = true;
   constructor(
     /** What was asked, e.g. `query view_account alice.near`. */
     readonly call: string,

@@ -1,6 +1,7 @@
 import { rpcMethodNames, type RpcHandlers, type RpcMethodName } from "../../../generated/rpc/methods.js";
 import { validateParams } from "../../../generated/rpc/validators.js";
 import { InternalError, MethodNotFoundError, ParseError, RpcError } from "../errors.js";
+import { UpstreamRpcError, UpstreamUnavailableError } from "../../chain/fork/UpstreamError.js";
 import { exceedsJsonDepth } from "./jsonDepth.js";
 import { normaliseParams } from "./legacyParams.js";
 import { ReplyCache, type ReplyCacheOptions } from "./ReplyCache.js";
@@ -73,6 +74,8 @@ export function createRpcProcessor<Ctx>(options: RpcProcessorOptions<Ctx>) {
 
   function failure(method: string, id: unknown, error: unknown): RpcReply {
     if (error instanceof RpcError) return errorReply(id, error);
+    // A fork's upstream could not answer a state read: not a bug here; the message names the call.
+    if (error instanceof UpstreamUnavailableError || error instanceof UpstreamRpcError) return errorReply(id, new InternalError(error.message));
     options.onInternalError?.(method, error);
     return errorReply(id, new InternalError(error instanceof Error ? error.message : String(error)));
   }

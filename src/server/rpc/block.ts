@@ -1,8 +1,13 @@
 import type { BlockParams, BlockResult } from "../../../generated/rpc/types.js";
 import { resolveBlockBody } from "./blockReference.js";
 import type { RpcContext } from "./context.js";
+import { forwardToUpstream, upstreamBlockId } from "./forkForward.js";
 
-/** `block`: the block view (author, header, one chunk header per shard) nearcore returns. */
-export function block(params: BlockParams, ctx: RpcContext): BlockResult {
+/**
+ * `block`: the block view (author, header, one chunk header per shard) nearcore returns. On
+ * a fork, blocks at or below the fork block are the upstream's: asked from it.
+ */
+export function block(params: BlockParams, ctx: RpcContext): BlockResult | Promise<BlockResult> {
+  if (upstreamBlockId(ctx, params) !== undefined) return forwardToUpstream(ctx, "block", params) as Promise<BlockResult>;
   return resolveBlockBody(ctx, params).view;
 }

@@ -4,13 +4,19 @@ import { chunkContentView } from "../../chain/views/chunkContentView.js";
 import { UnknownChunkError } from "../errors.js";
 import { resolveChunk } from "./chunkReference.js";
 import type { RpcContext } from "./context.js";
+import { forwardToUpstream, upstreamBlockId } from "./forkForward.js";
 
 /**
  * `chunk`: a chunk's header with the transactions it includes and the receipts it sends on.
  * A chunk whose body the chain does not hold is UNKNOWN_CHUNK (as nearcore answers a chunk
  * missing from its store), never an empty chunk; genesis chunks carry nothing.
  */
-export function chunk(params: ChunkParams, ctx: RpcContext): ChunkResult {
+export function chunk(params: ChunkParams, ctx: RpcContext): ChunkResult | Promise<ChunkResult> {
+  if (ctx.chain.fork !== undefined) {
+    // A fork's chunks at or below the fork block (and chunk hashes it never made) are the upstream's.
+    const upstream = "chunk_id" in params ? ctx.chain.chunkByHash(params.chunk_id) === undefined : upstreamBlockId(ctx, params) !== undefined;
+    if (upstream) return forwardToUpstream(ctx, "chunk", params) as Promise<ChunkResult>;
+  }
   const { block, shardIndex } = resolveChunk(ctx, params);
   const header = block.view.chunks[shardIndex]!;
   const body =

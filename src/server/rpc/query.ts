@@ -1,6 +1,7 @@
 import type { QueryParams, QueryResult } from "../../../generated/rpc/types.js";
 import { resolveStateBlock } from "./blockReference.js";
 import type { RpcContext } from "./context.js";
+import { forwardToUpstream, upstreamBlockId } from "./forkForward.js";
 import { callFunction } from "./query/callFunction.js";
 import { viewAccessKey } from "./query/viewAccessKey.js";
 import { viewAccessKeyList } from "./query/viewAccessKeyList.js";
@@ -9,8 +10,15 @@ import { viewCode } from "./query/viewCode.js";
 import { viewGlobalContractCode } from "./query/viewGlobalContractCode.js";
 import { viewState } from "./query/viewState.js";
 
-/** `query`: resolve the block once, then answer the request variant chosen by `request_type`. */
-export function query(params: QueryParams, ctx: RpcContext): QueryResult {
+/**
+ * `query`: resolve the block once, then answer the request variant chosen by `request_type`.
+ * A fork answers at its fork block and after; state before it is the upstream's to tell.
+ */
+export function query(params: QueryParams, ctx: RpcContext): QueryResult | Promise<QueryResult> {
+  const upstream = upstreamBlockId(ctx, params);
+  if (upstream !== undefined && upstream !== ctx.chain.fork!.height && upstream !== ctx.chain.fork!.blockHash) {
+    return forwardToUpstream(ctx, "query", params) as Promise<QueryResult>;
+  }
   const block = resolveStateBlock(ctx, params);
   switch (params.request_type) {
     case "view_account":

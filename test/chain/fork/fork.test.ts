@@ -4,34 +4,18 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Chain } from "../../../src/chain/node.js";
 import { devKeyPair } from "../../../src/chain/genesis/devKey.js";
-import { parseCryptoHash } from "../../../src/chain/primitives/cryptoHash.js";
-import { encodeSignedTransaction, signTransaction, type Action } from "../../../src/chain/transaction/index.js";
-import { startServe, stop, type CliProcess, type ServeUrls } from "../../cli/cliProcess.js";
+import type { Action } from "../../../src/chain/transaction/index.js";
+import { stop, type CliProcess, type ServeUrls } from "../../cli/cliProcess.js";
 import { keyOf, settle, submit } from "../runtime/helpers.js";
-import { BIG, BIG_ENTRIES, HOLDER, HOLDER_TOKENS, NEAR, OWNER, TOKEN, TOKEN_SUPPLY, bigEntry, writeUpstreamGenesis } from "./upstreamGenesis.js";
+import { BIG, BIG_ENTRIES, HOLDER, HOLDER_TOKENS, NEAR, OWNER, TOKEN, TOKEN_SUPPLY, bigEntry, rpcResult, sendWithDevKey, startUpstream } from "./upstreamGenesis.js";
 
 let dir: string;
 let upstream: CliProcess & ServeUrls;
 /** The fork block: the upstream's final block when the suite starts. */
 let forkHeight: number;
 
-async function call(url: string, method: string, params: unknown): Promise<any> {
-  const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
-  const body = (await response.json()) as { result?: unknown; error?: unknown };
-  if (body.error !== undefined) throw new Error(`${method}: ${JSON.stringify(body.error)}`);
-  return body.result;
-}
-
-/** Sends a transaction to the upstream with the signer's dev key and waits for it to be final there. */
-async function upstreamTx(signerId: string, receiverId: string, actions: Action[]): Promise<any> {
-  const key = devKeyPair(signerId);
-  const ak = await call(upstream.archivalUrl, "query", { request_type: "view_access_key", finality: "optimistic", account_id: signerId, public_key: key.publicKeyString });
-  const signed = signTransaction(
-    { version: 0, signerId, publicKey: key.publicKey, nonce: BigInt(ak.nonce) + 1n, receiverId, blockHash: parseCryptoHash(ak.block_hash), actions },
-    key,
-  );
-  return call(upstream.archivalUrl, "send_tx", { signed_tx_base64: Buffer.from(encodeSignedTransaction(signed)).toString("base64"), wait_until: "FINAL" });
-}
+const call = rpcResult;
+const upstreamTx = (signerId: string, receiverId: string, actions: Action[]) => sendWithDevKey(upstream.archivalUrl, signerId, receiverId, actions);
 
 const viewAccount = (url: string, accountId: string, block: number | string) =>
   call(url, "query", { request_type: "view_account", account_id: accountId, block_id: block });
@@ -45,11 +29,7 @@ function ftBalance(chain: Chain, accountId: string): string {
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "shardkit-fork-"));
-  await writeUpstreamGenesis(join(dir, "upstream-genesis.json"));
-  upstream = await startServe(["--genesis", join(dir, "upstream-genesis.json"), "--block-time", "0", "--shards", "2"]);
-  // Give the upstream a few blocks so its final block is past its genesis.
-  await upstreamTx(OWNER, HOLDER, [{ type: "Transfer", deposit: 1n }]);
-  forkHeight = (await call(upstream.archivalUrl, "block", { finality: "final" })).header.height;
+  ({ upstream, finalHeight: forkHeight } = await startUpstream(dir));
 }, 120_000);
 
 afterAll(async () => {

@@ -1,4 +1,8 @@
 import { open } from "node:fs/promises";
+import { join } from "node:path";
+import { parseCryptoHash } from "../../../src/chain/primitives/cryptoHash.js";
+import { encodeSignedTransaction, signTransaction, type Action } from "../../../src/chain/transaction/index.js";
+import { startServe, type CliProcess, type ServeUrls } from "../../cli/cliProcess.js";
 import { fixtureContractCode } from "../../../src/chain/genesis/fixtureContractCode.js";
 import { devKeyPair } from "../../../src/chain/genesis/devKey.js";
 import { formatCryptoHash } from "../../../src/chain/primitives/cryptoHash.js";
@@ -73,4 +77,36 @@ export async function writeUpstreamGenesis(path: string): Promise<void> {
   } finally {
     await file.close();
   }
+}
+
+/** One JSON-RPC call; throws on an error answer. */
+export async function rpcResult(url: string, method: string, params: unknown): Promise<any> {
+  const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+  const body = (await response.json()) as { result?: unknown; error?: unknown };
+  if (body.error !== undefined) throw new Error(`${method}: ${JSON.stringify(body.error)}`);
+  return body.result;
+}
+
+/** Sends a transaction to `url` signed with the signer's dev key and waits until it is final there. */
+export async function sendWithDevKey(url: string, signerId: string, receiverId: string, actions: Action[]): Promise<any> {
+  const key = devKeyPair(signerId);
+  const ak = await rpcResult(url, "query", { request_type: "view_access_key", finality: "optimistic", account_id: signerId, public_key: key.publicKeyString });
+  const signed = signTransaction(
+    { version: 0, signerId, publicKey: key.publicKey, nonce: BigInt(ak.nonce) + 1n, receiverId, blockHash: parseCryptoHash(ak.block_hash), actions },
+    key,
+  );
+  return rpcResult(url, "send_tx", { signed_tx_base64: Buffer.from(encodeSignedTransaction(signed)).toString("base64"), wait_until: "FINAL" });
+}
+
+/**
+ * Starts the upstream (`shardkit serve` with this genesis, on-demand blocks) and makes one
+ * transfer on it, so its final block is past its genesis. Returns the process and its final height.
+ */
+export async function startUpstream(dir: string): Promise<{ upstream: CliProcess & ServeUrls; finalHeight: number }> {
+  const genesis = join(dir, "upstream-genesis.json");
+  await writeUpstreamGenesis(genesis);
+  const upstream = await startServe(["--genesis", genesis, "--block-time", "0", "--shards", "2"]);
+  await sendWithDevKey(upstream.archivalUrl, OWNER, HOLDER, [{ type: "Transfer", deposit: 1n }]);
+  const finalHeight = (await rpcResult(upstream.archivalUrl, "block", { finality: "final" })).header.height as number;
+  return { upstream, finalHeight };
 }
