@@ -274,6 +274,10 @@ function chainMetrics(metrics: ServiceMetrics, chain: Chain, indexHeight: () => 
     return indexed === null ? null : Math.max(0, chain.head().height - indexed);
   });
   metrics.gauge("shardkit_tx_pool_size", "Transactions accepted and waiting for a block", [], () => chain.producer.poolSize);
+  const upstream = chain.upstreamState;
+  if (upstream !== undefined) {
+    metrics.gauge("shardkit_fork_upstream_requests", "Requests this fork made to its upstream since start (each a cache miss)", [], () => upstream.calls);
+  }
   const production = metrics.histogram("shardkit_block_production_seconds", "Wall-clock seconds to produce and commit one block", BLOCK_PRODUCTION_BUCKETS);
   const unsubscribeProduction = chain.onBlock(() => production.observe(chain.producer.lastBlockProductionMs / 1000));
   const blocks = metrics.counter("shardkit_blocks_produced_total", "Blocks committed by this process");
