@@ -25,6 +25,7 @@ import { rateCapCost } from "./rateCap.js";
 import { storageComparison } from "./storage.js";
 import { vmCallCost } from "./vmCall.js";
 import { workspacesBench } from "./workspaces.js";
+import { forkBench } from "./fork.js";
 
 const root = join(import.meta.dirname, "..");
 const work = join(root, ".bench");
@@ -33,7 +34,7 @@ const quick = process.argv.includes("--quick");
 const seconds = quick ? 2 : 5;
 const rounds = quick ? 1 : 3;
 const latencySamples = quick ? 300 : 2000;
-/** `--only=throughput`, `--only=paging`, `--only=transactions`, `--only=rest`, `--only=indexer`, `--only=storage`, `--only=chainlength`, `--only=bigstate`, `--only=vm`, `--only=gateway`, `--only=gatewayindex`, `--only=ratecap` or `--only=workspaces` runs one part. */
+/** `--only=throughput`, `--only=paging`, `--only=transactions`, `--only=rest`, `--only=indexer`, `--only=storage`, `--only=chainlength`, `--only=bigstate`, `--only=vm`, `--only=gateway`, `--only=gatewayindex`, `--only=ratecap`, `--only=workspaces` or `--only=fork` runs one part. */
 const only = process.argv.find((arg) => arg.startsWith("--only="))?.slice("--only=".length);
 
 const hasTaskset = (() => {
@@ -365,6 +366,7 @@ async function main(): Promise<void> {
   if (only === undefined || only === "gatewayindex") await gatewayIndexBench({ startProcess, cli, seconds, rounds, quick, serverNodeArgs });
   if (only === undefined || only === "ratecap") await rateCapCost({ quick });
   if (only === undefined || only === "workspaces") await workspacesBench({ quick, root, cli });
+  if (only === undefined || only === "fork") await forkBench({ quick, cli, startProcess });
 }
 
 const removeDataDirs = () => {
