@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Chain } from "../../../src/chain/node.js";
 import { devKeyPair } from "../../../src/chain/genesis/devKey.js";
 import type { Action } from "../../../src/chain/transaction/index.js";
-import { stop, type CliProcess, type ServeUrls } from "../../cli/cliProcess.js";
+import { runCli, stop, type CliProcess, type ServeUrls } from "../../cli/cliProcess.js";
+import { startGatewayProcess } from "../../gateway/gatewayProcess.js";
 import { keyOf, settle, submit } from "../runtime/helpers.js";
 import { BIG, BIG_ENTRIES, HOLDER, HOLDER_TOKENS, NEAR, OWNER, TOKEN, TOKEN_SUPPLY, bigEntry, rpcResult, sendWithDevKey, startUpstream } from "./upstreamGenesis.js";
 
@@ -116,4 +117,63 @@ describe("a fork of an upstream chain", () => {
     const s = settle(chain, submit(chain, OWNER, "bob.test.near", [{ type: "Transfer", deposit: NEAR }], { key: mine }));
     expect(s.outcome!.status).toHaveProperty("SuccessValue");
   });
+});
+
+describe("cross-contract calls on a fresh fork", () => {
+  let chain: Chain;
+  beforeAll(async () => {
+    chain = await Chain.open({ fork: { url: upstream.archivalUrl, block: forkHeight }, blockTimeMs: 0 });
+  });
+  afterAll(async () => chain?.close());
+
+  it("a local contract calls an upstream contract nobody touched yet, fetching it as it goes", () => {
+    const before = chain.upstreamState!.calls;
+    const s = settle(chain, submit(chain, "alice.test.near", "relay.test.near", [{ type: "FunctionCall", methodName: "forward", args: args({ receiver_id: TOKEN, method_name: "ft_balance_of", args: { account_id: HOLDER } }), gas: 100n * 10n ** 12n, deposit: 0n }]));
+    expect(s.outcome!.status).toEqual({ SuccessValue: Buffer.from(JSON.stringify({ status: "Successful", value: JSON.stringify(HOLDER_TOKENS.toString()) })).toString("base64") });
+    // The token's account, its code and the balance key: fetched while the receipt executes.
+    expect(chain.upstreamState!.calls - before).toBeGreaterThanOrEqual(3);
+  });
+
+  it("ft_transfer_call from an upstream holder to a local receiver, with the unused part refunded", () => {
+    settle(chain, submit(chain, "test.near", TOKEN, [{ type: "FunctionCall", methodName: "storage_deposit", args: args({ account_id: "relay.test.near" }), gas: 30n * 10n ** 12n, deposit: NEAR / 100n }]));
+    const s = settle(chain, submit(chain, HOLDER, TOKEN, [{ type: "FunctionCall", methodName: "ft_transfer_call", args: args({ receiver_id: "relay.test.near", amount: "1000", msg: "keep 300" }), gas: 150n * 10n ** 12n, deposit: 1n }]));
+    expect(s.outcome!.status).toEqual({ SuccessValue: Buffer.from('"300"').toString("base64") });
+    const logs = s.outcome!.receipts_outcome.flatMap((o) => o.outcome.logs);
+    expect(logs).toContain(`relay keeps 300 of 1000 from ${HOLDER} via ${TOKEN}`);
+    expect(logs.some((l) => l.includes('"memo":"refund"') && l.includes('"amount":"700"'))).toBe(true);
+    expect(ftBalance(chain, "relay.test.near")).toBe("300");
+    expect(ftBalance(chain, HOLDER)).toBe((HOLDER_TOKENS - 300n).toString());
+  });
+
+  it("reverts to a snapshot: upstream state reads back as before the writes", () => {
+    const mark = chain.head().height;
+    const amount = chain.at(chain.head()).account(OWNER)!.amount;
+    settle(chain, submit(chain, OWNER, "bob.test.near", [{ type: "Transfer", deposit: NEAR }]));
+    expect(chain.at(chain.head()).account(OWNER)!.amount).toBeLessThan(amount - NEAR);
+    chain.stop();
+    chain.producer.rewindTo(mark);
+    expect(chain.at(chain.head()).account(OWNER)!.amount).toBe(amount);
+  });
+});
+
+describe("a fork through a gateway with API keys", () => {
+  it("forks the gateway's archival listener with --fork-api-key's key; a wrong key is refused at start with the upstream's answer", async () => {
+    const keysFile = join(dir, "keys.json");
+    const add = runCli(["keys", "add", "--file", keysFile, "--name", "fork"]);
+    expect(await add.exited).toBe(0);
+    const key = add.output().stdout.trim().split("\n").at(-1)!.trim();
+    const gateway = await startGatewayProcess(["--upstream", upstream.rpcUrl, "--archival-upstream", upstream.archivalUrl, "--keys", keysFile]);
+    try {
+      const chain = await Chain.open({ fork: { url: gateway.archivalUrl, block: forkHeight, apiKey: key }, blockTimeMs: 0 });
+      try {
+        const theirs = await call(upstream.archivalUrl, "query", { request_type: "view_account", account_id: HOLDER, block_id: forkHeight });
+        expect(chain.at(chain.head()).account(HOLDER)?.amount.toString()).toBe(theirs.amount);
+      } finally {
+        await chain.close();
+      }
+      await expect(Chain.open({ fork: { url: gateway.archivalUrl, apiKey: "wrong" }, blockTimeMs: 0 })).rejects.toThrow(/fork upstream http:\/\/\S+ failed status: HTTP 403/);
+    } finally {
+      await stop(gateway);
+    }
+  }, 60_000);
 });
