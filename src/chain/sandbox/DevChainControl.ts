@@ -7,8 +7,17 @@ import { patchState, type PatchableChain } from "./patchState.js";
 export const MAX_FAST_FORWARD_BLOCKS = 100_000;
 /** Blocks produced per event-loop turn while fast-forwarding (requests run in between). */
 const FAST_FORWARD_BATCH = 64;
-/** The time one fast-forwarded block adds with `--block-time 0`. */
+/** The time one fast-forwarded block adds with `--block-time 0` (unless DevChainOptions say otherwise). */
 const DEFAULT_FAST_FORWARD_STEP_MS = 1000;
+
+export interface DevChainOptions {
+  /**
+   * The chain time each fast-forwarded block adds (default: the block time, or 1 s on demand).
+   * nearcore's sandbox moves its clock by the mean of its min and max block production delays
+   * per skipped height: `shardkit sandbox run` passes that.
+   */
+  readonly fastForwardStepMs?: number | undefined;
+}
 
 /** A second fast-forward while one runs (nearcore's message). */
 export class FastForwardBusyError extends Error {
@@ -62,7 +71,10 @@ export class DevChainControl {
 
   private readonly producer: Producer;
 
-  constructor(private readonly chain: ControlledChain) {
+  constructor(
+    private readonly chain: ControlledChain,
+    private readonly options: DevChainOptions = {},
+  ) {
     this.producer = chain.producer;
   }
 
@@ -93,7 +105,7 @@ export class DevChainControl {
     try {
       const generation = this.generation;
       const target = this.producer.head().height + delta;
-      const stepMs = this.producer.blockTimeMs > 0 ? this.producer.blockTimeMs : DEFAULT_FAST_FORWARD_STEP_MS;
+      const stepMs = this.options.fastForwardStepMs ?? (this.producer.blockTimeMs > 0 ? this.producer.blockTimeMs : DEFAULT_FAST_FORWARD_STEP_MS);
       while (this.producer.head().height < target) {
         this.producer.withOneFlush(() => {
           for (let i = 0; i < FAST_FORWARD_BATCH && this.producer.head().height < target; i++) {
