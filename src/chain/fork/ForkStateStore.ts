@@ -2,13 +2,13 @@ import type { SortedChanges } from "../store/applyChanges.js";
 import type { ScanVisitor } from "../store/scanTrie.js";
 import type { StateSnapshot, StateStore } from "../store/stateStore.js";
 import type { ForkEntry } from "../store/ForkCache.js";
-import { isForkedKey, lowerBound } from "./UpstreamState.js";
+import { isForkedKey } from "./UpstreamState.js";
 
 /** What a fork reads beneath its own state: the upstream at the fork block (UpstreamState). */
 export interface ForkSource {
   get(key: string): string | undefined;
-  /** Sorted upstream entries under `prefix`, or undefined when the prefix is local only. */
-  listing(prefix: string): readonly ForkEntry[] | undefined;
+  /** Upstream entries under `prefix` after `after`, in key order (read lazily), or undefined when the prefix is local only. */
+  entries(prefix: string, after: string | undefined): Iterable<ForkEntry> | undefined;
 }
 
 /**
@@ -94,21 +94,23 @@ class ForkedSnapshot implements StateSnapshot {
 
   /** Local and upstream entries merged in key order; local ones win, marked ones are skipped. */
   scan(prefix: string, after: string | undefined, visit: ScanVisitor): void {
-    const upstream = this.source.listing(prefix);
+    const upstream = this.source.entries(prefix, after);
     if (upstream === undefined) {
       this.inner.scan(prefix, after, (k, v) => (k.startsWith(TOMBSTONE) ? true : visit(k, v)));
       return;
     }
-    let i = after === undefined ? lowerBound(upstream, prefix) : lowerBound(upstream, after + "\0");
+    // The upstream side is read one entry ahead, lazily: a page is fetched only when reached.
+    const ahead = upstream[Symbol.iterator]();
+    let next = ahead.next();
     let stopped = false;
     /** Visits the upstream entries before `bound` (all when undefined); false once the visitor stops. */
     const upstreamBefore = (bound: string | undefined): boolean => {
-      for (; i < upstream.length && (bound === undefined || upstream[i]![0] < bound); i++) {
-        const [key, value] = upstream[i]!;
+      while (!next.done && (bound === undefined || next.value[0] < bound)) {
+        const [key, value] = next.value;
+        next = ahead.next();
         if (this.inner.get(TOMBSTONE + key) !== undefined) continue;
         if (visit(key, value) === false) {
           stopped = true;
-          i++;
           return false;
         }
       }
@@ -116,7 +118,7 @@ class ForkedSnapshot implements StateSnapshot {
     };
     this.inner.scan(prefix, after, (key, value) => {
       if (!upstreamBefore(key)) return false;
-      if (i < upstream.length && upstream[i]![0] === key) i++; // shadowed by the local write
+      if (!next.done && next.value[0] === key) next = ahead.next(); // shadowed by the local write
       const go = visit(key, value);
       if (go === false) stopped = true;
       return go;

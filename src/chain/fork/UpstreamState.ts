@@ -7,7 +7,7 @@ import { formatPublicKey, publicKeyFromBorsh } from "../primitives/publicKey.js"
 import { stateChangeToWrite } from "../state/stateChange.js";
 import { accountTrieKey, contractDataPrefix, TrieKeyColumn } from "../store/trieKeys.js";
 import type { BlockingRpc } from "./BlockingRpc.js";
-import type { ForkCache, ForkEntry } from "../store/ForkCache.js";
+import type { ForkCache, ForkEntry, ForkRun } from "../store/ForkCache.js";
 import { UpstreamRpcError } from "./UpstreamError.js";
 
 /** The global contract code column (trie_key.rs col 18): col ‖ borsh GlobalContractCodeIdentifier. */
@@ -26,6 +26,11 @@ export function isForkedKey(key: string): boolean {
 
 /** nearcore's paged view_state cap per page. */
 const PAGE_ITEMS = 10_000;
+/**
+ * Items asked for in the first page of a contract-state read; each further page asks 8x more
+ * (up to PAGE_ITEMS), so a short read costs a short page and a whole contract few requests.
+ */
+const FIRST_PAGE_ITEMS = 128;
 
 /** Upstream answers that mean "there is none" rather than a failure. */
 const ABSENT = new Set([
@@ -76,8 +81,10 @@ export class UpstreamState {
         const comma = key.indexOf(",", 1);
         if (comma < 0) return undefined;
         const accountId = key.slice(1, comma);
-        const listing = this.cache.listing(key.slice(0, comma + 1));
-        if (listing !== undefined) return find(listing, key);
+        if (column === TrieKeyColumn.ACCESS_KEY) {
+          const keys = this.cache.run(keyListId(key.slice(0, comma + 1)));
+          if (keys !== undefined) return find(keys.entries, key);
+        }
         if (this.account(accountId) === undefined) value = null;
         else if (column === TrieKeyColumn.ACCESS_KEY) value = this.fetchAccessKey(accountId, key.slice(comma + 1));
         else value = this.fetchData(accountId, key.slice(comma + 1));
@@ -91,27 +98,90 @@ export class UpstreamState {
   }
 
   /**
-   * Every upstream entry under `prefix`, sorted, when the prefix lies inside one account's
-   * access keys or contract data (the whole account is fetched once); undefined for any other
+   * The upstream entries under `prefix` strictly after `after`, in key order, when the prefix
+   * lies inside one account's access keys (its whole key list, fetched once) or contract data
+   * (fetched page by page as the caller reads on, each page cached); undefined for any other
    * prefix (read locally only).
    */
-  listing(prefix: string): readonly ForkEntry[] | undefined {
+  entries(prefix: string, after: string | undefined): Iterable<ForkEntry> | undefined {
     const column = prefix.charCodeAt(0);
     if (column !== TrieKeyColumn.ACCESS_KEY && column !== TrieKeyColumn.CONTRACT_DATA) return undefined;
     const comma = prefix.indexOf(",", 1);
     if (comma < 0) return undefined;
-    const accountPrefix = prefix.slice(0, comma + 1);
-    let all = this.cache.listing(accountPrefix);
-    if (all === undefined) {
-      const accountId = prefix.slice(1, comma);
-      all = this.account(accountId) === undefined ? [] : column === TrieKeyColumn.ACCESS_KEY ? this.fetchAccessKeys(accountId) : this.fetchAllData(accountId);
-      this.cache.putListing(accountPrefix, all);
+    const base = prefix.slice(0, comma + 1);
+    const accountId = prefix.slice(1, comma);
+    if (after !== undefined && !after.startsWith(prefix)) {
+      if (after > prefix) return [];
+      after = undefined;
     }
-    if (prefix === accountPrefix) return all;
-    const from = lowerBound(all, prefix);
-    let to = from;
-    while (to < all.length && all[to]![0].startsWith(prefix)) to++;
-    return all.slice(from, to);
+    if (this.account(accountId) === undefined) return [];
+    if (column === TrieKeyColumn.ACCESS_KEY) {
+      const all = this.keyList(accountId, base).entries;
+      let from = lowerBound(all, after === undefined ? prefix : after + "\0");
+      const out: ForkEntry[] = [];
+      for (; from < all.length && all[from]![0].startsWith(prefix); from++) out.push(all[from]!);
+      return out;
+    }
+    return this.dataPages(accountId, base, prefix.slice(base.length), after?.slice(base.length));
+  }
+
+  private keyList(accountId: string, base: string): ForkRun {
+    const id = keyListId(base);
+    let run = this.cache.run(id);
+    if (run === undefined) {
+      run = { entries: this.fetchAccessKeys(accountId), next: null };
+      this.cache.putRun(id, run);
+    }
+    return run;
+  }
+
+  /** Contract data under `base` ‖ `relPrefix` after `base` ‖ `relAfter`, one cached page at a time. */
+  private *dataPages(accountId: string, base: string, relPrefix: string, relAfter: string | undefined): Generator<ForkEntry> {
+    let cursor = relAfter;
+    let size = FIRST_PAGE_ITEMS;
+    // A cursor inside a page read before (a reader paging with other page sizes) continues that page.
+    const known = cursor === undefined ? undefined : this.pageHolding(base, relPrefix, base + cursor);
+    if (known !== undefined) {
+      const { run } = known;
+      for (let i = lowerBound(run.entries, base + cursor + "\0"); i < run.entries.length; i++) yield run.entries[i]!;
+      if (run.next === null) return;
+      cursor = run.next;
+      size = PAGE_ITEMS;
+    }
+    for (;;) {
+      const id = dataPageId(base, relPrefix, cursor);
+      let run = this.cache.run(id);
+      if (run === undefined) {
+        run = this.fetchDataPage(accountId, base, relPrefix, cursor, size);
+        this.cache.putRun(id, run);
+      }
+      this.rememberPage(base, relPrefix, id, run);
+      yield* run.entries;
+      if (run.next === null) return;
+      cursor = run.next;
+      size = Math.min(size * 8, PAGE_ITEMS);
+    }
+  }
+
+  /** Key ranges of the pages read since start, per account and prefix (an index into the cache). */
+  private readonly pages = new Map<string, { first: string; last: string; id: string }[]>();
+
+  private rememberPage(base: string, relPrefix: string, id: string, run: ForkRun): void {
+    if (run.entries.length === 0) return;
+    const chain = JSON.stringify([base, relPrefix]);
+    let ranges = this.pages.get(chain);
+    if (ranges === undefined) this.pages.set(chain, (ranges = []));
+    if (!ranges.some((r) => r.id === id)) ranges.push({ first: run.entries[0]![0], last: run.entries[run.entries.length - 1]![0], id });
+  }
+
+  private pageHolding(base: string, relPrefix: string, key: string): { run: ForkRun } | undefined {
+    for (const range of this.pages.get(JSON.stringify([base, relPrefix])) ?? []) {
+      if (range.first <= key && key <= range.last) {
+        const run = this.cache.run(range.id);
+        if (run !== undefined) return { run };
+      }
+    }
+    return undefined;
   }
 
   private account(accountId: string): Account | undefined {
@@ -173,26 +243,20 @@ export class UpstreamState {
     return first !== undefined && base64DecodeToLatin1(first.key) === dataKey ? base64DecodeToLatin1(first.value) : null;
   }
 
-  /** Every page of the account's contract data. */
-  private fetchAllData(accountId: string): ForkEntry[] {
-    const base = contractDataPrefix(accountId);
-    const entries: ForkEntry[] = [];
-    let after: string | undefined;
-    for (let page = 1; ; page++) {
-      const view = this.query(`view_state ${accountId} page ${page}`, {
-        request_type: "view_state",
-        account_id: accountId,
-        prefix_base64: "",
-        limit: PAGE_ITEMS,
-        ...(after === undefined ? {} : { after_key_base64: after }),
-      });
-      for (const v of (view?.["values"] ?? []) as { key: string; value: string }[]) {
-        entries.push([base + base64DecodeToLatin1(v.key), base64DecodeToLatin1(v.value)]);
-      }
-      const last = view?.["last_key"];
-      if (typeof last !== "string") return entries;
-      after = last;
-    }
+  /** One page of paged `view_state`: `limit` entries under the prefix after the cursor (keys relative to the account). */
+  private fetchDataPage(accountId: string, base: string, relPrefix: string, cursor: string | undefined, limit: number): ForkRun {
+    const prefix = Buffer.from(relPrefix, "latin1").toString("base64");
+    const after = cursor === undefined ? undefined : Buffer.from(cursor, "latin1").toString("base64");
+    const view = this.query(`view_state ${accountId} prefix ${prefix}${after === undefined ? "" : ` after ${after}`}`, {
+      request_type: "view_state",
+      account_id: accountId,
+      prefix_base64: prefix,
+      limit,
+      ...(after === undefined ? {} : { after_key_base64: after }),
+    });
+    const entries = ((view?.["values"] ?? []) as { key: string; value: string }[]).map((v): ForkEntry => [base + base64DecodeToLatin1(v.key), base64DecodeToLatin1(v.value)]);
+    const last = view?.["last_key"];
+    return { entries, next: typeof last === "string" ? base64DecodeToLatin1(last) : null };
   }
 
   private fetchGlobalCode(key: string): string | null {
@@ -223,6 +287,10 @@ function accessKeyEntry(accountId: string, publicKey: string, accessKey: unknown
 function base58Of(latin1: string): string {
   return formatCryptoHash(latin1ToBytes(latin1));
 }
+
+/** Cache ids of runs: an account's key list; a page of its contract data by prefix and cursor. */
+const keyListId = (base: string) => `keys ${base}`;
+const dataPageId = (base: string, relPrefix: string, cursor: string | undefined) => `data ${JSON.stringify([base, relPrefix, cursor ?? null])}`;
 
 const byKey = (a: ForkEntry, b: ForkEntry) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
 

@@ -2,6 +2,16 @@
 export type ForkEntry = readonly [key: string, value: string];
 
 /**
+ * A stretch of upstream entries in key order as one upstream read returned it (an account's
+ * key list, a page of its contract data), with the cursor that continues it (`null`: nothing
+ * follows).
+ */
+export interface ForkRun {
+  readonly entries: readonly ForkEntry[];
+  readonly next: string | null;
+}
+
+/**
  * What a fork has already fetched from its upstream at the fork block, so no item is asked
  * twice (across restarts too, in a data dir). Values are the trie's: latin1 byte strings.
  */
@@ -9,15 +19,15 @@ export interface ForkCache {
   /** A fetched value; `null` when the upstream had none (absence is cached too); undefined when never asked. */
   get(key: string): string | null | undefined;
   put(key: string, value: string | null): void;
-  /** Every upstream entry under `prefix` (one account's contract data or access keys), sorted by key, when fetched. */
-  listing(prefix: string): readonly ForkEntry[] | undefined;
-  putListing(prefix: string, entries: readonly ForkEntry[]): void;
+  /** A fetched run, by the id its reader gave it (UpstreamState: what was asked). */
+  run(id: string): ForkRun | undefined;
+  putRun(id: string, run: ForkRun): void;
 }
 
 /** {@link ForkCache} in the heap (an `--ephemeral` fork). */
 export class MemoryForkCache implements ForkCache {
   private readonly values = new Map<string, string | null>();
-  private readonly listings = new Map<string, readonly ForkEntry[]>();
+  private readonly runs = new Map<string, ForkRun>();
 
   get(key: string): string | null | undefined {
     return this.values.get(key);
@@ -27,11 +37,11 @@ export class MemoryForkCache implements ForkCache {
     this.values.set(key, value);
   }
 
-  listing(prefix: string): readonly ForkEntry[] | undefined {
-    return this.listings.get(prefix);
+  run(id: string): ForkRun | undefined {
+    return this.runs.get(id);
   }
 
-  putListing(prefix: string, entries: readonly ForkEntry[]): void {
-    this.listings.set(prefix, entries);
+  putRun(id: string, run: ForkRun): void {
+    this.runs.set(id, run);
   }
 }

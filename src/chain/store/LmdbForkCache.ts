@@ -1,16 +1,16 @@
 import { deserialize, serialize } from "node:v8";
 import type { Database } from "lmdb";
 import { sha256 } from "../primitives/sha256.js";
-import type { ForkCache, ForkEntry } from "./ForkCache.js";
+import type { ForkCache, ForkEntry, ForkRun } from "./ForkCache.js";
 
 /** LMDB's key size limit is 1,978 bytes; longer keys (contract data keys reach 2 KiB) are hashed. */
 const MAX_RAW_KEY = 1_900;
 const VALUE = 0x76; // "v"
-const LISTING = 0x6c; // "l"
+const RUN = 0x72; // "r"
 const HASHED = 0x68; // "h"
 const ABSENT = Buffer.from([0]);
-/** Listings decoded and kept in the heap (each can be a whole contract's state). */
-const LISTINGS_KEPT = 8;
+/** Runs decoded and kept in the heap (a page of contract state each, at most 10,000 entries). */
+const RUNS_KEPT = 16;
 
 /**
  * {@link ForkCache} in a named database of the data dir's LMDB environment, keyed by the fork
@@ -19,7 +19,7 @@ const LISTINGS_KEPT = 8;
  */
 export class LmdbForkCache implements ForkCache {
   private readonly prefix: Buffer;
-  private readonly listings = new Map<string, readonly ForkEntry[]>();
+  private readonly runs = new Map<string, ForkRun>();
 
   constructor(
     private readonly db: Database<Buffer, Buffer>,
@@ -44,24 +44,24 @@ export class LmdbForkCache implements ForkCache {
     this.db.putSync(this.key(VALUE, key), value === null ? ABSENT : Buffer.concat([Buffer.from([1]), Buffer.from(value, "latin1")]));
   }
 
-  listing(prefix: string): readonly ForkEntry[] | undefined {
-    const kept = this.listings.get(prefix);
+  run(id: string): ForkRun | undefined {
+    const kept = this.runs.get(id);
     if (kept !== undefined) return kept;
-    const stored = this.db.getBinary(this.key(LISTING, prefix));
+    const stored = this.db.getBinary(this.key(RUN, id));
     if (stored === undefined) return undefined;
-    const [keys, values] = deserialize(stored) as [string[], string[]];
-    const entries = keys.map((k, i): ForkEntry => [k, values[i]!]);
-    this.keep(prefix, entries);
-    return entries;
+    const [keys, values, next] = deserialize(stored) as [string[], string[], string | null];
+    const run: ForkRun = { entries: keys.map((k, i): ForkEntry => [k, values[i]!]), next };
+    this.keep(id, run);
+    return run;
   }
 
-  putListing(prefix: string, entries: readonly ForkEntry[]): void {
-    this.db.putSync(this.key(LISTING, prefix), serialize([entries.map((e) => e[0]), entries.map((e) => e[1])]));
-    this.keep(prefix, entries);
+  putRun(id: string, run: ForkRun): void {
+    this.db.putSync(this.key(RUN, id), serialize([run.entries.map((e) => e[0]), run.entries.map((e) => e[1]), run.next]));
+    this.keep(id, run);
   }
 
-  private keep(prefix: string, entries: readonly ForkEntry[]): void {
-    if (this.listings.size >= LISTINGS_KEPT) this.listings.delete(this.listings.keys().next().value!);
-    this.listings.set(prefix, entries);
+  private keep(id: string, run: ForkRun): void {
+    if (this.runs.size >= RUNS_KEPT) this.runs.delete(this.runs.keys().next().value!);
+    this.runs.set(id, run);
   }
 }
