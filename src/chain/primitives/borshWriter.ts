@@ -3,6 +3,8 @@
  * enough for accounts, access keys, public keys and header hashing. Grows its buffer by
  * doubling so encoding many small values does not reallocate per field.
  */
+const UTF8 = new TextEncoder();
+
 export class BorshWriter {
   private buf = new Uint8Array(64);
   private view = new DataView(this.buf.buffer);
@@ -75,9 +77,14 @@ export class BorshWriter {
     return this.fixed(bytes);
   }
 
-  /** String: u32 byte length ‖ UTF-8. */
+  /** String: u32 byte length ‖ UTF-8 (encoded in place: records hold thousands of strings). */
   string(s: string): this {
-    return this.bytes(new TextEncoder().encode(s));
+    const max = s.length * 3;
+    this.reserve(4 + max);
+    const { written } = UTF8.encodeInto(s, this.buf.subarray(this.len + 4, this.len + 4 + max));
+    this.view.setUint32(this.len, written, true);
+    this.len += 4 + written;
+    return this;
   }
 
   /** The encoded bytes (a copy, safe to keep). */

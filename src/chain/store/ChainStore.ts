@@ -14,10 +14,14 @@ import type { StateStore } from "./stateStore.js";
  * successor's header needs (total supply, outcome roots, chunk hashes, the epoch's stake
  * proposals), and the store keeps the block merkle tree and outcome, chunk and height indexes.
  */
-export const CHAIN_STORE_FORMAT = 3;
+export const CHAIN_STORE_FORMAT = 4;
 
-/** Formats this shardkit reads. */
-export const READABLE_CHAIN_STORE_FORMATS: readonly number[] = [3];
+/**
+ * Formats this shardkit reads. Format 4 stores versioned Borsh records (store/records/);
+ * format 3 stored V8-serialised ones, which are still read: a writer opening a format-3 data
+ * dir marks it format 4 and writes its new records in Borsh beside the old ones.
+ */
+export const READABLE_CHAIN_STORE_FORMATS: readonly number[] = [3, 4];
 
 /** How a shard layout is rebuilt (see ShardLayout). */
 export interface StoredLayout {

@@ -1,6 +1,5 @@
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, rmSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { deserialize, serialize } from "node:v8";
 import { open, type Database, type Key, type RootDatabase } from "lmdb";
 import { base58Decode } from "../primitives/base58.js";
 import { blockIndexKeys, type BlockIndexKeys } from "./blockIndexKeys.js";
@@ -18,6 +17,10 @@ import { DiskStateStore } from "./DiskStateStore.js";
 import type { ForkCache } from "./ForkCache.js";
 import { LmdbForkCache } from "./LmdbForkCache.js";
 import { merklePositionsCompletedBy } from "./merklePositions.js";
+import { decodeRecord, encodeRecord } from "./records/recordEnvelope.js";
+import { formatHeaderCodec, heightCodec, type FormatHeader } from "./records/smallRecords.js";
+import { storedBlockCodec } from "./records/storedBlockCodec.js";
+import { storedGenesisCodec } from "./records/storedGenesisCodec.js";
 
 // Keys are ordered-binary tuples; heights are numbers, so blocks sort (and are appended) by height.
 const FORMAT_KEY: Key = ["format"];
@@ -67,17 +70,12 @@ export interface LmdbChainStoreOptions {
   readonly nodeCacheBytes?: number;
 }
 
-/** The format header written into a new data dir. */
-interface FormatHeader {
-  readonly format: number;
-  readonly software: "shardkit";
-}
 
 /**
  * {@link ChainStore} in an LMDB environment on disk (lmdb from npm). LMDB is copy-on-write:
  * a commit is one transaction, readers never see half of one, and there is no log to
- * recover after a crash. Values are V8-serialized records (bigints and byte arrays survive
- * as they are). Each commit is flushed to disk before `commitBlock` returns, together with
+ * recover after a crash. Values are versioned Borsh records (records/: an envelope naming the
+ * record kind and layout version; format-3 data dirs' V8-serialised records are still read). Each commit is flushed to disk before `commitBlock` returns, together with
  * the trie nodes the block created (see DiskStateStore). A writer holds the data dir's
  * lock file (dataDirLock.ts) until `close`.
  */
@@ -169,7 +167,7 @@ export class LmdbChainStore implements ChainStore {
     let store: LmdbChainStore;
     try {
       // The format check comes first: opening the node database writes its name into a new dir.
-      LmdbChainStore.checkFormat(db, dir);
+      LmdbChainStore.checkFormat(db, dir, options.lock !== false);
       store = new LmdbChainStore(db, dir, unlock, options.nodeCacheBytes);
     } catch (e) {
       void db.close();
@@ -188,7 +186,7 @@ export class LmdbChainStore implements ChainStore {
     return new LmdbForkCache(this.forkEntries, forkBlockHash);
   }
 
-  private static checkFormat(db: Database<Buffer, Key>, path: string): void {
+  private static checkFormat(db: Database<Buffer, Key>, path: string, writer: boolean): void {
     const raw = db.getBinary(FORMAT_KEY);
     if (raw === undefined) {
       for (const _ of db.getKeys({ limit: 1 })) {
@@ -196,7 +194,7 @@ export class LmdbChainStore implements ChainStore {
       }
       const header: FormatHeader = { format: CHAIN_STORE_FORMAT, software: "shardkit" };
       try {
-        db.transactionSync(() => db.putSync(FORMAT_KEY, serialize(header)));
+        db.transactionSync(() => db.putSync(FORMAT_KEY, encodeRecord(formatHeaderCodec, header)));
       } catch (e) {
         throw new ChainStoreError(`cannot write data dir ${path}: ${(e as Error).message}`);
       }
@@ -204,7 +202,7 @@ export class LmdbChainStore implements ChainStore {
     }
     let header: FormatHeader;
     try {
-      header = deserialize(raw) as FormatHeader;
+      header = decodeRecord(formatHeaderCodec, raw, `data dir ${path}`);
     } catch {
       throw new ChainStoreError(`data dir ${path} has an unreadable format header`);
     }
@@ -212,6 +210,14 @@ export class LmdbChainStore implements ChainStore {
       throw new ChainStoreError(
         `data dir ${path} has store format ${String(header.format)}; this shardkit reads formats ${READABLE_CHAIN_STORE_FORMATS.join(", ")} (use another --data-dir or --ephemeral)`,
       );
+    }
+    // An older format this shardkit reads: a writer's new records are the current format's.
+    if (writer && header.format !== CHAIN_STORE_FORMAT) {
+      try {
+        db.transactionSync(() => db.putSync(FORMAT_KEY, encodeRecord(formatHeaderCodec, { format: CHAIN_STORE_FORMAT, software: "shardkit" })));
+      } catch (e) {
+        throw new ChainStoreError(`cannot write data dir ${path}: ${(e as Error).message}`);
+      }
     }
   }
 
@@ -226,13 +232,14 @@ export class LmdbChainStore implements ChainStore {
     }
   }
 
-  private read<T>(key: Key): T | undefined {
+  private height(key: Key): number | undefined {
     const raw = this.db.getBinary(key);
-    return raw === undefined ? undefined : (deserialize(raw) as T);
+    return raw === undefined ? undefined : decodeRecord(heightCodec, raw, `data dir ${this.path}: height under ${JSON.stringify(key)}`);
   }
 
   genesis(): StoredGenesis | undefined {
-    return this.read<StoredGenesis>(GENESIS_KEY);
+    const raw = this.db.getBinary(GENESIS_KEY);
+    return raw === undefined ? undefined : decodeRecord(storedGenesisCodec, raw, `data dir ${this.path}: genesis`);
   }
 
   initGenesis(genesis: StoredGenesis): void {
@@ -240,11 +247,11 @@ export class LmdbChainStore implements ChainStore {
     // Tries built in our state store are written with the record, which then needs no entries.
     const roots = genesis.stateRoots;
     const own = roots !== undefined && roots.every((r) => this.state.byRoot(r) !== undefined);
-    const bytes = serialize(own ? { ...genesis, shards: [] } : genesis);
+    const bytes = encodeRecord(storedGenesisCodec, own ? { ...genesis, shards: [] } : genesis);
     this.write(() => {
       this.state.writeStaged();
       this.db.putSync(GENESIS_KEY, bytes);
-      this.db.putSync(hashKey(genesis.genesisHash), serialize(genesis.config.genesisHeight));
+      this.db.putSync(hashKey(genesis.genesisHash), encodeRecord(heightCodec, genesis.config.genesisHeight));
       this.db.putSync(heightKey(genesis.config.genesisHeight), Buffer.from(base58Decode(genesis.genesisHash)));
     });
     this.state.committed();
@@ -268,8 +275,8 @@ export class LmdbChainStore implements ChainStore {
     }
     const expected = this.nextHeight;
     if (block.height !== expected) throw new ChainStoreError(`block ${block.height} committed, expected ${expected}`);
-    const bytes = serialize(block);
-    const height = serialize(block.height);
+    const bytes = encodeRecord(storedBlockCodec, block);
+    const height = encodeRecord(heightCodec, block.height);
     const keys = blockIndexKeys(block);
     this.write(() => {
       this.state.writeStaged();
@@ -300,7 +307,7 @@ export class LmdbChainStore implements ChainStore {
         for (const name of INDEX_NAMES) for (const id of keys[name]) this.db.removeSync(indexKey(name, id));
         for (const p of merklePositionsCompletedBy(block.height - g)) this.db.removeSync(merkleKey(p.level, p.index));
       }
-      if (height > genesis.config.genesisHeight) this.db.putSync(HEAD_KEY, serialize(height));
+      if (height > genesis.config.genesisHeight) this.db.putSync(HEAD_KEY, encodeRecord(heightCodec, height));
       else this.db.removeSync(HEAD_KEY);
     });
     this.nextHeight = Math.max(height, genesis.config.genesisHeight) + 1;
@@ -315,46 +322,52 @@ export class LmdbChainStore implements ChainStore {
       this.deferFlush = false;
       // A flushed commit syncs the whole environment, earlier unflushed commits included.
       const head = this.headHeight();
-      if (head !== undefined) this.write(() => this.db.putSync(HEAD_KEY, serialize(head)));
+      if (head !== undefined) this.write(() => this.db.putSync(HEAD_KEY, encodeRecord(heightCodec, head)));
     }
   }
 
   headHeight(): number | undefined {
-    return this.read<number>(HEAD_KEY);
+    return this.height(HEAD_KEY);
   }
 
   block(height: number): StoredBlock | undefined {
-    return Number.isInteger(height) ? this.read<StoredBlock>(blockKey(height)) : undefined;
+    if (!Number.isInteger(height)) return undefined;
+    const raw = this.db.getBinary(blockKey(height));
+    return raw === undefined ? undefined : this.decodeBlock(raw, height);
   }
 
   *blocksFrom(height: number): Iterable<StoredBlock> {
-    for (const { value } of this.db.getRange({ start: blockKey(height), end: blockKey(Number.MAX_SAFE_INTEGER) })) {
-      yield deserialize(value) as StoredBlock;
+    for (const { key, value } of this.db.getRange({ start: blockKey(height), end: blockKey(Number.MAX_SAFE_INTEGER) })) {
+      yield this.decodeBlock(value, (key as [string, number])[1]);
     }
   }
 
+  private decodeBlock(raw: Uint8Array, height: number): StoredBlock {
+    return decodeRecord(storedBlockCodec, raw, `data dir ${this.path}: block ${height}`);
+  }
+
   heightOfBlock(hash: string): number | undefined {
-    return this.read<number>(hashKey(hash));
+    return this.height(hashKey(hash));
   }
 
   heightOfTransaction(hash: string): number | undefined {
-    return this.read<number>(indexKey("transactions", hash));
+    return this.height(indexKey("transactions", hash));
   }
 
   heightOfReceipt(id: string): number | undefined {
-    return this.read<number>(indexKey("receipts", id));
+    return this.height(indexKey("receipts", id));
   }
 
   heightOfReceiptOutcome(id: string): number | undefined {
-    return this.read<number>(indexKey("receiptOutcomes", id));
+    return this.height(indexKey("receiptOutcomes", id));
   }
 
   heightOfDroppedTransaction(hash: string): number | undefined {
-    return this.read<number>(indexKey("dropped", hash));
+    return this.height(indexKey("dropped", hash));
   }
 
   heightOfChunk(hash: string): number | undefined {
-    return this.read<number>(indexKey("chunks", hash));
+    return this.height(indexKey("chunks", hash));
   }
 
   blockHashAt(height: number): Uint8Array | undefined {
@@ -370,7 +383,7 @@ export class LmdbChainStore implements ChainStore {
       // With noMetaSync the last commit's meta page is synced by the next commit: make one (it restates the head).
       const head = this.committedSinceOpen ? this.headHeight() : undefined;
       try {
-        if (head !== undefined) this.write(() => this.db.putSync(HEAD_KEY, serialize(head)));
+        if (head !== undefined) this.write(() => this.db.putSync(HEAD_KEY, encodeRecord(heightCodec, head)));
       } catch {
         // A data dir that refuses writes (full, read-only) already failed a commit, which was reported; close it anyway.
       }

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { open } from "lmdb";
 import type { Chain } from "../../../src/chain/node.js";
 import { ChainStoreError } from "../../../src/chain/store/ChainStore.js";
+import { LmdbChainStore } from "../../../src/chain/store/LmdbChainStore.js";
 import { ALICE, BOB, CAROL, NEAR, ROOT, openChain, outcomeOf, settle, submit } from "../runtime/helpers.js";
 
 const TGAS = 10n ** 12n;
@@ -114,7 +115,43 @@ describe("a chain on disk resumes where it stopped", () => {
     const db = open({ path: dir, encoding: "binary" });
     await db.put(["format"], serialize({ format, software: "shardkit" }));
     await db.close();
-    await expect(openChain({ dataDir: dir })).rejects.toThrow(`data dir ${dir} has store format ${format}; this shardkit reads formats 3 (use another --data-dir or --ephemeral)`);
+    await expect(openChain({ dataDir: dir })).rejects.toThrow(`data dir ${dir} has store format ${format}; this shardkit reads formats 3, 4 (use another --data-dir or --ephemeral)`);
+  });
+
+  it("a format 3 data dir (V8-serialised records) resumes: its records are read, new ones are Borsh, and it is marked format 4", async () => {
+    const { serialize } = await import("node:v8");
+    const dir = dataDir();
+    const chain = await openChain({ dataDir: dir });
+    const transfer = (deposit: bigint) => ({ type: "Transfer" as const, deposit });
+    const hashes = [submit(chain, ALICE, BOB, [transfer(5n)]), submit(chain, CAROL, "ft.test.near", [call("storage_deposit", {}, 2n * NEAR)])];
+    settle(chain, hashes[1]!);
+    const before = snapshot(chain, hashes);
+    await chain.close();
+    // Rewrite every record the way format 3 wrote it.
+    const db = open<Buffer, any>({ path: dir, encoding: "binary" });
+    const legacy = LmdbChainStore.open(dir, { lock: false });
+    const genesis = legacy.genesis()!;
+    const blocks = [...legacy.blocksFrom(0)];
+    const head = legacy.headHeight()!;
+    await legacy.close();
+    await db.put(["format"], serialize({ format: 3, software: "shardkit" }));
+    await db.put(["genesis"], serialize(genesis));
+    for (const b of blocks) await db.put(["b", b.height], serialize(b));
+    await db.put(["head"], serialize(head));
+    await db.close();
+    const again = await openChain({ dataDir: dir });
+    expect(snapshot(again, hashes)).toEqual(before);
+    settle(again, submit(again, ROOT, "ft.test.near", [call("ft_transfer", { receiver_id: CAROL, amount: "9" }, 1n)]));
+    await again.close();
+    const reopened = LmdbChainStore.open(dir, { lock: false });
+    expect(reopened.headHeight()).toBeGreaterThan(head);
+    expect([...reopened.blocksFrom(0)].length).toBe(reopened.headHeight()! - genesis.config.genesisHeight);
+    await reopened.close();
+    const raw = open<Buffer, any>({ path: dir, encoding: "binary" });
+    expect(raw.getBinary(["format"])![0]).toBe(0x53); // rewritten as a format 4 header record
+    expect(raw.getBinary(["b", head])![0]).toBe(0xff); // the old records stay as they were
+    expect(raw.getBinary(["b", head + 1])![0]).toBe(0x53);
+    await raw.close();
   });
 
   it("a second writer on the same data dir in this process is refused until the first closes", async () => {
