@@ -115,6 +115,44 @@ describe("promises", () => {
     expect(hostErrorOf(() => k.env.promise_batch_create(bl, bp))).toEqual({ name: "InvalidAccountId" });
   });
 
+  it("global contracts: deploy by code hash or account id, use by code hash or account id, with nearcore's fees and errors", () => {
+    const k = hostKit();
+    const [al, ap] = k.put(0, "other.test.near");
+    const p = k.env.promise_batch_create(al, ap);
+    const code = new TextEncoder().encode("\0asm-code");
+    const [cl, cp] = k.put(100, code);
+    const before = { burnt: k.l.gas.burntGas, used: k.l.gas.usedGas };
+    k.env.promise_batch_action_deploy_global_contract(p, cl, cp);
+    const mem = (n: bigint) => E.read_memory_base + n * E.read_memory_byte;
+    const n = BigInt(code.length);
+    const send = F.deployGlobalContractBase.sendNotSir + F.deployGlobalContractPerByte.sendNotSir * n;
+    const exec = F.deployGlobalContractBase.execution + F.deployGlobalContractPerByte.execution * n;
+    expect(k.l.gas.burntGas - before.burnt).toBe(E.base + mem(n) + send);
+    expect(k.l.gas.usedGas - before.used).toBe(E.base + mem(n) + send + exec);
+    k.env.promise_batch_action_deploy_global_contract_by_account_id(p, cl, cp);
+    const hash = new Uint8Array(32).fill(9);
+    const [hl, hp] = k.put(200, hash);
+    const burnt = k.l.gas.burntGas;
+    k.env.promise_batch_action_use_global_contract(p, hl, hp);
+    expect(k.l.gas.burntGas - burnt).toBe(E.base + mem(32n) + F.useGlobalContractBase.sendNotSir + F.useGlobalContractPerIdentifierByte.sendNotSir * 32n);
+    const [il, ip] = k.put(300, "lib.test.near");
+    k.env.promise_batch_action_use_global_contract_by_account_id(p, il, ip);
+    expect(k.l.receipts.receipts[0]!.actions).toEqual([
+      { type: "DeployGlobalContract", code, deployMode: "CodeHash" },
+      { type: "DeployGlobalContract", code, deployMode: "AccountId" },
+      { type: "UseGlobalContract", contractIdentifier: { kind: "CodeHash", codeHash: hash } },
+      { type: "UseGlobalContract", contractIdentifier: { kind: "AccountId", accountId: "lib.test.near" } },
+    ]);
+    expect(hostErrorOf(() => k.env.promise_batch_action_use_global_contract(p, 31n, hp))).toEqual({ name: "ContractCodeHashMalformed" });
+    const [bl, bp] = k.put(400, "Bad Id");
+    expect(hostErrorOf(() => k.env.promise_batch_action_use_global_contract_by_account_id(p, bl, bp))).toEqual({ name: "InvalidAccountId" });
+    const v = hostKit({ isView: true });
+    expect(hostErrorOf(() => v.env.promise_batch_action_deploy_global_contract(0n, 0n, 0n))).toEqual({
+      name: "ProhibitedInView",
+      fields: { method_name: "promise_batch_action_deploy_global_contract" },
+    });
+  });
+
   it("attached gas beyond what is left fails with GasExceeded; promises are prohibited in views", () => {
     const k = hostKit({ prepaidGas: 5n * TGAS });
     const c = withCall(k, "other.test.near");

@@ -1,5 +1,6 @@
 import { U64_MAX } from "../../primitives/integerLimits.js";
 import { transferExecFee, transferSendFee } from "../../runtime/actionFees.js";
+import type { GlobalContractDeployMode, GlobalContractIdentifier } from "../../transaction/action.js";
 import { hostError } from "../HostError.js";
 import type { VmLogic } from "../VmLogic.js";
 import type { HostImports } from "./HostImports.js";
@@ -60,6 +61,28 @@ export function promiseImports(l: VmLogic): HostImports {
     );
     const receipt = l.receipts.createActionReceipt(deps, accountId);
     return l.pushPromise({ receipt });
+  };
+
+  /** nearcore `promise_batch_action_deploy_global_contract_impl`: the code, then the receipt, then the fees. */
+  const deployGlobalContract = (idx: bigint, codeLen: bigint, codePtr: bigint, deployMode: GlobalContractDeployMode, name: string): void => {
+    l.gas.payBase("base");
+    l.denyInView(name);
+    const code = l.memoryOrRegister(codePtr, codeLen);
+    const size = BigInt(code.length);
+    if (size > l.config.maxContractSize) throw hostError({ name: "ContractSizeExceeded", fields: { size, limit: l.config.maxContractSize } });
+    const { receipt, sir } = l.receiptOf(idx);
+    l.payActionBase(f.deployGlobalContractBase, sir, "deploy_global_contract_base");
+    l.payActionPerByte(f.deployGlobalContractPerByte, size, sir, "deploy_global_contract_byte");
+    l.receipts.append(receipt, { type: "DeployGlobalContract", code: Uint8Array.from(code), deployMode });
+  };
+
+  /** nearcore `promise_batch_action_use_global_contract_impl` after the identifier is read: per byte of the identifier (32 for a hash). */
+  const useGlobalContract = (idx: bigint, contractIdentifier: GlobalContractIdentifier): void => {
+    const { receipt, sir } = l.receiptOf(idx);
+    const length = BigInt(contractIdentifier.kind === "CodeHash" ? 32 : contractIdentifier.accountId.length);
+    l.payActionBase(f.useGlobalContractBase, sir, "use_global_contract_base");
+    l.payActionPerByte(f.useGlobalContractPerIdentifierByte, length, sir, "use_global_contract_byte");
+    l.receipts.append(receipt, { type: "UseGlobalContract", contractIdentifier });
   };
 
   const functionCallWeight = (
@@ -151,6 +174,24 @@ export function promiseImports(l: VmLogic): HostImports {
       l.payActionBase(f.deployContractBase, sir, "deploy_contract_base");
       l.payActionPerByte(f.deployContractPerByte, size, sir, "deploy_contract_byte");
       l.receipts.append(receipt, { type: "DeployContract", code });
+    },
+    promise_batch_action_deploy_global_contract(idx: bigint, codeLen: bigint, codePtr: bigint): void {
+      deployGlobalContract(idx, codeLen, codePtr, "CodeHash", "promise_batch_action_deploy_global_contract");
+    },
+    promise_batch_action_deploy_global_contract_by_account_id(idx: bigint, codeLen: bigint, codePtr: bigint): void {
+      deployGlobalContract(idx, codeLen, codePtr, "AccountId", "promise_batch_action_deploy_global_contract_by_account_id");
+    },
+    promise_batch_action_use_global_contract(idx: bigint, hashLen: bigint, hashPtr: bigint): void {
+      l.gas.payBase("base");
+      l.denyInView("promise_batch_action_use_global_contract");
+      const codeHash = l.memoryOrRegister(hashPtr, hashLen);
+      if (codeHash.length !== 32) throw hostError({ name: "ContractCodeHashMalformed" });
+      useGlobalContract(idx, { kind: "CodeHash", codeHash: Uint8Array.from(codeHash) });
+    },
+    promise_batch_action_use_global_contract_by_account_id(idx: bigint, accLen: bigint, accPtr: bigint): void {
+      l.gas.payBase("base");
+      l.denyInView("promise_batch_action_use_global_contract_by_account_id");
+      useGlobalContract(idx, { kind: "AccountId", accountId: l.readAccountId(accPtr, accLen) });
     },
     promise_batch_action_function_call(idx: bigint, mLen: bigint, mPtr: bigint, aLen: bigint, aPtr: bigint, amountPtr: bigint, gas: bigint): void {
       functionCallWeight(idx, mLen, mPtr, aLen, aPtr, amountPtr, gas, 0n);

@@ -3,8 +3,8 @@ import type { VmLogic } from "../VmLogic.js";
 import type { HostImports } from "./HostImports.js";
 
 /**
- * nearcore host functions shardkit does not implement (yield/resume, global contracts,
- * deterministic state init, refund_to). They exist so that any contract
+ * nearcore host functions shardkit does not implement (yield/resume, deterministic state
+ * init, refund_to). They exist so that any contract
  * importing them instantiates; a call charges `base` and fails with a HostError
  * (`Deprecated { method_name }`, the variant nearcore uses for host functions that no longer
  * work), or ProhibitedInView in a view call where nearcore prohibits the function.
@@ -13,10 +13,6 @@ const UNSUPPORTED = [
   "promise_yield_create",
   "promise_yield_resume",
   "promise_set_refund_to",
-  "promise_batch_action_deploy_global_contract",
-  "promise_batch_action_deploy_global_contract_by_account_id",
-  "promise_batch_action_use_global_contract",
-  "promise_batch_action_use_global_contract_by_account_id",
   "promise_batch_action_state_init",
   "promise_batch_action_state_init_by_account_id",
   "set_state_init_data_entry",
