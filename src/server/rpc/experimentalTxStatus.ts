@@ -1,9 +1,12 @@
 import type { ExperimentalTxStatusParams, ExperimentalTxStatusResult } from "../../../generated/rpc/types.js";
 import type { RpcContext } from "./context.js";
+import { forwardToUpstream } from "./forkForward.js";
+import { isUpstreamTransaction } from "./tx.js";
 import { lookupTransaction } from "./tx/lookupTransaction.js";
 import { transactionResponse } from "./tx/transactionResponse.js";
 
 /** `EXPERIMENTAL_tx_status`: as `tx`, with the receipts themselves. */
 export async function experimentalTxStatus(params: ExperimentalTxStatusParams, ctx: RpcContext): Promise<ExperimentalTxStatusResult> {
+  if (isUpstreamTransaction(ctx, params)) return (await forwardToUpstream(ctx, "EXPERIMENTAL_tx_status", params)) as ExperimentalTxStatusResult;
   return transactionResponse(await lookupTransaction(ctx, params), true);
 }

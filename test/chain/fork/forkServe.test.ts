@@ -12,6 +12,8 @@ let dir: string;
 let upstream: (CliProcess & ServeUrls) | undefined;
 let fork: (CliProcess & ServeUrls) | undefined;
 let forkHeight: number;
+/** The upstream's `send_tx` answer for its transfer before the fork. */
+let transfer: any;
 
 async function call(url: string, method: string, params: unknown): Promise<{ result?: any; error?: any }> {
   const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
@@ -42,7 +44,7 @@ const withoutBlock = ({ block_height, block_hash, ...rest }: any) => rest;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "shardkit-fork-serve-"));
-  ({ upstream, finalHeight: forkHeight } = await startUpstream(dir));
+  ({ upstream, finalHeight: forkHeight, transfer } = await startUpstream(dir));
   upstreamUrl = upstream.archivalUrl;
   fork = await startFork(join(dir, "fork"));
 }, 120_000);
@@ -63,6 +65,11 @@ describe("shardkit serve --fork", () => {
     // State before the fork block is the upstream's to tell.
     const before = await result(upstream!.archivalUrl, "query", { request_type: "view_account", account_id: OWNER, block_id: forkHeight - 1 });
     expect(await result(fork!.rpcUrl, "query", { request_type: "view_account", account_id: OWNER, block_id: forkHeight - 1 })).toEqual(before);
+    // Transactions and receipts of the forked chain are the upstream's to tell too.
+    const params = { tx_hash: transfer.transaction.hash, sender_account_id: OWNER, wait_until: "FINAL" };
+    expect(await result(fork!.rpcUrl, "tx", params)).toEqual(await result(upstream!.archivalUrl, "tx", params));
+    const receiptId = transfer.transaction_outcome.outcome.receipt_ids[0];
+    expect(await result(fork!.rpcUrl, "EXPERIMENTAL_receipt", { receipt_id: receiptId })).toEqual(await result(upstream!.archivalUrl, "EXPERIMENTAL_receipt", { receipt_id: receiptId }));
     const status = await result(fork!.rpcUrl, "status", []);
     expect(status.chain_id).toBe("upstream-test");
     expect(status.sync_info.latest_block_height).toBeGreaterThanOrEqual(forkHeight);

@@ -100,13 +100,14 @@ export async function sendWithDevKey(url: string, signerId: string, receiverId: 
 
 /**
  * Starts the upstream (`shardkit serve` with this genesis, on-demand blocks) and makes one
- * transfer on it, so its final block is past its genesis. Returns the process and its final height.
+ * transfer on it, so its final block is past its genesis. Returns the process, its final height
+ * and the transfer's `send_tx` answer.
  */
-export async function startUpstream(dir: string): Promise<{ upstream: CliProcess & ServeUrls; finalHeight: number }> {
+export async function startUpstream(dir: string): Promise<{ upstream: CliProcess & ServeUrls; finalHeight: number; transfer: any }> {
   const genesis = join(dir, "upstream-genesis.json");
   await writeUpstreamGenesis(genesis);
   const upstream = await startServe(["--genesis", genesis, "--block-time", "0", "--shards", "2"]);
-  await sendWithDevKey(upstream.archivalUrl, OWNER, HOLDER, [{ type: "Transfer", deposit: 1n }]);
+  const transfer = await sendWithDevKey(upstream.archivalUrl, OWNER, HOLDER, [{ type: "Transfer", deposit: 1n }]);
   const finalHeight = (await rpcResult(upstream.archivalUrl, "block", { finality: "final" })).header.height as number;
-  return { upstream, finalHeight };
+  return { upstream, finalHeight, transfer };
 }
