@@ -46,6 +46,8 @@ const indexKey = (name: keyof BlockIndexKeys, id: string): Key => [INDEX_PREFIX[
 const COMMIT_WITHOUT_FLUSH = 0x1 | 0x2 | 0x10000;
 /** Present while a genesis is bulk-loaded (unflushed writes): such a data dir is discarded on open. */
 const LOADING_MARKER = "genesis-loading";
+/** Where a fork keeps what it fetched from its upstream (an LMDB environment of its own). */
+export const FORK_CACHE_DIR = "fork-cache";
 /** Where a bulk load spills trie nodes. */
 const SCRATCH_DIR = "genesis-scratch";
 
@@ -91,8 +93,8 @@ export class LmdbChainStore implements ChainStore {
   private committedSinceOpen = false;
   /** A bulk load wrote the loading marker: the genesis commit removes it. */
   private loading = false;
-  /** What forks fetched from their upstreams (opened on first use). */
-  private forkEntries: Database<Buffer, Buffer> | undefined;
+  /** What forks fetched from their upstreams (its own environment, opened on first use). */
+  private forkEntries: RootDatabase<Buffer, Buffer> | undefined;
   private constructor(
     private readonly db: RootDatabase<Buffer, Key>,
     readonly path: string,
@@ -142,6 +144,20 @@ export class LmdbChainStore implements ChainStore {
     syncDir(dir);
   }
 
+  /**
+   * Removes the chain from a data dir no process has open (`shardkit_reset`): its blocks,
+   * state and indexes go; the fork cache stays (it belongs to the upstream's block, not to
+   * the chain). The next open starts a new chain there.
+   */
+  static removeChain(dir: string): void {
+    try {
+      for (const name of ["data.mdb", "lock.mdb", SCRATCH_DIR, LOADING_MARKER]) rmSync(join(dir, name), { recursive: true, force: true });
+      syncDir(dir);
+    } catch (e) {
+      throw new ChainStoreError(`cannot remove the chain from data dir ${dir}: ${(e as Error).message}`);
+    }
+  }
+
   /** Opens (or creates) the store in `dir`; throws ChainStoreError with a clear message on failure. */
   static open(dir: string, options: LmdbChainStoreOptions = {}): LmdbChainStore {
     let db: RootDatabase<Buffer, Key>;
@@ -181,8 +197,18 @@ export class LmdbChainStore implements ChainStore {
     return this.state;
   }
 
+  /**
+   * The fork cache has an environment of its own (`fork-cache/` in the data dir): it outlives
+   * the chain (`shardkit_reset` throws the chain away and keeps what was fetched).
+   */
   forkCache(forkBlockHash: Uint8Array): ForkCache {
-    this.forkEntries ??= this.db.openDB<Buffer, Buffer>({ name: "fork", encoding: "binary", keyEncoding: "binary", compression: false });
+    if (this.forkEntries === undefined) {
+      try {
+        this.forkEntries = open<Buffer, Buffer>({ path: join(this.path, FORK_CACHE_DIR), encoding: "binary", keyEncoding: "binary", compression: false });
+      } catch (e) {
+        throw new ChainStoreError(`cannot open the fork cache in data dir ${this.path}: ${(e as Error).message}`);
+      }
+    }
     return new LmdbForkCache(this.forkEntries, forkBlockHash);
   }
 
@@ -387,6 +413,7 @@ export class LmdbChainStore implements ChainStore {
       } catch {
         // A data dir that refuses writes (full, read-only) already failed a commit, which was reported; close it anyway.
       }
+      await this.forkEntries?.close();
       await this.db.close();
     } finally {
       this.unlock();
