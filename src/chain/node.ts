@@ -49,6 +49,7 @@ export type { DevAccount } from "./genesis/devGenesis.js";
 export type { ForkOptions } from "./fork/ForkOptions.js";
 export type { ForkPoint } from "./fork/ForkPoint.js";
 export { UpstreamRpcError, UpstreamUnavailableError } from "./fork/UpstreamError.js";
+export { resolveForkPoint } from "./fork/resolveForkPoint.js";
 export type { GenesisLoadProgress } from "./genesis/loadGenesisFile.js";
 export type { AccessKey, AccessKeyPermission } from "./primitives/accessKey.js";
 export type { AccountView } from "./state/accountViews.js";
@@ -385,7 +386,7 @@ export class Chain implements ChainReader {
     }
     if (opts.fork !== undefined) {
       if (opts.genesisFile !== undefined) throw new RangeError("a fork continues its upstream's chain: it takes no genesis file");
-      const point = await resolveForkPoint(opts.fork);
+      const point = opts.fork.at ?? (await resolveForkPoint(opts.fork));
       const layout = pickLayout(undefined);
       const { state, devAccounts } = buildDevGenesis(layout);
       // The fork's genesis stands for the upstream block: its height, time and chain id.

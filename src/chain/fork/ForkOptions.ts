@@ -1,3 +1,5 @@
+import type { ForkPoint } from "./ForkPoint.js";
+
 /** How to start (or resume) a fork: `shardkit serve --fork URL [--fork-block HEIGHT|HASH]`. */
 export interface ForkOptions {
   /** The upstream's JSON-RPC URL. */
@@ -10,4 +12,6 @@ export interface ForkOptions {
   readonly apiKey?: string | undefined;
   /** Most upstream requests per second (default UPSTREAM_DEFAULTS.requestsPerSecond). */
   readonly requestsPerSecond?: number | undefined;
+  /** The fork block, already asked for (resolveForkPoint): the chain opens without asking again. */
+  readonly at?: ForkPoint | undefined;
 }
