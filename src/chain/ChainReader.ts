@@ -32,6 +32,8 @@ export interface ChainReader {
   readonly transactionValidityPeriod: number;
   /** Set on a fork: the upstream block the chain continues from (blocks at or below it are the upstream's). */
   readonly fork: ForkPoint | undefined;
+  /** Set on a fork: the API key the upstream is asked with (never stored in the data dir). */
+  readonly forkApiKey: string | undefined;
   /** Block interval; 0 = blocks on demand. */
   readonly blockTimeMs: number;
 

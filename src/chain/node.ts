@@ -163,6 +163,8 @@ export class Chain implements ChainReader {
   readonly chunkBodies: ChunkBodies;
   /** Set on a fork: the upstream block this chain continues from. */
   readonly fork: ForkPoint | undefined;
+  /** Set on a fork: the API key the upstream is asked with (never stored in the data dir). */
+  readonly forkApiKey: string | undefined;
   /** A fork's reads of the upstream state (its `calls` count the upstream requests). */
   readonly upstreamState: UpstreamState | undefined;
   private readonly upstreamRpc: BlockingRpc | undefined;
@@ -206,6 +208,7 @@ export class Chain implements ChainReader {
     this.totalSupply = init.state.totalSupply;
     this.chainStore = init.chainStore;
     this.fork = init.fork?.point;
+    this.forkApiKey = init.fork?.options?.apiKey;
     if (init.fork === undefined) {
       this.store = init.chainStore.stateStore();
     } else {

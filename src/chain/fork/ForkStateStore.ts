@@ -9,6 +9,8 @@ export interface ForkSource {
   get(key: string): string | undefined;
   /** Upstream entries under `prefix` after `after`, in key order (read lazily), or undefined when the prefix is local only. */
   entries(prefix: string, after: string | undefined): Iterable<ForkEntry> | undefined;
+  /** False when the upstream certainly has no value for the key (a deletion then needs no mark). */
+  mayHave(key: string): boolean;
 }
 
 /**
@@ -50,6 +52,7 @@ export class ForkStateStore implements StateStore {
       if (!isForkedKey(key)) return;
       const mark = TOMBSTONE + key;
       if (changes.values[i] === null) {
+        if (!this.source.mayHave(key)) return;
         keys.push(mark);
         values.push(MARK);
       } else if (base.inner.get(mark) !== undefined) {

@@ -16,6 +16,8 @@ export class UpstreamUnavailableError extends Error {
 /** The upstream answered a call with a JSON-RPC error (an unknown account is one; callers decide). */
 export class UpstreamRpcError extends Error {
   override readonly name = "UpstreamRpcError";
+  /** The upstream may serve it later (a node catching up, a timeout): block production tries again. */
+  readonly retryable = true;
   /** nearcore's `cause.name` (UNKNOWN_ACCOUNT, UNKNOWN_BLOCK, ...), or the error's `name`. */
   readonly causeName: string | undefined;
   constructor(

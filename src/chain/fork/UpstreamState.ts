@@ -73,9 +73,13 @@ export class UpstreamState {
       case TrieKeyColumn.ACCOUNT:
         value = this.fetchAccount(key.slice(1));
         break;
-      case TrieKeyColumn.CONTRACT_CODE:
+      case TrieKeyColumn.CONTRACT_CODE: {
+        const account = this.account(key.slice(1));
+        // No local code upstream (no account, or a global contract): nothing to ask or keep.
+        if (account === undefined || account.codeHash.every((b) => b === 0)) return undefined;
         value = this.fetchCode(key.slice(1));
         break;
+      }
       case TrieKeyColumn.ACCESS_KEY:
       case TrieKeyColumn.CONTRACT_DATA: {
         const comma = key.indexOf(",", 1);
@@ -85,9 +89,15 @@ export class UpstreamState {
           const keys = this.cache.run(keyListId(key.slice(0, comma + 1)));
           if (keys !== undefined) return find(keys.entries, key);
         }
-        if (this.account(accountId) === undefined) value = null;
-        else if (column === TrieKeyColumn.ACCESS_KEY) value = this.fetchAccessKey(accountId, key.slice(comma + 1));
-        else value = this.fetchData(accountId, key.slice(comma + 1));
+        // An account the upstream does not have has no keys or data there: answered from the
+        // account's cached absence, nothing kept per key (a new local contract's writes).
+        if (this.account(accountId) === undefined) return undefined;
+        if (column === TrieKeyColumn.CONTRACT_DATA) {
+          // Inside a page of contract state read before: there (or absent) without asking.
+          const page = this.pageHolding(key.slice(0, comma + 1), undefined, key);
+          if (page !== undefined) return find(page.run.entries, key);
+        }
+        value = column === TrieKeyColumn.ACCESS_KEY ? this.fetchAccessKey(accountId, key.slice(comma + 1)) : this.fetchData(accountId, key.slice(comma + 1));
         break;
       }
       default:
@@ -95,6 +105,21 @@ export class UpstreamState {
     }
     this.cache.put(key, value);
     return value ?? undefined;
+  }
+
+  /**
+   * False when the upstream certainly has no value for `key` (its account's absence is
+   * cached, or the column is the fork's own): a local deletion of it needs no mark.
+   */
+  mayHave(key: string): boolean {
+    if (!isForkedKey(key)) return false;
+    const column = key.charCodeAt(0);
+    if (column === TrieKeyColumn.ACCOUNT || column === TrieKeyColumn.CONTRACT_CODE) return this.cache.get(accountTrieKey(key.slice(1))) !== null;
+    if (column === TrieKeyColumn.ACCESS_KEY || column === TrieKeyColumn.CONTRACT_DATA) {
+      const comma = key.indexOf(",", 1);
+      return comma < 0 || this.cache.get(accountTrieKey(key.slice(1, comma))) !== null;
+    }
+    return true;
   }
 
   /**
@@ -155,7 +180,7 @@ export class UpstreamState {
         run = this.fetchDataPage(accountId, base, relPrefix, cursor, size);
         this.cache.putRun(id, run);
       }
-      this.rememberPage(base, relPrefix, id, run);
+      this.rememberPage(base, relPrefix, cursor, run);
       yield* run.entries;
       if (run.next === null) return;
       cursor = run.next;
@@ -163,20 +188,42 @@ export class UpstreamState {
     }
   }
 
-  /** Key ranges of the pages read since start, per account and prefix (an index into the cache). */
-  private readonly pages = new Map<string, { first: string; last: string; id: string }[]>();
+  /**
+   * Key ranges of the contract-state pages read so far, per account (kept in the cache too, so
+   * a restart finds them): a cursor or a single key inside a range is answered from its page.
+   */
+  private readonly pages = new Map<string, PageRange[]>();
 
-  private rememberPage(base: string, relPrefix: string, id: string, run: ForkRun): void {
-    if (run.entries.length === 0) return;
-    const chain = JSON.stringify([base, relPrefix]);
-    let ranges = this.pages.get(chain);
-    if (ranges === undefined) this.pages.set(chain, (ranges = []));
-    if (!ranges.some((r) => r.id === id)) ranges.push({ first: run.entries[0]![0], last: run.entries[run.entries.length - 1]![0], id });
+  private pagesOf(base: string): PageRange[] {
+    let ranges = this.pages.get(base);
+    if (ranges === undefined) {
+      const stored = this.cache.run(pageIndexId(base))?.entries ?? [];
+      ranges = stored.map(([id, range]) => ({ id, ...(JSON.parse(range) as Omit<PageRange, "id">) }));
+      this.pages.set(base, ranges);
+    }
+    return ranges;
   }
 
-  private pageHolding(base: string, relPrefix: string, key: string): { run: ForkRun } | undefined {
-    for (const range of this.pages.get(JSON.stringify([base, relPrefix])) ?? []) {
-      if (range.first <= key && key <= range.last) {
+  /**
+   * Records what a page covers: from its cursor (exclusive; the prefix's start for a first
+   * page) to its last entry, or to the prefix's end for the last page of the prefix.
+   */
+  private rememberPage(base: string, relPrefix: string, cursor: string | undefined, run: ForkRun): void {
+    const ranges = this.pagesOf(base);
+    const id = dataPageId(base, relPrefix, cursor);
+    if (ranges.some((r) => r.id === id)) return;
+    const last = run.entries[run.entries.length - 1]?.[0];
+    if (last === undefined && run.next !== null) return;
+    ranges.push({ id, prefix: base + relPrefix, after: cursor === undefined ? null : base + cursor, upTo: run.next === null ? null : last! });
+    const entries = ranges.map((r): ForkEntry => [r.id, JSON.stringify({ prefix: r.prefix, after: r.after, upTo: r.upTo })]);
+    this.cache.putRun(pageIndexId(base), { entries, next: null });
+  }
+
+  /** A page read before whose range holds `key` (one of `relPrefix`'s pages when given). */
+  private pageHolding(base: string, relPrefix: string | undefined, key: string): { run: ForkRun } | undefined {
+    for (const range of this.pagesOf(base)) {
+      if (relPrefix !== undefined ? range.prefix !== base + relPrefix : !key.startsWith(range.prefix)) continue;
+      if ((range.after === null || key > range.after) && (range.upTo === null || key <= range.upTo)) {
         const run = this.cache.run(range.id);
         if (run !== undefined) return { run };
       }
@@ -217,9 +264,6 @@ export class UpstreamState {
   }
 
   private fetchCode(accountId: string): string | null {
-    const account = this.account(accountId);
-    // No local code upstream (none, or a global contract): nothing to ask.
-    if (account === undefined || account.codeHash.every((b) => b === 0)) return null;
     const view = this.query(`view_code ${accountId}`, { request_type: "view_code", account_id: accountId });
     return view === null ? null : base64DecodeToLatin1(String(view["code_base64"]));
   }
@@ -288,9 +332,18 @@ function base58Of(latin1: string): string {
   return formatCryptoHash(latin1ToBytes(latin1));
 }
 
-/** Cache ids of runs: an account's key list; a page of its contract data by prefix and cursor. */
+/** Cache ids of runs: an account's key list; a page of its contract data by prefix and cursor; the account's page index. */
 const keyListId = (base: string) => `keys ${base}`;
 const dataPageId = (base: string, relPrefix: string, cursor: string | undefined) => `data ${JSON.stringify([base, relPrefix, cursor ?? null])}`;
+const pageIndexId = (base: string) => `pages ${base}`;
+
+/** The keys one cached page covers: under `prefix`, after `after` (null: from the start) up to `upTo` (null: to the end). */
+interface PageRange {
+  readonly id: string;
+  readonly prefix: string;
+  readonly after: string | null;
+  readonly upTo: string | null;
+}
 
 const byKey = (a: ForkEntry, b: ForkEntry) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
 

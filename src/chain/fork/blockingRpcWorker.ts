@@ -39,16 +39,21 @@ async function attempt(request: UpstreamRequest): Promise<UpstreamReply | { retr
     return { retry: cause?.code ?? cause?.message ?? (e as Error).message };
   }
   const text = await response.text().catch(() => "");
-  if (response.status === 429 || response.status >= 500) return { retry: `HTTP ${response.status}` };
-  let body: { result?: unknown; error?: unknown };
+  // 408: nearcore's TIMEOUT_ERROR; 429 and 5xx: a busy or failing node.
+  if (response.status === 408 || response.status === 429 || response.status >= 500) return { retry: `HTTP ${response.status}` };
+  let body: unknown;
   try {
-    body = JSON.parse(text) as typeof body;
+    body = JSON.parse(text);
   } catch {
     return { id: request.id, kind: "failed", message: `HTTP ${response.status}, not JSON: ${text.slice(0, 200)}` };
   }
-  if (body.error !== undefined) return { id: request.id, kind: "rpc-error", error: body.error };
-  if (!response.ok || !("result" in body)) return { id: request.id, kind: "failed", message: `HTTP ${response.status}: ${text.slice(0, 200)}` };
-  return { id: request.id, kind: "result", result: body.result };
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    return { id: request.id, kind: "failed", message: `HTTP ${response.status}, not a JSON-RPC answer: ${text.slice(0, 200)}` };
+  }
+  const answer = body as { result?: unknown; error?: unknown };
+  if (answer.error !== undefined) return { id: request.id, kind: "rpc-error", error: answer.error };
+  if (!response.ok || !("result" in answer)) return { id: request.id, kind: "failed", message: `HTTP ${response.status}: ${text.slice(0, 200)}` };
+  return { id: request.id, kind: "result", result: answer.result };
 }
 
 async function call(request: UpstreamRequest): Promise<UpstreamReply> {
@@ -63,9 +68,12 @@ async function call(request: UpstreamRequest): Promise<UpstreamReply> {
 }
 
 port.on("message", (request: UpstreamRequest) => {
-  void call(request).then((reply) => {
-    port.postMessage(reply);
-    Atomics.store(signal, 0, 1);
-    Atomics.notify(signal, 0);
-  });
+  // Every request gets a reply, whatever goes wrong here: the caller's thread is waiting.
+  void call(request)
+    .catch((e: unknown): UpstreamReply => ({ id: request.id, kind: "failed", message: `upstream worker: ${(e as Error)?.message ?? String(e)}` }))
+    .then((reply) => {
+      port.postMessage(reply);
+      Atomics.store(signal, 0, 1);
+      Atomics.notify(signal, 0);
+    });
 });

@@ -13,13 +13,17 @@ const ABSENT = Buffer.from([0]);
 const RUNS_KEPT = 16;
 
 /**
- * {@link ForkCache} in a named database of the data dir's LMDB environment, keyed by the fork
- * block's hash (so a fork at another block never reads these entries). Writes are synchronous
- * (each follows an upstream round trip, which dwarfs it) so a read right after sees them.
+ * {@link ForkCache} in an LMDB environment of the data dir (`fork-cache/`), keyed by the fork
+ * block's hash (so a fork at another block never reads these entries). Writes are lmdb's
+ * batched asynchronous puts (a synchronous one costs a flush each), kept in the heap until
+ * their batch is committed so a read right after sees them; a crash loses at most the last
+ * batch, which is fetched again.
  */
 export class LmdbForkCache implements ForkCache {
   private readonly prefix: Buffer;
   private readonly runs = new Map<string, ForkRun>();
+  /** Written but not yet committed, by LMDB key (hex). */
+  private readonly pending = new Map<string, Buffer>();
 
   constructor(
     private readonly db: Database<Buffer, Buffer>,
@@ -34,20 +38,35 @@ export class LmdbForkCache implements ForkCache {
     return Buffer.concat([this.prefix, Buffer.from([kind, HASHED]), sha256(raw)]);
   }
 
+  private read(key: Buffer): Buffer | undefined {
+    return this.pending.get(key.toString("latin1")) ?? this.db.getBinary(key);
+  }
+
+  private write(key: Buffer, value: Buffer): void {
+    const id = key.toString("latin1");
+    this.pending.set(id, value);
+    void this.db.put(key, value).then(
+      () => {
+        if (this.pending.get(id) === value) this.pending.delete(id);
+      },
+      () => undefined, // kept in the heap for this run; fetched again after a restart
+    );
+  }
+
   get(key: string): string | null | undefined {
-    const stored = this.db.getBinary(this.key(VALUE, key));
+    const stored = this.read(this.key(VALUE, key));
     if (stored === undefined) return undefined;
     return stored[0] === 0 ? null : stored.toString("latin1", 1);
   }
 
   put(key: string, value: string | null): void {
-    this.db.putSync(this.key(VALUE, key), value === null ? ABSENT : Buffer.concat([Buffer.from([1]), Buffer.from(value, "latin1")]));
+    this.write(this.key(VALUE, key), value === null ? ABSENT : Buffer.concat([Buffer.from([1]), Buffer.from(value, "latin1")]));
   }
 
   run(id: string): ForkRun | undefined {
     const kept = this.runs.get(id);
     if (kept !== undefined) return kept;
-    const stored = this.db.getBinary(this.key(RUN, id));
+    const stored = this.read(this.key(RUN, id));
     if (stored === undefined) return undefined;
     const [keys, values, next] = deserialize(stored) as [string[], string[], string | null];
     const run: ForkRun = { entries: keys.map((k, i): ForkEntry => [k, values[i]!]), next };
@@ -56,7 +75,7 @@ export class LmdbForkCache implements ForkCache {
   }
 
   putRun(id: string, run: ForkRun): void {
-    this.db.putSync(this.key(RUN, id), serialize([run.entries.map((e) => e[0]), run.entries.map((e) => e[1]), run.next]));
+    this.write(this.key(RUN, id), serialize([run.entries.map((e) => e[0]), run.entries.map((e) => e[1]), run.next]));
     this.keep(id, run);
   }
 

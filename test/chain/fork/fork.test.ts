@@ -7,6 +7,7 @@ import { devKeyPair } from "../../../src/chain/genesis/devKey.js";
 import type { Action } from "../../../src/chain/transaction/index.js";
 import { runCli, stop, type CliProcess, type ServeUrls } from "../../cli/cliProcess.js";
 import { startGatewayProcess } from "../../gateway/gatewayProcess.js";
+import { contractDataTrieKey } from "../../../src/chain/store/trieKeys.js";
 import { keyOf, settle, submit } from "../runtime/helpers.js";
 import { BIG, BIG_ENTRIES, HOLDER, HOLDER_TOKENS, NEAR, OWNER, TOKEN, TOKEN_SUPPLY, bigEntry, rpcResult, sendWithDevKey, startUpstream } from "./upstreamGenesis.js";
 
@@ -87,6 +88,13 @@ describe("a fork of an upstream chain", () => {
       after = next.lastKey;
     }
     expect(count).toBe(BIG_ENTRIES);
+    // Single keys and cursors inside pages read before are answered from them.
+    const calls = chain.upstreamState!.calls;
+    const shard = view.shard(chain.shardLayout.shardIds[chain.shardLayout.shardIndexOf(BIG)]!);
+    expect(shard.get(contractDataTrieKey(BIG, bigEntry(77_777).key))).toBe("v77777");
+    expect(shard.get(contractDataTrieKey(BIG, Buffer.from("k\0\0\0")))).toBeUndefined();
+    expect(view.contractState(BIG, { prefix: new Uint8Array(0), afterKey: bigEntry(12_345).key, limit: 2 }).values.map((v) => Buffer.from(v.value).toString())).toEqual(["v12346", "v12347"]);
+    expect(chain.upstreamState!.calls).toBe(calls);
   });
 
   it("runs transactions of upstream accounts on top: ft_transfer with its event, balances and refunds", () => {
