@@ -9,6 +9,7 @@ import type {
   TransactionRecord,
   TxPosition,
 } from "./HistoryStore.js";
+import { rewindHeight } from "./HistoryStore.js";
 
 interface StoredBlock {
   readonly row: BlockRow;
@@ -35,6 +36,8 @@ export class MemoryHistoryStore implements HistoryStore {
   private readonly receipts = new Map<string, ReceiptRow>();
   /** account → its rows sorted by (tx_block_height, tx_index) ascending. */
   private readonly byAccount = new Map<string, AccountTxRow[]>();
+  /** Hashes of transactions with receipts still to execute. */
+  private readonly incomplete = new Set<string>();
 
   apply(update: HistoryBlockUpdate): void {
     const height = update.block.block_height;
@@ -44,6 +47,8 @@ export class MemoryHistoryStore implements HistoryStore {
       const hash = record.row.transaction_hash;
       if (record.row.tx_block_height === height) included.push(hash);
       this.txs.set(hash, record);
+      if (record.row.is_completed) this.incomplete.delete(hash);
+      else this.incomplete.add(hash);
       for (const row of record.accounts) this.putAccountRow(row);
     }
     included.sort((a, b) => this.txs.get(a)!.row.tx_index - this.txs.get(b)!.row.tx_index);
@@ -62,6 +67,41 @@ export class MemoryHistoryStore implements HistoryStore {
     const existing = rows[at];
     if (existing !== undefined && compare(positionOf(existing), position) === 0) rows[at] = row;
     else rows.splice(at, 0, row);
+  }
+
+  incompleteTransactions(): TransactionRecord[] {
+    return [...this.incomplete].map((hash) => this.txs.get(hash)!);
+  }
+
+  rewind(height: number): number | null {
+    if (this.height === null) return null;
+    const keep = rewindHeight(this.height, height, (h) => (this.blocksByHeight.get(h)?.receipts ?? []).map((r) => r.tx_block_height));
+    for (let h = this.height; h > keep; h--) {
+      const stored = this.blocksByHeight.get(h);
+      if (stored === undefined) continue;
+      for (const hash of stored.txHashes) this.forgetTransaction(hash);
+      for (const receipt of stored.receipts) this.receipts.delete(receipt.receipt_id);
+      this.blocksByHeight.delete(h);
+      this.heightByHash.delete(stored.row.block_hash);
+    }
+    this.height = this.blocksByHeight.has(keep) ? keep : null;
+    return this.height;
+  }
+
+  close(): void {}
+
+  private forgetTransaction(hash: string): void {
+    const record = this.txs.get(hash);
+    if (record === undefined) return;
+    for (const row of record.accounts) {
+      const rows = this.byAccount.get(row.account_id);
+      if (rows === undefined) continue;
+      const at = lowerBound(rows, positionOf(row));
+      if (rows[at]?.transaction_hash === hash) rows.splice(at, 1);
+      if (rows.length === 0) this.byAccount.delete(row.account_id);
+    }
+    this.txs.delete(hash);
+    this.incomplete.delete(hash);
   }
 
   status(): { height: number | null } {
