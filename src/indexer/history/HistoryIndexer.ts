@@ -74,8 +74,10 @@ export class HistoryIndexer {
   /** Pending receipt id → its transaction's hash. */
   private readonly receiptTx = new Map<string, string>();
 
-  /** Catch-up reports: the height indexed so far, the head to reach. */
-  private catchingUp: { readonly from: number; reportedAt: number } | undefined;
+  /** Until the first drain after start: a backlog found then is a catch-up to report. */
+  private starting = true;
+  /** A catch-up being reported: the height last reported. */
+  private catchingUp: { reportedAt: number } | undefined;
 
   /**
    * Takes over `store` as it is (a data dir's index, or one rewound after a revert): rewinds
@@ -149,14 +151,20 @@ export class HistoryIndexer {
     if ((this.store.height ?? -1) < this.chain.head().height || this.queue.length > 0) this.schedule();
   }
 
-  /** Reports a backlog of more than one turn: its start, every REPORT_EVERY blocks, its end. */
+  /**
+   * Reports a backlog found at start of more than one turn (a data dir without its index, or
+   * behind it): its start, every REPORT_EVERY blocks, its end. A backlog that builds up later
+   * (a fast-forward makes 64 blocks a turn) is routine, not reported.
+   */
   private reportCatchUp(target: number): void {
     const report = this.options.onCatchUp;
     if (report === undefined) return;
     const indexed = this.store.height ?? this.chain.genesisBlock.height - 1;
     if (this.catchingUp === undefined) {
+      if (!this.starting) return;
+      this.starting = false;
       if (target - indexed <= BATCH) return;
-      this.catchingUp = { from: indexed, reportedAt: indexed };
+      this.catchingUp = { reportedAt: indexed };
       report(indexed, target);
     } else if (indexed >= target) {
       this.catchingUp = undefined;
