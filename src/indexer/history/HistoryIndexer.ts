@@ -8,6 +8,8 @@ import type { AccountRoleFlag, AccountTxRow, BlockRow, HistoryBlockUpdate, Histo
 
 /** Blocks indexed per event-loop turn, so requests are answered between turns while catching up. */
 const BATCH = 64;
+/** Commits queued at most while the index is behind; beyond it they are read back from the chain (as BlockIndexer does). */
+const MAX_QUEUED_COMMITS = 256;
 /** A catch-up is reported when it starts, every this many blocks, and when done. */
 const REPORT_EVERY = 1000;
 
@@ -97,6 +99,7 @@ export class HistoryIndexer {
     if (this.unsubscribe !== undefined) return;
     this.unsubscribe = this.chain.onBlockCommit((commit) => {
       this.queue.push(commit);
+      if (this.queue.length > MAX_QUEUED_COMMITS) this.queue.splice(0, this.queue.length - 1);
       this.schedule();
     }, "history-indexer");
     this.schedule();
