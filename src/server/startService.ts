@@ -9,6 +9,7 @@ import { HistoryIndexer, type HistoryIndexerOptions } from "../indexer/history/H
 import type { HistoryStore } from "../indexer/history/HistoryStore.js";
 import { LmdbHistoryStore } from "../indexer/history/LmdbHistoryStore.js";
 import { MemoryHistoryStore } from "../indexer/history/MemoryHistoryStore.js";
+import { idleBlockRowOf } from "../indexer/history/historyBlockRow.js";
 import { DEFAULT_VIEW_TIMEOUT_MS, ViewBudget } from "./rpc/query/ViewBudget.js";
 import { ftBalanceReaderFrom, viewCallOf, type FtBalanceReader } from "../indexer/FtBalanceReader.js";
 import { MemoryIndexStore } from "../indexer/MemoryIndexStore.js";
@@ -120,7 +121,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     ...(options.onIndexCatchUp && { onCatchUp: options.onIndexCatchUp }),
   });
   indexer.start();
-  const historyStore: HistoryStore = chain.durable && options.chain.dataDir !== undefined ? LmdbHistoryStore.open(join(options.chain.dataDir, "history")) : new MemoryHistoryStore();
+  const historyStore: HistoryStore = chain.durable && options.chain.dataDir !== undefined ? LmdbHistoryStore.open(join(options.chain.dataDir, "history")) : new MemoryHistoryStore({ idleBlockRow: idleBlockRowOf(chain) });
   const historyOptions: HistoryIndexerOptions = options.onHistoryCatchUp === undefined ? {} : { onCatchUp: options.onHistoryCatchUp };
   let historyIndexer = new HistoryIndexer(chain, historyStore, historyOptions);
   historyIndexer.start();

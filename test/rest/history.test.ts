@@ -289,6 +289,16 @@ describe("paging", () => {
     expect(oldest.map((b: any) => b.block_height)).toEqual([1, 2]);
     expect(oldest[0]).toMatchObject({ prev_block_height: 0, block_hash: service.chain.blockByHeight(1)!.hash });
     expect((await v0("/v0/blocks", { desc: false, limit: 1 })).json.blocks[0]).toMatchObject({ block_height: 0, prev_block_height: null });
+    // Every row (kept, or derived from the chain's block for an idle one) is the chain's block.
+    const page = (await v0("/v0/blocks", { limit: 100 })).json.blocks;
+    expect(page.length).toBe(Math.min(100, head + 1));
+    for (const row of page) {
+      const block = service.chain.blockByHeight(row.block_height)!;
+      expect(row).toMatchObject({ block_hash: block.hash, prev_block_hash: block.view.header.prev_hash, block_timestamp: block.timestampNs.toString() });
+      expect((await v0("/v0/block", { block_id: block.hash })).json.block).toEqual(row);
+    }
+    expect(page.some((row: any) => row.num_transactions === 0 && row.num_receipts === 0)).toBe(true);
+    expect(page.some((row: any) => row.num_transactions > 0)).toBe(true);
   });
 });
 

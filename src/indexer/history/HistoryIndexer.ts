@@ -4,6 +4,7 @@ import type { SignedTransactionView } from "../../chain/transaction/index.js";
 import type { Awaitable } from "../IndexStore.js";
 import { parseNep297Log } from "../nep297.js";
 import { accountsNamedIn, jsonArguments } from "./accountsNamedIn.js";
+import { historyBlockRow } from "./historyBlockRow.js";
 import type { AccountRoleFlag, AccountTxRow, BlockRow, HistoryBlockUpdate, HistoryStore, ReceiptRow, TransactionRecord } from "./HistoryStore.js";
 
 /** Blocks indexed per event-loop turn, so requests are answered between turns while catching up. */
@@ -235,31 +236,7 @@ export class HistoryIndexer {
   }
 
   private genesisUpdate(): HistoryBlockUpdate {
-    return { block: this.blockRow(this.chain.genesisBlock, 0, 0, 0n, 0n), transactions: [], receipts: [] };
-  }
-
-  private blockRow(block: Block, transactions: number, receipts: number, gasBurnt: bigint, tokensBurnt: bigint): BlockRow {
-    const { header, author, chunks } = block.view;
-    const genesis = block.height === this.chain.genesisBlock.height;
-    return {
-      block_height: block.height,
-      prev_block_height: genesis ? null : header.prev_height,
-      block_hash: block.hash,
-      prev_block_hash: header.prev_hash,
-      block_timestamp: block.timestampNs.toString(),
-      epoch_id: header.epoch_id,
-      next_epoch_id: header.next_epoch_id,
-      chunks_included: chunks.filter((c) => c.height_included === block.height).length,
-      author_id: author,
-      protocol_version: header.latest_protocol_version,
-      gas_price: header.gas_price,
-      block_ordinal: header.block_ordinal,
-      total_supply: header.total_supply,
-      num_transactions: transactions,
-      num_receipts: receipts,
-      gas_burnt: gasBurnt.toString(),
-      tokens_burnt: tokensBurnt.toString(),
-    };
+    return { block: historyBlockRow(this.chain, this.chain.genesisBlock), transactions: [], receipts: [] };
   }
 
   private update(commit: BlockCommit): HistoryBlockUpdate {
@@ -322,7 +299,7 @@ export class HistoryIndexer {
       });
     });
     const transactions = [...touched].map((hash) => this.record(this.drafts.get(hash)!));
-    return { block: this.blockRow(block, txIndex, commit.receiptOutcomes.length, gasBurnt, tokensBurnt), transactions, receipts };
+    return { block: historyBlockRow(this.chain, block, { transactions: txIndex, receipts: commit.receiptOutcomes.length, gasBurnt, tokensBurnt }), transactions, receipts };
   }
 
   /** A transaction the block included: its conversion outcome and its signers' rows. */
