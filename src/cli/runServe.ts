@@ -6,6 +6,7 @@ import { startService, type ServiceOptions } from "../server/startService.js";
 import { formatNear } from "./formatNear.js";
 import { genesisProgressLabel } from "./genesisProgressLabel.js";
 import { devAccountsAtHead } from "./printAccounts.js";
+import { CatchUpLine, type CatchUpDone } from "./catchUpLine.js";
 import { startProgress, type Progress } from "./progressLine.js";
 import { shutdownOnSignals } from "./shutdownOnSignals.js";
 import { listenError } from "./listenError.js";
@@ -23,22 +24,18 @@ export async function runServe(options: ServiceOptions & { apiPort: number }, le
   let loadSeconds: number | undefined;
   const loadingLabel = genesisFile === undefined ? undefined : `shardkit: loading genesis ${genesisFile} (${megabytes(genesisFile)})`;
   const loading = loadingLabel === undefined ? undefined : startProgress(loadingLabel);
-  let indexing: Progress | undefined;
-  let indexed: { blocks: number; seconds: number } | undefined;
+  const catchUp = new CatchUpLine(() => (loadSeconds ??= loading?.done()));
+  let indexed: CatchUpDone | undefined;
   const service = await startService({
     ...options,
     chain: { ...options.chain, ...(loading && { onGenesisProgress: genesisProgressTo(loading, loadingLabel!) }) },
     logger,
     // A resumed chain is indexed for the REST API in the background, 64 blocks per event-loop turn: requests are answered meanwhile.
     onIndexCatchUp: (height, target) => {
-      const label = `shardkit: indexing blocks for the REST API, ${height} of ${target}`;
-      if (indexing === undefined) {
-        loadSeconds ??= loading?.done();
-        indexing = startProgress(label);
-        indexed = { blocks: target - height, seconds: 0 };
-      } else if (height < target) indexing.update(label);
-      else indexed = { blocks: indexed?.blocks ?? 0, seconds: indexing.done() };
+      indexed = catchUp.report("the REST API", height, target) ?? indexed ?? (height < target ? { blocks: target - height, seconds: 0 } : undefined);
     },
+    // The transaction history index lives in the data dir: it catches up only when it is missing or behind.
+    onHistoryCatchUp: (height, target) => void catchUp.report("the transaction history", height, target),
     // The data dir refused a block (disk full, read-only): nothing half-written; say why and stop.
     // LMDB's C library may have printed "Write error: ..." without a newline: start a line of our own.
     onProductionFailure: (error) => {

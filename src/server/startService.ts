@@ -4,8 +4,12 @@ import { closeServer, listenOn } from "./http/serverLifecycle.js";
 import { Chain, type ChainOptions } from "../chain/node.js";
 import { DevChainControl } from "../chain/sandbox/DevChainControl.js";
 import { BlockIndexer } from "../indexer/BlockIndexer.js";
-import { HistoryIndexer } from "../indexer/history/HistoryIndexer.js";
+import { join } from "node:path";
+import { HistoryIndexer, type HistoryIndexerOptions } from "../indexer/history/HistoryIndexer.js";
+import type { HistoryStore } from "../indexer/history/HistoryStore.js";
+import { LmdbHistoryStore } from "../indexer/history/LmdbHistoryStore.js";
 import { MemoryHistoryStore } from "../indexer/history/MemoryHistoryStore.js";
+import { idleBlockRowOf } from "../indexer/history/historyBlockRow.js";
 import { DEFAULT_VIEW_TIMEOUT_MS, ViewBudget } from "./rpc/query/ViewBudget.js";
 import { ftBalanceReaderFrom, viewCallOf, type FtBalanceReader } from "../indexer/FtBalanceReader.js";
 import { MemoryIndexStore } from "../indexer/MemoryIndexStore.js";
@@ -65,6 +69,8 @@ export interface ServiceOptions {
   onInternalError?: (method: string, error: unknown) => void;
   /** The REST index catching up with a resumed chain (see BlockIndexerOptions.onCatchUp). */
   onIndexCatchUp?: (indexedHeight: number, targetHeight: number) => void;
+  /** The transaction history index catching up with the chain (see HistoryIndexerOptions.onCatchUp). */
+  onHistoryCatchUp?: (indexedHeight: number, targetHeight: number) => void;
   /** Request lines (debug), receipt outcomes (info), failing commit subscribers (error); default: the last of these, on stderr. */
   logger?: Logger;
 }
@@ -79,7 +85,11 @@ export interface Service {
   metricsUrl: string | undefined;
   /** The REST index, following the chain (a new one after each shardkit_revert). */
   readonly indexer: BlockIndexer;
-  /** The transaction history index (`/v0`), following the chain (a new one after each shardkit_revert). */
+  /**
+   * The transaction history index (`/v0`), following the chain (a new one after each
+   * shardkit_revert, over the same store rewound). Its store is in `<data-dir>/history` on a
+   * durable chain, in memory otherwise.
+   */
   readonly historyIndexer: HistoryIndexer;
   /** Snapshots, reverts, state patches and fast-forwards of the chain (the sandbox_* and shardkit_* methods). */
   devChain: DevChainControl;
@@ -111,7 +121,9 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     ...(options.onIndexCatchUp && { onCatchUp: options.onIndexCatchUp }),
   });
   indexer.start();
-  let historyIndexer = new HistoryIndexer(chain, new MemoryHistoryStore());
+  const historyStore: HistoryStore = chain.durable && options.chain.dataDir !== undefined ? LmdbHistoryStore.open(join(options.chain.dataDir, "history")) : new MemoryHistoryStore({ idleBlockRow: idleBlockRowOf(chain) });
+  const historyOptions: HistoryIndexerOptions = options.onHistoryCatchUp === undefined ? {} : { onCatchUp: options.onHistoryCatchUp };
+  let historyIndexer = new HistoryIndexer(chain, historyStore, historyOptions);
   historyIndexer.start();
   const devChain = new DevChainControl(chain);
   let stopping = false;
@@ -121,9 +133,10 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     indexer.stop();
     indexer = new BlockIndexer(chain, new MemoryIndexStore(), { ftBalances });
     const rebuilt = indexer;
-    // The history index likewise: its rows of dropped blocks go with the old store.
+    // The history index keeps its store: a new indexer over it rewinds it to the new head
+    // (dropping the rows of undone blocks) and indexes what follows.
     historyIndexer.stop();
-    historyIndexer = new HistoryIndexer(chain, new MemoryHistoryStore());
+    historyIndexer = new HistoryIndexer(chain, historyStore, historyOptions);
     const rebuiltHistory = historyIndexer;
     setImmediate(() => {
       if (indexer === rebuilt && !stopping) rebuilt.start();
@@ -211,6 +224,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     historyIndexer.stop();
     keysWatcher?.close();
     await Promise.all(servers.map((server) => closeServer(server)));
+    await historyStore.close();
     await chain.close(); // flushes and releases an on-disk chain store
   };
 

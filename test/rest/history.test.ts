@@ -1,9 +1,11 @@
 // The transaction history API (`/v0`, FastNEAR's Transactions API) over real HTTP against the
 // dev chain's real execution: a cross-shard transfer, an ft_transfer_call with its refund, a
 // failing call seen by a callback, a relayed (delegate) transfer, an NFT mint with its event,
-// a batch; account rows are checked flag by flag, every answer against the OpenAPI spec.
+// a batch; account rows are checked flag by flag, every answer against the OpenAPI spec; paging
+// while blocks arrive; reverts. The `main` test project runs it on the in-memory history store,
+// the `disk` project (a data dir per service) on the LMDB store in `<data-dir>/history`.
 
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { FT_ACCOUNT, NFT_ACCOUNT, RELAY_ACCOUNT } from "../../src/chain/genesis/devGenesis.js";
 import { devKeyPair } from "../../src/chain/genesis/devKey.js";
 import { formatPublicKey } from "../../src/chain/primitives/publicKey.js";
@@ -287,6 +289,16 @@ describe("paging", () => {
     expect(oldest.map((b: any) => b.block_height)).toEqual([1, 2]);
     expect(oldest[0]).toMatchObject({ prev_block_height: 0, block_hash: service.chain.blockByHeight(1)!.hash });
     expect((await v0("/v0/blocks", { desc: false, limit: 1 })).json.blocks[0]).toMatchObject({ block_height: 0, prev_block_height: null });
+    // Every row (kept, or derived from the chain's block for an idle one) is the chain's block.
+    const page = (await v0("/v0/blocks", { limit: 100 })).json.blocks;
+    expect(page.length).toBe(Math.min(100, head + 1));
+    for (const row of page) {
+      const block = service.chain.blockByHeight(row.block_height)!;
+      expect(row).toMatchObject({ block_hash: block.hash, prev_block_hash: block.view.header.prev_hash, block_timestamp: block.timestampNs.toString() });
+      expect((await v0("/v0/block", { block_id: block.hash })).json.block).toEqual(row);
+    }
+    expect(page.some((row: any) => row.num_transactions === 0 && row.num_receipts === 0)).toBe(true);
+    expect(page.some((row: any) => row.num_transactions > 0)).toBe(true);
   });
 });
 
@@ -358,5 +370,37 @@ describe("shardkit_revert", () => {
     const kept = await transact(ALICE, CAROL, [{ type: "Transfer", deposit: 8n }]);
     expect(await rolesOf(CAROL, kept.transaction.hash)).toEqual(["receiver", "real_receiver", "success"]);
     expect((await v0("/v0/blocks", { limit: 1 })).json.blocks[0].block_hash).toBe(service.chain.head().hash);
+  });
+
+  it("takes a transaction back to pending when the revert undoes its later receipt, and completes it again", async () => {
+    const chain = service.chain;
+    // Blocks by hand only: an on-demand chain would make the next ones at once for the pending work.
+    chain.stop();
+    onTestFinished(() => chain.start());
+    const { hash } = chain.submitTransaction(signedTx(chain, ALICE, BOB, [{ type: "Transfer", deposit: 9n }]));
+    const included = chain.produceBlock().height; // bob is on another shard: his receipt runs a block later
+    await service.historyIndexer.whenIndexed(included);
+    const snapshot = (await rpcResult(service.rpcUrl, "shardkit_snapshot", {})) as { snapshot_id: string };
+    const txRow = async () => (await v0("/v0/block", { block_id: included, with_transactions: true })).json.block_txs[0];
+    expect(await txRow()).toMatchObject({ transaction_hash: hash, is_completed: false, is_success: false, last_block_height: included });
+    expect(await rolesOf(BOB, hash)).toBeUndefined();
+    chain.produceBlock();
+    await service.historyIndexer.whenIndexed(included + 1);
+    expect(await txRow()).toMatchObject({ is_completed: true, is_success: true, last_block_height: included + 1 });
+
+    await rpcResult(service.rpcUrl, "shardkit_revert", { snapshot_id: snapshot.snapshot_id });
+    await service.historyIndexer.whenIndexed(included);
+    expect(service.historyIndexer.store.height).toBe(included);
+    expect(await txRow()).toMatchObject({ transaction_hash: hash, is_completed: false, is_success: false, last_block_height: included });
+    expect(await rolesOf(BOB, hash)).toBeUndefined();
+    expect((await v0("/v0/transactions", { tx_hashes: [hash] })).json.transactions[0].receipts).toEqual([]);
+
+    const executed = chain.produceBlock().height;
+    await service.historyIndexer.whenIndexed(executed);
+    expect(await txRow()).toMatchObject({ is_completed: true, is_success: true, last_block_height: executed });
+    expect(await rolesOf(BOB, hash)).toEqual(["receiver", "real_receiver", "success"]);
+    const receipts = (await v0("/v0/transactions", { tx_hashes: [hash] })).json.transactions[0].receipts;
+    expect(receipts.map((r: any) => r.receipt.receiver_id)).toEqual([BOB]);
+    expect(heightOf(receipts[0].execution_outcome.block_hash)).toBe(executed);
   });
 });

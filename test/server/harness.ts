@@ -33,7 +33,9 @@ export async function startTestService(overrides: Partial<ServiceOptions> = {}):
   if (store.dataDir === undefined) return service;
   const dir = store.dataDir;
   const close = service.close;
-  return { ...service, close: async () => (await close(), rmSync(dir, { recursive: true, force: true })) };
+  // Replaced in place: a copy would freeze the getters (the indexers are new after a revert).
+  service.close = async () => (await close(), rmSync(dir, { recursive: true, force: true }));
+  return service;
 }
 
 export interface HttpReply {

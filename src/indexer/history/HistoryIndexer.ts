@@ -4,10 +4,23 @@ import type { SignedTransactionView } from "../../chain/transaction/index.js";
 import type { Awaitable } from "../IndexStore.js";
 import { parseNep297Log } from "../nep297.js";
 import { accountsNamedIn, jsonArguments } from "./accountsNamedIn.js";
+import { historyBlockRow } from "./historyBlockRow.js";
 import type { AccountRoleFlag, AccountTxRow, BlockRow, HistoryBlockUpdate, HistoryStore, ReceiptRow, TransactionRecord } from "./HistoryStore.js";
 
 /** Blocks indexed per event-loop turn, so requests are answered between turns while catching up. */
 const BATCH = 64;
+/** Commits queued at most while the index is behind; beyond it they are read back from the chain (as BlockIndexer does). */
+const MAX_QUEUED_COMMITS = 256;
+/** A catch-up is reported when it starts, every this many blocks, and when done. */
+const REPORT_EVERY = 1000;
+
+export interface HistoryIndexerOptions {
+  /**
+   * A backlog of more than one turn's blocks (a data dir without its index, or behind it):
+   * called when the catch-up starts, every 1,000 blocks, and with `indexed === target` when done.
+   */
+  readonly onCatchUp?: (indexed: number, target: number) => void;
+}
 
 type Flags = Record<Exclude<AccountRoleFlag, "is_success">, boolean>;
 type ActionView = SignedTransactionView["actions"][number];
@@ -64,16 +77,30 @@ export class HistoryIndexer {
   /** Pending receipt id → its transaction's hash. */
   private readonly receiptTx = new Map<string, string>();
 
+  /** Until the first drain after start: a backlog found then is a catch-up to report. */
+  private starting = true;
+  /** A catch-up being reported: the height last reported. */
+  private catchingUp: { reportedAt: number } | undefined;
+
+  /**
+   * Takes over `store` as it is (a data dir's index, or one rewound after a revert): rewinds
+   * it to the last block it shares with the chain, and resumes its incomplete transactions.
+   */
   constructor(
     private readonly chain: Chain,
     readonly store: HistoryStore,
-  ) {}
+    private readonly options: HistoryIndexerOptions = {},
+  ) {
+    this.rewindToChain();
+    for (const record of settled(store.incompleteTransactions())) this.resume(record);
+  }
 
   /** Indexes what the store lacks up to the head (in batches), then follows new blocks. */
   start(): void {
     if (this.unsubscribe !== undefined) return;
     this.unsubscribe = this.chain.onBlockCommit((commit) => {
       this.queue.push(commit);
+      if (this.queue.length > MAX_QUEUED_COMMITS) this.queue.splice(0, this.queue.length - 1);
       this.schedule();
     }, "history-indexer");
     this.schedule();
@@ -108,26 +135,97 @@ export class HistoryIndexer {
   private drain(): void {
     if (this.unsubscribe === undefined) return;
     let done = 0;
+    const target = this.chain.head().height;
+    this.reportCatchUp(target);
     if (this.store.height === null) {
-      this.settled(this.store.apply(this.genesisUpdate()));
+      settled(this.store.apply(this.genesisUpdate()));
       done++;
     }
-    const target = this.chain.head().height;
     while (done < BATCH && (this.store.height ?? -1) < target) {
       const height = this.store.height! + 1;
       const queued = this.queue[0]?.block.height === height ? this.queue.shift() : undefined;
       const commit = queued ?? this.chain.blockCommit(height);
       if (commit === undefined) throw new Error(`the chain kept no commit for block ${height}`);
-      this.settled(this.store.apply(this.update(commit)));
+      settled(this.store.apply(this.update(commit)));
       done++;
     }
     while (this.queue.length > 0 && this.queue[0]!.block.height <= (this.store.height ?? -1)) this.queue.shift();
+    this.reportCatchUp(target);
     this.notify();
     if ((this.store.height ?? -1) < this.chain.head().height || this.queue.length > 0) this.schedule();
   }
 
-  private settled(applied: Awaitable<void>): void {
-    if (applied instanceof Promise) throw new TypeError("HistoryIndexer applies blocks synchronously (an asynchronous store is a later step)");
+  /**
+   * Reports a backlog found at start of more than one turn (a data dir without its index, or
+   * behind it): its start, every REPORT_EVERY blocks, its end. A backlog that builds up later
+   * (a fast-forward makes 64 blocks a turn) is routine, not reported.
+   */
+  private reportCatchUp(target: number): void {
+    const report = this.options.onCatchUp;
+    if (report === undefined) return;
+    const indexed = this.store.height ?? this.chain.genesisBlock.height - 1;
+    if (this.catchingUp === undefined) {
+      if (!this.starting) return;
+      this.starting = false;
+      if (target - indexed <= BATCH) return;
+      this.catchingUp = { reportedAt: indexed };
+      report(indexed, target);
+    } else if (indexed >= target) {
+      this.catchingUp = undefined;
+      report(indexed, indexed);
+    } else if (indexed - this.catchingUp.reportedAt >= REPORT_EVERY) {
+      this.catchingUp.reportedAt = indexed;
+      report(indexed, target);
+    }
+  }
+
+  /**
+   * A store ahead of the chain, or on another branch (a data dir whose chain was reverted or
+   * replaced while the index was not open): rewound to the last block both have.
+   */
+  private rewindToChain(): void {
+    const indexed = this.store.height;
+    if (indexed === null) return;
+    const genesis = this.chain.genesisBlock;
+    const sameBlock = (h: number) => {
+      const kept = this.chain.blockByHeight(h);
+      return kept !== undefined && settled(this.store.block(h))?.row.block_hash === kept.hash;
+    };
+    if (!sameBlock(genesis.height)) {
+      settled(this.store.rewind(genesis.height - 1));
+      return;
+    }
+    let h = Math.min(indexed, this.chain.head().height);
+    while (h > genesis.height && !sameBlock(h)) h--;
+    if (h < indexed) settled(this.store.rewind(h));
+  }
+
+  /** A transaction the store holds as incomplete, back as a draft (its receipts still to come). */
+  private resume(record: TransactionRecord): void {
+    const { row, details } = record;
+    const executed = new Set(details.receipts.map((r) => r.receipt.receipt_id));
+    const announced = [...details.execution_outcome.outcome.receipt_ids, ...details.receipts.flatMap((r) => r.execution_outcome.outcome.receipt_ids)];
+    const pending = new Set(announced.filter((id) => !executed.has(id)));
+    const draft: TxDraft = {
+      hash: row.transaction_hash,
+      transaction: details.transaction,
+      outcome: details.execution_outcome,
+      blockHeight: row.tx_block_height,
+      blockHash: row.tx_block_hash,
+      timestamp: row.tx_block_timestamp,
+      index: row.tx_index,
+      shardId: row.shard_id,
+      delegate: delegateOf(details.transaction.actions),
+      lastBlockHeight: row.last_block_height,
+      gasBurnt: BigInt(row.gas_burnt),
+      tokensBurnt: BigInt(row.tokens_burnt),
+      pending,
+      statuses: new Map(details.receipts.map((r) => [r.receipt.receipt_id, r.execution_outcome.outcome.status])),
+      receipts: details.receipts.map((r) => r.receipt),
+      accounts: new Map(record.accounts.map((a) => [a.account_id, flagsOf(a)])),
+    };
+    this.drafts.set(draft.hash, draft);
+    for (const id of pending) this.receiptTx.set(id, draft.hash);
   }
 
   private notify(): void {
@@ -138,31 +236,7 @@ export class HistoryIndexer {
   }
 
   private genesisUpdate(): HistoryBlockUpdate {
-    return { block: this.blockRow(this.chain.genesisBlock, 0, 0, 0n, 0n), transactions: [], receipts: [] };
-  }
-
-  private blockRow(block: Block, transactions: number, receipts: number, gasBurnt: bigint, tokensBurnt: bigint): BlockRow {
-    const { header, author, chunks } = block.view;
-    const genesis = block.height === this.chain.genesisBlock.height;
-    return {
-      block_height: block.height,
-      prev_block_height: genesis ? null : header.prev_height,
-      block_hash: block.hash,
-      prev_block_hash: header.prev_hash,
-      block_timestamp: block.timestampNs.toString(),
-      epoch_id: header.epoch_id,
-      next_epoch_id: header.next_epoch_id,
-      chunks_included: chunks.filter((c) => c.height_included === block.height).length,
-      author_id: author,
-      protocol_version: header.latest_protocol_version,
-      gas_price: header.gas_price,
-      block_ordinal: header.block_ordinal,
-      total_supply: header.total_supply,
-      num_transactions: transactions,
-      num_receipts: receipts,
-      gas_burnt: gasBurnt.toString(),
-      tokens_burnt: tokensBurnt.toString(),
-    };
+    return { block: historyBlockRow(this.chain, this.chain.genesisBlock), transactions: [], receipts: [] };
   }
 
   private update(commit: BlockCommit): HistoryBlockUpdate {
@@ -225,7 +299,7 @@ export class HistoryIndexer {
       });
     });
     const transactions = [...touched].map((hash) => this.record(this.drafts.get(hash)!));
-    return { block: this.blockRow(block, txIndex, commit.receiptOutcomes.length, gasBurnt, tokensBurnt), transactions, receipts };
+    return { block: historyBlockRow(this.chain, block, { transactions: txIndex, receipts: commit.receiptOutcomes.length, gasBurnt, tokensBurnt }), transactions, receipts };
   }
 
   /** A transaction the block included: its conversion outcome and its signers' rows. */
@@ -355,6 +429,19 @@ export class HistoryIndexer {
       accounts,
     };
   }
+}
+
+/** A store's answer, which the indexer needs at once (every store it is given answers synchronously so far). */
+function settled<T>(value: Awaitable<T>): T {
+  if (value instanceof Promise) throw new TypeError("HistoryIndexer needs a synchronous store (an asynchronous one is a later step)");
+  return value as T;
+}
+
+/** The role flags of a stored account row. */
+function flagsOf(row: AccountTxRow): Flags {
+  const flags = { ...NO_FLAGS };
+  for (const flag of Object.keys(NO_FLAGS) as (keyof Flags)[]) flags[flag] = row[flag];
+  return flags;
 }
 
 function mark(draft: TxDraft, accountId: string, ...flags: (keyof Flags)[]): void {

@@ -3,7 +3,8 @@
  * shared engine (PostgreSQL) can back it later, as IndexStore does for the REST /v1 rows.
  * Rows are named as FastNEAR's tables name their columns (explorer-api src/types.rs), so a
  * table-backed store maps them one to one. Writes come one block at a time (`apply`); a reader
- * sees the index as of one whole block.
+ * sees the index as of one whole block. Backends: MemoryHistoryStore (`--ephemeral`) and
+ * LmdbHistoryStore (the data dir); both pass test/indexer/history/historyStores.test.ts.
  */
 import type { ExecutionOutcomeWithIdView, ReceiptView } from "../../chain/node.js";
 import type { SignedTransactionView } from "../../chain/transaction/index.js";
@@ -173,6 +174,31 @@ export interface HistoryReader {
 /** The write side, used by the history indexer alone. */
 export interface HistoryStore extends HistoryReader {
   readonly height: number | null;
-  /** Applies one block atomically; blocks come in height order. */
+  /** Applies one block atomically, with the new height; blocks come in height order. */
   apply(update: HistoryBlockUpdate): Awaitable<void>;
+  /** Transactions with receipts still to execute, as last applied (the indexer resumes them after a restart or a rewind). */
+  incompleteTransactions(): Awaitable<readonly TransactionRecord[]>;
+  /**
+   * Forgets the blocks above `height` (a revert, or a chain the index ran ahead of), atomically.
+   * A kept transaction's record is the one of its last block, so a transaction with receipts
+   * above `height` is dropped whole, and with it every block from the one that included it:
+   * the index may go back further than `height` (see rewindHeight). Returns the height kept
+   * (null: nothing, not even genesis); the indexer then applies the blocks after it again.
+   */
+  rewind(height: number): Awaitable<number | null>;
+  /** Releases what the store holds open (a data dir's environment). */
+  close(): Awaitable<void>;
+}
+
+/**
+ * The height a rewind to `height` keeps: walking down from the indexed height, every receipt of
+ * a dropped block belongs to a transaction whose block must go too, so the kept height drops to
+ * below that block's. `receiptTxHeights(h)` gives the tx_block_height of each receipt row of block h.
+ */
+export function rewindHeight(indexed: number, height: number, receiptTxHeights: (height: number) => Iterable<number>): number {
+  let keep = Math.min(height, indexed);
+  for (let h = indexed; h > keep; h--) {
+    for (const txHeight of receiptTxHeights(h)) keep = Math.min(keep, txHeight - 1);
+  }
+  return keep;
 }

@@ -9,6 +9,7 @@ import type {
   TransactionRecord,
   TxPosition,
 } from "./HistoryStore.js";
+import { rewindHeight } from "./HistoryStore.js";
 
 interface StoredBlock {
   readonly row: BlockRow;
@@ -22,19 +23,34 @@ function compare(a: TxPosition, b: TxPosition): number {
   return a.height - b.height || a.index - b.index;
 }
 
+export interface MemoryHistoryStoreOptions {
+  /**
+   * The row of a chain block (by height or hash) that included no transaction and executed no
+   * receipt: such blocks are then not kept, their rows are derived on each read, so an idle
+   * chain adds nothing per block to the heap. Without it every block's row is kept.
+   */
+  readonly idleBlockRow?: (id: number | string) => BlockRow | undefined;
+}
+
 /**
- * The history index in memory (serve's default): transactions by hash, blocks by height and
+ * The history index in memory (`--ephemeral`): transactions by hash, blocks by height and
  * hash, receipts by id, and per account its transactions sorted by position, so a page is a
  * binary search then a scan.
  */
 export class MemoryHistoryStore implements HistoryStore {
   height: number | null = null;
+  /** The first block applied (genesis): a rewind below it empties the store. */
+  private first: number | undefined;
   private readonly txs = new Map<string, TransactionRecord>();
   private readonly blocksByHeight = new Map<number, StoredBlock>();
   private readonly heightByHash = new Map<string, number>();
   private readonly receipts = new Map<string, ReceiptRow>();
   /** account → its rows sorted by (tx_block_height, tx_index) ascending. */
   private readonly byAccount = new Map<string, AccountTxRow[]>();
+  /** Hashes of transactions with receipts still to execute. */
+  private readonly incomplete = new Set<string>();
+
+  constructor(private readonly options: MemoryHistoryStoreOptions = {}) {}
 
   apply(update: HistoryBlockUpdate): void {
     const height = update.block.block_height;
@@ -44,12 +60,18 @@ export class MemoryHistoryStore implements HistoryStore {
       const hash = record.row.transaction_hash;
       if (record.row.tx_block_height === height) included.push(hash);
       this.txs.set(hash, record);
+      if (record.row.is_completed) this.incomplete.delete(hash);
+      else this.incomplete.add(hash);
       for (const row of record.accounts) this.putAccountRow(row);
     }
     included.sort((a, b) => this.txs.get(a)!.row.tx_index - this.txs.get(b)!.row.tx_index);
     for (const receipt of update.receipts) this.receipts.set(receipt.receipt_id, receipt);
-    this.blocksByHeight.set(height, { row: update.block, txHashes: included, receipts: update.receipts });
-    this.heightByHash.set(update.block.block_hash, height);
+    const idle = update.transactions.length === 0 && update.receipts.length === 0 && update.block.num_transactions === 0 && update.block.num_receipts === 0;
+    if (!idle || this.options.idleBlockRow === undefined) {
+      this.blocksByHeight.set(height, { row: update.block, txHashes: included, receipts: update.receipts });
+      this.heightByHash.set(update.block.block_hash, height);
+    }
+    this.first ??= height;
     this.height = height;
   }
 
@@ -62,6 +84,42 @@ export class MemoryHistoryStore implements HistoryStore {
     const existing = rows[at];
     if (existing !== undefined && compare(positionOf(existing), position) === 0) rows[at] = row;
     else rows.splice(at, 0, row);
+  }
+
+  incompleteTransactions(): TransactionRecord[] {
+    return [...this.incomplete].map((hash) => this.txs.get(hash)!);
+  }
+
+  rewind(height: number): number | null {
+    if (this.height === null) return null;
+    const keep = rewindHeight(this.height, height, (h) => (this.blocksByHeight.get(h)?.receipts ?? []).map((r) => r.tx_block_height));
+    for (let h = this.height; h > keep; h--) {
+      const stored = this.blocksByHeight.get(h);
+      if (stored === undefined) continue;
+      for (const hash of stored.txHashes) this.forgetTransaction(hash);
+      for (const receipt of stored.receipts) this.receipts.delete(receipt.receipt_id);
+      this.blocksByHeight.delete(h);
+      this.heightByHash.delete(stored.row.block_hash);
+    }
+    this.height = this.first !== undefined && keep >= this.first ? keep : null;
+    if (this.height === null) this.first = undefined;
+    return this.height;
+  }
+
+  close(): void {}
+
+  private forgetTransaction(hash: string): void {
+    const record = this.txs.get(hash);
+    if (record === undefined) return;
+    for (const row of record.accounts) {
+      const rows = this.byAccount.get(row.account_id);
+      if (rows === undefined) continue;
+      const at = lowerBound(rows, positionOf(row));
+      if (rows[at]?.transaction_hash === hash) rows.splice(at, 1);
+      if (rows.length === 0) this.byAccount.delete(row.account_id);
+    }
+    this.txs.delete(hash);
+    this.incomplete.delete(hash);
   }
 
   status(): { height: number | null } {
@@ -105,8 +163,16 @@ export class MemoryHistoryStore implements HistoryStore {
   block(id: number | string): { row: BlockRow; txs: BlockTxRow[]; receipts: readonly ReceiptRow[] } | undefined {
     const height = typeof id === "number" ? id : this.heightByHash.get(id);
     const stored = height === undefined ? undefined : this.blocksByHeight.get(height);
-    if (stored === undefined) return undefined;
-    return { row: stored.row, txs: stored.txHashes.map((hash) => this.txs.get(hash)!.row), receipts: stored.receipts };
+    if (stored !== undefined) return { row: stored.row, txs: stored.txHashes.map((hash) => this.txs.get(hash)!.row), receipts: stored.receipts };
+    const idle = this.idleRow(id);
+    return idle === undefined ? undefined : { row: idle, txs: [], receipts: [] };
+  }
+
+  /** The derived row of an indexed block the store does not keep (see MemoryHistoryStoreOptions). */
+  private idleRow(id: number | string): BlockRow | undefined {
+    if (this.options.idleBlockRow === undefined || this.height === null) return undefined;
+    const row = this.options.idleBlockRow(id);
+    return row !== undefined && row.block_height <= this.height && row.block_height >= this.first! ? row : undefined;
   }
 
   blocks(query: { fromHeight?: number; toHeight?: number; desc: boolean; limit: number }): BlockRow[] {
@@ -115,8 +181,8 @@ export class MemoryHistoryStore implements HistoryStore {
     const to = Math.min(query.toHeight ?? this.height, this.height);
     const rows: BlockRow[] = [];
     const push = (h: number) => {
-      const stored = this.blocksByHeight.get(h);
-      if (stored !== undefined) rows.push(stored.row);
+      const row = this.blocksByHeight.get(h)?.row ?? this.idleRow(h);
+      if (row !== undefined) rows.push(row);
     };
     if (query.desc) for (let h = to; h >= from && rows.length < query.limit; h--) push(h);
     else for (let h = from; h <= to && rows.length < query.limit; h++) push(h);
