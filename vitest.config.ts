@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { defaultServerConditions } from "vite";
 import { configDefaults, defineConfig } from "vitest/config";
 import { skippedNotice, skippedSuites } from "./test/support/requiredServices.js";
 
@@ -28,7 +29,13 @@ if (skipped.suites.size > 0 && process.env.SHARDKIT_REQUIRE_ALL_SUITES === "1") 
 const exclude = [...skipped.suites.keys()];
 if (exclude.length > 0) process.env.SHARDKIT_SKIPPED_SUITES_NOTICE = skippedNotice(skipped);
 
+// Workspace packages (packages/*) are tested from their sources, not their last build: their
+// "exports" carry a "shardkit-source" condition, as tsconfig.json's customConditions does.
+const sourceConditions = ["shardkit-source", ...defaultServerConditions];
+
 export default defineConfig({
+  resolve: { conditions: sourceConditions },
+  ssr: { resolve: { conditions: sourceConditions } },
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,

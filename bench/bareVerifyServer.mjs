@@ -4,7 +4,7 @@
 // and verifier from dist/, with their KeyObject cache) and answer the base58 hash. No state
 // checks, no pool, no validation of the envelope: what shardkit spends above this is its own.
 import { createServer } from "node:http";
-import { base58Encode } from "../dist/src/chain/primitives/base58.js";
+import { base58Encode } from "@shardkit/primitives/base58";
 import { decodeSignedTransaction, verifyTransactionSignature } from "../dist/src/chain/transaction/index.js";
 
 const server = createServer((req, res) => {

@@ -16,7 +16,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { devKeyPair } from "../src/chain/genesis/devKey.js";
-import { base58Decode } from "../src/chain/primitives/base58.js";
+import { base58Decode } from "@shardkit/primitives/base58";
 import { encodeSignedTransaction, signTransaction } from "../src/chain/transaction/index.js";
 
 const root = join(import.meta.dirname, "..");

@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Chain } from "../src/chain/node.js";
 import { devKeyPair } from "../src/chain/genesis/devKey.js";
-import { formatPublicKey } from "../src/chain/primitives/publicKey.js";
+import { formatPublicKey } from "@shardkit/primitives/publicKey";
 import { encodeSignedTransaction, signTransaction, type Action } from "../src/chain/transaction/index.js";
 import { HOLDER, OWNER, TOKEN, writeUpstreamGenesis } from "../test/chain/fork/upstreamGenesis.js";
 import { median } from "./measure.js";

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import autocannon from "autocannon";
 import { devKeyPair } from "../src/chain/genesis/devKey.js";
 import { writeSyntheticGenesis } from "../src/chain/genesis/writeSyntheticGenesis.js";
-import { base58Decode } from "../src/chain/primitives/base58.js";
+import { base58Decode } from "@shardkit/primitives/base58";
 import { ed25519FromSeed, type Ed25519KeyPair } from "../src/chain/primitives/ed25519.js";
 import { sha256 } from "../src/chain/primitives/sha256.js";
 import { encodeSignedTransaction, signTransaction, type Action } from "../src/chain/transaction/index.js";

@@ -21,7 +21,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Chain } from "../src/chain/node.js";
 import { devKeyPair } from "../src/chain/genesis/devKey.js";
-import { formatPublicKey } from "../src/chain/primitives/publicKey.js";
+import { formatPublicKey } from "@shardkit/primitives/publicKey";
 import { encodeSignedTransaction, signTransaction, type Action } from "../src/chain/transaction/index.js";
 
 const root = join(import.meta.dirname, "..");

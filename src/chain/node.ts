@@ -51,7 +51,7 @@ export type { ForkPoint } from "./fork/ForkPoint.js";
 export { UpstreamRpcError, UpstreamUnavailableError } from "./fork/UpstreamError.js";
 export { resolveForkPoint } from "./fork/resolveForkPoint.js";
 export type { GenesisLoadProgress } from "./genesis/loadGenesisFile.js";
-export type { AccessKey, AccessKeyPermission } from "./primitives/accessKey.js";
+export type { AccessKey, AccessKeyPermission } from "@shardkit/primitives/accessKey";
 export type { AccountView } from "./state/accountViews.js";
 export type { StateChange } from "./state/stateChange.js";
 export type { BlockCommit } from "./blockCommit.js";

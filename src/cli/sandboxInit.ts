@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { keyFromSeedString, randomChainId, randomKeyPair, sandboxGenesis } from "../chain/genesis/sandboxGenesis.js";
-import { isValidAccountId } from "../chain/primitives/accountId.js";
+import { isValidAccountId } from "@shardkit/primitives/accountId";
 import type { Ed25519KeyPair } from "../chain/primitives/ed25519.js";
 import { UsageError } from "./flags.js";
 

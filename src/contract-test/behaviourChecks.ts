@@ -1,4 +1,4 @@
-import { base58Decode } from "../chain/primitives/base58.js";
+import { base58Decode } from "@shardkit/primitives/base58";
 import { verifyStateProof } from "../proof/index.js";
 import type { CheckContext } from "./CheckContext.js";
 import type { TargetFacts } from "./discoverTarget.js";

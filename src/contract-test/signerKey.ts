@@ -1,4 +1,4 @@
-import { base58Decode, base58Encode } from "../chain/primitives/base58.js";
+import { base58Decode, base58Encode } from "@shardkit/primitives/base58";
 import { ed25519FromSeed, type Ed25519KeyPair } from "../chain/primitives/ed25519.js";
 import type { SignerCredentials } from "./ContractTestOptions.js";
 

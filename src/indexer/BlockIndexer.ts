@@ -1,9 +1,9 @@
 import type { Block } from "../chain/blocks/Block.js";
 import type { BlockCommit, Chain } from "../chain/node.js";
-import type { AccessKey } from "../chain/primitives/accessKey.js";
-import { base58Encode } from "../chain/primitives/base58.js";
+import type { AccessKey } from "@shardkit/primitives/accessKey";
+import { base58Encode } from "@shardkit/primitives/base58";
 import { base64Decode } from "../chain/primitives/base64.js";
-import { formatPublicKey } from "../chain/primitives/publicKey.js";
+import { formatPublicKey } from "@shardkit/primitives/publicKey";
 import type { CausedStateChange } from "../chain/views/BlockStateChanges.js";
 import { FT_BALANCE_READ_LIMITS, ftBalanceFromOutcome, type FtBalanceReader, viewCallOf } from "./FtBalanceReader.js";
 import { genesisTokenRows, type GenesisAmountRead } from "./genesisTokenRows.js";

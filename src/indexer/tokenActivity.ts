@@ -1,4 +1,4 @@
-import { isValidAccountId } from "../chain/primitives/accountId.js";
+import { isValidAccountId } from "@shardkit/primitives/accountId";
 import { parseNep297Log } from "./nep297.js";
 
 /** The parts of an executed receipt the token rules read. */

@@ -1,7 +1,7 @@
 import { createPublicKey, verify } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { Chain, UnknownAccountError, type Block } from "../../src/chain/node.js";
-import { base58Decode, base58Encode } from "../../src/chain/primitives/base58.js";
+import { base58Decode, base58Encode } from "@shardkit/primitives/base58";
 import { combineHash } from "../../src/chain/blocks/merkle.js";
 import { devKeyPair } from "../../src/chain/genesis/devKey.js";
 

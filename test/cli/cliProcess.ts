@@ -8,9 +8,10 @@ const cliSource = join(repoRoot, "src", "cli", "main.ts");
 /**
  * Node arguments that run the `shardkit` command of these sources: the built CLI when dist/ is
  * their build (CI builds it in `npm ci`; it starts ~0.7 s faster than through tsx), otherwise
- * the sources through tsx, so a local run never tests a stale build.
+ * the sources through tsx (workspace packages from their sources too, by their "shardkit-source"
+ * export condition), so a local run never tests a stale build.
  */
-export const cliNodeArgs: readonly string[] = distIsFresh() ? [builtCli] : ["--import", "tsx", cliSource];
+export const cliNodeArgs: readonly string[] = distIsFresh() ? [builtCli] : ["--conditions=shardkit-source", "--import", "tsx", cliSource];
 
 export interface CliProcess {
   child: ChildProcess;

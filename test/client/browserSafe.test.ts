@@ -1,5 +1,5 @@
 // The client package is browser-safe: nothing it pulls in (its sources, the shared Borsh and
-// secp256k1 files of src/chain, @noble, openapi-fetch) imports a Node built-in or uses Buffer
+// secp256k1 files of @shardkit/primitives, @noble, openapi-fetch) imports a Node built-in or uses Buffer
 // or process, and it bundles for the browser platform.
 
 import { builtinModules } from "node:module";
@@ -15,9 +15,9 @@ describe("@shardkit/client is browser-safe", () => {
   it("bundles for the browser platform with no Node built-in in its import graph", async () => {
     const bundle = await bundleForBrowser(entryPoints, false);
     expect(bundle.imports.filter((spec) => spec.startsWith("node:") || nodeBuiltins.has(spec))).toEqual([]);
-    // The shared codec really is the node's: the bundle is built from src/chain's files.
-    expect(bundle.inputs).toContain("src/chain/transaction/transactionBorsh.ts");
-    expect(bundle.inputs).toContain("src/chain/transaction/secp256k1.ts");
+    // The shared codec really is the node's: the bundle is built from @shardkit/primitives' files.
+    expect(bundle.inputs).toContain("packages/primitives/src/transactionBorsh.ts");
+    expect(bundle.inputs).toContain("packages/primitives/src/secp256k1.ts");
     expect(bundle.inputs.filter((input) => /^src\/chain\/primitives\/(sha256|base64)\.ts$|verifySignature/.test(input))).toEqual([]);
   });
 

@@ -14,7 +14,7 @@ export const entryPoints = {
   rest: join(packageDir, "src", "rest", "index.ts"),
 } as const;
 
-/** A digest of everything the package build reads (its sources, the shared src/chain files, configs). */
+/** A digest of everything the package build reads (its sources, @shardkit/primitives' sources, configs). */
 function sourceDigest(): string {
   const hash = createHash("sha256");
   const walk = (dir: string) => {
@@ -25,8 +25,7 @@ function sourceDigest(): string {
     }
   };
   walk(join(packageDir, "src"));
-  walk(join(repoRoot, "src", "chain", "primitives"));
-  walk(join(repoRoot, "src", "chain", "transaction"));
+  walk(join(repoRoot, "packages", "primitives", "src"));
   for (const file of ["package.json", "tsconfig.json", "tsconfig.build.json"]) hash.update(readFileSync(join(packageDir, file)));
   return hash.digest("hex");
 }
@@ -53,6 +52,7 @@ export function buildClientPackage(): void {
   }
   try {
     if (existsSync(stamp) && readFileSync(stamp, "utf8") === digest) return;
+    execFileSync("npm", ["run", "build", "--silent"], { cwd: join(repoRoot, "packages", "primitives"), stdio: ["ignore", "ignore", "pipe"] });
     execFileSync("npm", ["run", "build", "--silent"], { cwd: packageDir, stdio: ["ignore", "ignore", "pipe"] });
     writeFileSync(stamp, digest);
   } finally {
@@ -62,7 +62,7 @@ export function buildClientPackage(): void {
 
 export interface BrowserBundle {
   code: string;
-  /** Every input module (package sources, shared src/chain files, node_modules). */
+  /** Every input module (package sources, @shardkit/primitives' sources, node_modules). */
   inputs: string[];
   /** Every import specifier any input used, as written. */
   imports: string[];
@@ -85,6 +85,8 @@ export async function bundleForBrowser(entries: Record<string, string>, minify =
     minify,
     write: false,
     metafile: true,
+    // The workspace packages' sources (their "shardkit-source" export condition), as the tests resolve them.
+    conditions: ["shardkit-source"],
     logLevel: "silent",
   });
   const metafile: Metafile = result.metafile;

@@ -10,7 +10,7 @@ import { ed25519FromSeed } from "../../src/chain/primitives/ed25519.js";
 import { decodeSignedTransaction, encodeSignedTransaction, encodeTransaction } from "../../src/chain/transaction/transactionCodec.js";
 import { signTransaction as nodeSignTransaction } from "../../src/chain/transaction/signTransaction.js";
 import { verifyTransactionSignature } from "../../src/chain/transaction/verifySignature.js";
-import { base58Encode } from "../../src/chain/primitives/base58.js";
+import { base58Encode } from "@shardkit/primitives/base58";
 import { actions, ed25519KeyPair, keyPairFromString, secp256k1KeyPair, signTransaction } from "../../packages/client/src/jsonrpc/index.js";
 import { base64ToBytes, bytesToBase64 } from "../../packages/client/src/encoding/base64.js";
 

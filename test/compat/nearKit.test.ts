@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { Near } from "near-kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { devKeyPair } from "../../src/chain/genesis/devKey.js";
-import { base58Encode } from "../../src/chain/primitives/base58.js";
+import { base58Encode } from "@shardkit/primitives/base58";
 import { sha256 } from "../../src/chain/primitives/sha256.js";
 import type { Service } from "../../src/server/startService.js";
 import { startTestService } from "../server/harness.js";

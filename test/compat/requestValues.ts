@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { base58Encode } from "../../src/chain/primitives/base58.js";
+import { base58Encode } from "@shardkit/primitives/base58";
 import { itemField, nonNull, type Prop, type Shape, type Variant } from "./nearcoreRequestSchemas.js";
 
 /**

@@ -18,7 +18,7 @@ import {
   type ContractEntry,
 } from "../../src/chain/genesis/fixtureContractState.js";
 import { Chain } from "../../src/chain/node.js";
-import { base58Encode } from "../../src/chain/primitives/base58.js";
+import { base58Encode } from "@shardkit/primitives/base58";
 import { sha256 } from "../../src/chain/primitives/sha256.js";
 import { MockedBlockchain, contractWasm } from "./support/MockedBlockchain.js";
 

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { validateRestResponse } from "../../generated/rest/validators.js";
-import { base58Decode, base58Encode } from "../../src/chain/primitives/base58.js";
+import { base58Decode, base58Encode } from "@shardkit/primitives/base58";
 import { encodeSignedTransaction, signTransaction, transactionHash, type Transaction } from "../../src/chain/transaction/index.js";
 import { signerKeyPair } from "../../src/contract-test/signerKey.js";
 import { cliNodeArgs, startServe, stop, waitFor, type CliProcess, type ServeUrls } from "../cli/cliProcess.js";

@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from "vitest";
 import type { Chain } from "../../src/chain/node.js";
-import { formatPublicKey } from "../../src/chain/primitives/publicKey.js";
+import { formatPublicKey } from "@shardkit/primitives/publicKey";
 import { BlockIndexer } from "../../src/indexer/BlockIndexer.js";
 import { MemoryIndexStore } from "../../src/indexer/MemoryIndexStore.js";
 import { ALICE, BOB, NEAR, ROOT, keyOf, openChain, settle, submit } from "../chain/runtime/helpers.js";

@@ -4,7 +4,7 @@
 
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { formatPublicKey } from "../../src/chain/primitives/publicKey.js";
+import { formatPublicKey } from "@shardkit/primitives/publicKey";
 import { BlockIndexer } from "../../src/indexer/BlockIndexer.js";
 import type { IndexBlockUpdate } from "../../src/indexer/IndexStore.js";
 import { MemoryIndexStore } from "../../src/indexer/MemoryIndexStore.js";

@@ -4,7 +4,7 @@
 
 import { FT_ACCOUNT, NFT_ACCOUNT, POOL_ACCOUNT, RELAY_ACCOUNT } from "../../src/chain/genesis/devGenesis.js";
 import { devKeyPair } from "../../src/chain/genesis/devKey.js";
-import { base58Decode } from "../../src/chain/primitives/base58.js";
+import { base58Decode } from "@shardkit/primitives/base58";
 import { encodeSignedTransaction, signTransaction, type Action } from "../../src/chain/transaction/index.js";
 import { ed25519FromSeed } from "../../src/chain/primitives/ed25519.js";
 

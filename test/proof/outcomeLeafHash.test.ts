@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { base58Encode } from "../../src/chain/primitives/base58.js";
+import { base58Encode } from "@shardkit/primitives/base58";
 import { outcomeHash, toExecutionOutcomeView, type ExecutionOutcome, type ExecutionStatus } from "../../src/chain/runtime/executionOutcome.js";
 import { outcomeLeafHash } from "../../src/proof/index.js";
 

@@ -3,7 +3,7 @@
 // ordering and revalidation. Every response is validated against the OpenAPI spec.
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { formatPublicKey } from "../../src/chain/primitives/publicKey.js";
+import { formatPublicKey } from "@shardkit/primitives/publicKey";
 import type { Action } from "../../src/chain/transaction/index.js";
 import type { Service } from "../../src/server/startService.js";
 import { ALICE, BOB, CAROL, NEAR, ROOT, keyOf, signedTx } from "../chain/runtime/helpers.js";

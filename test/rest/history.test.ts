@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { FT_ACCOUNT, NFT_ACCOUNT, RELAY_ACCOUNT } from "../../src/chain/genesis/devGenesis.js";
 import { devKeyPair } from "../../src/chain/genesis/devKey.js";
-import { formatPublicKey } from "../../src/chain/primitives/publicKey.js";
+import { formatPublicKey } from "@shardkit/primitives/publicKey";
 import { signDelegateAction, type Action, type NonDelegateAction } from "../../src/chain/transaction/index.js";
 import type { Service } from "../../src/server/startService.js";
 import { validateRestResponse } from "../../generated/rest/validators.js";

@@ -1,7 +1,7 @@
 import { NearRpcClient, chunk as chunkMethod, enableValidation } from "@near-js/jsonrpc-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { merkleRoot } from "../../src/chain/blocks/merkle.js";
-import { base58Decode } from "../../src/chain/primitives/base58.js";
+import { base58Decode } from "@shardkit/primitives/base58";
 import { formatCryptoHash } from "../../src/chain/primitives/cryptoHash.js";
 import type { ChunkBodies } from "../../src/chain/views/ChunkBodies.js";
 import type { Service } from "../../src/server/startService.js";

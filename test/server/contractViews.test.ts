@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { JsonRpcProvider } from "@near-js/providers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { base58Encode } from "../../src/chain/primitives/base58.js";
+import { base58Encode } from "@shardkit/primitives/base58";
 import type { Service } from "../../src/server/startService.js";
 import { ALICE, BOB, signedTx } from "../chain/runtime/helpers.js";
 import { contract } from "../chain/vm/wat.js";

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { base58Encode } from "../../src/chain/primitives/base58.js";
+import { base58Encode } from "@shardkit/primitives/base58";
 import { sha256 } from "../../src/chain/primitives/sha256.js";
 import type { Action } from "../../src/chain/transaction/index.js";
 import type { Service } from "../../src/server/startService.js";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { base58Decode } from "../../src/chain/primitives/base58.js";
+import { base58Decode } from "@shardkit/primitives/base58";
 import {
   LightClientProofError,
   computeRootFromPath,

@@ -1,2 +1,2 @@
 export * from "../../src/proof/index.js";
-export { base58Encode as base58EncodeForTest } from "../../src/chain/primitives/base58.js";
+export { base58Encode as base58EncodeForTest } from "@shardkit/primitives/base58";

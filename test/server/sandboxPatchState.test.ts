@@ -5,7 +5,7 @@ import { KeyPair } from "@near-js/crypto";
 import { JsonRpcProvider } from "@near-js/providers";
 import { KeyPairSigner } from "@near-js/signers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { base58Encode } from "../../src/chain/primitives/base58.js";
+import { base58Encode } from "@shardkit/primitives/base58";
 import { sha256 } from "../../src/chain/primitives/sha256.js";
 import type { Service } from "../../src/server/startService.js";
 import { post, rpcError, rpcResult, startTestService } from "./harness.js";

@@ -2,7 +2,7 @@ import { NearRpcClient, enableValidation, experimentalValidatorsOrdered, validat
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEV_VALIDATOR_STAKE } from "../../src/chain/genesis/devGenesis.js";
 import { devKeyPair } from "../../src/chain/genesis/devKey.js";
-import { formatPublicKey } from "../../src/chain/primitives/publicKey.js";
+import { formatPublicKey } from "@shardkit/primitives/publicKey";
 import type { Service } from "../../src/server/startService.js";
 import { ALICE, BOB, NEAR, keyOf, signedTx } from "../chain/runtime/helpers.js";
 import { rpc, rpcResult, startTestService } from "./harness.js";

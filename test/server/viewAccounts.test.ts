@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { devKeyPair } from "../../src/chain/genesis/devKey.js";
-import { base58Encode } from "../../src/chain/primitives/base58.js";
+import { base58Encode } from "@shardkit/primitives/base58";
 import type { Service } from "../../src/server/startService.js";
 import { rpc, rpcError, rpcResult, startTestService } from "./harness.js";
 

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { kvFixtureEntries } from "../../src/chain/genesis/devGenesis.js";
-import { base58Decode } from "../../src/chain/primitives/base58.js";
+import { base58Decode } from "@shardkit/primitives/base58";
 import { StateProofError, verifyStateProof } from "../../src/proof/index.js";
 import type { Service } from "../../src/server/startService.js";
 import { rpcError, rpcResult, startTestService } from "./harness.js";

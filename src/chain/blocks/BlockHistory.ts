@@ -1,5 +1,5 @@
 import type { BlockCommit } from "../blockCommit.js";
-import { base58Decode, base58Encode } from "../primitives/base58.js";
+import { base58Decode, base58Encode } from "@shardkit/primitives/base58";
 import type { ChunkResult } from "../runtime/applyChunk.js";
 import type { InvalidTxErrorJson } from "../runtime/invalidTxError.js";
 import type { Receipt } from "../runtime/receipt.js";

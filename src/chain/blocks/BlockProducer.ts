@@ -1,11 +1,11 @@
-import { base58Encode } from "../primitives/base58.js";
-import { BorshWriter } from "../primitives/borshWriter.js";
+import { base58Encode } from "@shardkit/primitives/base58";
+import { BorshWriter } from "@shardkit/primitives/borshWriter";
 import { ZERO_HASH, ZERO_HASH_BASE58, formatCryptoHash, type CryptoHash } from "../primitives/cryptoHash.js";
 import type { Ed25519KeyPair } from "../primitives/ed25519.js";
 import { sha256 } from "../primitives/sha256.js";
 import type { ShardLayout } from "../shards/ShardLayout.js";
 import type { StateSnapshot } from "../store/stateStore.js";
-import { parsePublicKey, publicKeyToBorsh } from "../primitives/publicKey.js";
+import { parsePublicKey, publicKeyToBorsh } from "@shardkit/primitives/publicKey";
 import { Block, type BlockParent, type BlockSignatures } from "./Block.js";
 import type { BlockMerkleTree } from "./BlockMerkleTree.js";
 import type { BlockHeaderView, ChunkHeaderView, ValidatorStakeView } from "./blockView.js";

@@ -1,4 +1,4 @@
-import { base58Encode } from "../primitives/base58.js";
+import { base58Encode } from "@shardkit/primitives/base58";
 import { formatCryptoHash, ZERO_HASH_BASE58, type CryptoHash } from "../primitives/cryptoHash.js";
 import { outcomeHash, toExecutionOutcomeView, type ExecutionOutcomeWithIdView, type MerklePathItem } from "../runtime/executionOutcome.js";
 import type { OutcomeRecord } from "../runtime/transactionStatus.js";
@@ -9,7 +9,7 @@ import { innerHash, innerLiteHash } from "./blockHeaderHash.js";
 import type { ValidatorStakeView } from "./blockView.js";
 import { LightClientError } from "./LightClientError.js";
 import { merklize, pathFromLevels, treeLevels, type MerklePathStep } from "./merkle.js";
-import { base58Decode } from "../primitives/base58.js";
+import { base58Decode } from "@shardkit/primitives/base58";
 
 /** nearcore `BlockHeaderInnerLiteView`. */
 export interface BlockHeaderInnerLiteView {

@@ -1,4 +1,4 @@
-import { BorshWriter } from "../primitives/borshWriter.js";
+import { BorshWriter } from "@shardkit/primitives/borshWriter";
 import type { CryptoHash } from "../primitives/cryptoHash.js";
 import { sha256 } from "../primitives/sha256.js";
 import { combineHash } from "./merkle.js";

@@ -6,7 +6,7 @@ import type { BlockProducer } from "../blocks/BlockProducer.js";
 import { BlockScheduler } from "../blocks/BlockScheduler.js";
 import type { BlockCommit } from "../blockCommit.js";
 import type { GenesisConfig } from "../genesis/GenesisConfig.js";
-import { base58Encode } from "../primitives/base58.js";
+import { base58Encode } from "@shardkit/primitives/base58";
 import { sha256 } from "../primitives/sha256.js";
 import type { ApplyContext } from "../runtime/ApplyContext.js";
 import { applyChunk, type ChunkResult } from "../runtime/applyChunk.js";

@@ -3,7 +3,7 @@ import { decodeAccount, type Account } from "../primitives/account.js";
 import { base64DecodeToLatin1 } from "../primitives/base64.js";
 import { formatCryptoHash, parseCryptoHash } from "../primitives/cryptoHash.js";
 import { latin1ToBytes } from "../primitives/latin1.js";
-import { formatPublicKey, publicKeyFromBorsh } from "../primitives/publicKey.js";
+import { formatPublicKey, publicKeyFromBorsh } from "@shardkit/primitives/publicKey";
 import { stateChangeToWrite } from "../state/stateChange.js";
 import { accountTrieKey, contractDataPrefix, TrieKeyColumn } from "../store/trieKeys.js";
 import type { BlockingRpc } from "./BlockingRpc.js";

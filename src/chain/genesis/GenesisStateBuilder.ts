@@ -1,8 +1,8 @@
-import { encodeAccessKey } from "../primitives/accessKey.js";
+import { encodeAccessKey } from "@shardkit/primitives/accessKey";
 import { accountStateValue } from "../primitives/account.js";
 import type { CryptoHash } from "../primitives/cryptoHash.js";
 import { bytesToLatin1, latin1ToBytes } from "../primitives/latin1.js";
-import { publicKeyToBorsh } from "../primitives/publicKey.js";
+import { publicKeyToBorsh } from "@shardkit/primitives/publicKey";
 import { sha256 } from "../primitives/sha256.js";
 import type { ShardLayout } from "../shards/ShardLayout.js";
 import { accessKeysPrefix, accountTrieKey, contractCodeTrieKey, contractDataPrefix, withTail } from "../store/trieKeys.js";

@@ -1,4 +1,4 @@
-import { isValidAccountId } from "../primitives/accountId.js";
+import { isValidAccountId } from "@shardkit/primitives/accountId";
 import { Base64Error, base64DecodeToLatin1 } from "../primitives/base64.js";
 import type { StateRecord } from "./stateRecord.js";
 

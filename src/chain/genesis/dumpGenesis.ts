@@ -1,9 +1,9 @@
 import { open } from "node:fs/promises";
 import type { Block } from "../blocks/Block.js";
-import { decodeAccessKey } from "../primitives/accessKey.js";
+import { decodeAccessKey } from "@shardkit/primitives/accessKey";
 import { decodeAccount } from "../primitives/account.js";
 import { formatCryptoHash } from "../primitives/cryptoHash.js";
-import { formatPublicKey, publicKeyFromBorsh } from "../primitives/publicKey.js";
+import { formatPublicKey, publicKeyFromBorsh } from "@shardkit/primitives/publicKey";
 import type { ShardLayout } from "../shards/ShardLayout.js";
 import type { StateSnapshot } from "../store/stateStore.js";
 import { TrieKeyColumn } from "../store/trieKeys.js";

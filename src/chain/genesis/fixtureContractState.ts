@@ -1,4 +1,4 @@
-import { BorshWriter } from "../primitives/borshWriter.js";
+import { BorshWriter } from "@shardkit/primitives/borshWriter";
 
 /**
  * The state our fixture contracts' `new` writes (see contracts/src/*.ts and contracts/README.md),

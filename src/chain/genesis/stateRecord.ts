@@ -1,9 +1,9 @@
-import type { AccessKey, AccessKeyPermission } from "../primitives/accessKey.js";
-import { isValidAccountId } from "../primitives/accountId.js";
+import type { AccessKey, AccessKeyPermission } from "@shardkit/primitives/accessKey";
+import { isValidAccountId } from "@shardkit/primitives/accountId";
 import { Base64Error, base64DecodeToLatin1 } from "../primitives/base64.js";
 import { ZERO_HASH, parseCryptoHash, type CryptoHash } from "../primitives/cryptoHash.js";
 import { U128_MAX, U64_MAX } from "../primitives/integerLimits.js";
-import { PublicKeyError, parsePublicKey, type PublicKey } from "../primitives/publicKey.js";
+import { PublicKeyError, parsePublicKey, type PublicKey } from "@shardkit/primitives/publicKey";
 import { GenesisError } from "./GenesisError.js";
 
 /**

@@ -1,5 +1,5 @@
-import { encodeAccessKey, type AccessKey } from "../primitives/accessKey.js";
-import type { PublicKey } from "../primitives/publicKey.js";
+import { encodeAccessKey, type AccessKey } from "@shardkit/primitives/accessKey";
+import type { PublicKey } from "@shardkit/primitives/publicKey";
 
 /**
  * Storage usage accounting from nearcore's runtime config (`num_bytes_account`,

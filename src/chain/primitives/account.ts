@@ -1,5 +1,5 @@
-import { BorshReader } from "./borshReader.js";
-import { BorshWriter } from "./borshWriter.js";
+import { BorshReader } from "@shardkit/primitives/borshReader";
+import { BorshWriter } from "@shardkit/primitives/borshWriter";
 import { CRYPTO_HASH_LEN, type CryptoHash } from "./cryptoHash.js";
 import { U128_MAX, U64_MAX } from "./integerLimits.js";
 

@@ -1,4 +1,4 @@
-import { base58Decode, base58Encode } from "./base58.js";
+import { base58Decode, base58Encode } from "@shardkit/primitives/base58";
 
 /** A 32-byte hash (block, chunk, state root, code hash), base58 on the wire. */
 export type CryptoHash = Uint8Array;

@@ -1,6 +1,6 @@
 import { createPrivateKey, createPublicKey, sign, type KeyObject } from "node:crypto";
-import { base58Encode } from "./base58.js";
-import { KeyType, formatPublicKey, type PublicKey } from "./publicKey.js";
+import { base58Encode } from "@shardkit/primitives/base58";
+import { KeyType, formatPublicKey, type PublicKey } from "@shardkit/primitives/publicKey";
 
 // DER prefixes that wrap a raw 32-byte ed25519 seed (PKCS#8) or public key (SPKI).
 const PKCS8_PREFIX = Buffer.from("302e020100300506032b657004220420", "hex");

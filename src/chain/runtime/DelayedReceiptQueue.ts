@@ -1,5 +1,5 @@
-import { BorshReader } from "../primitives/borshReader.js";
-import { BorshWriter } from "../primitives/borshWriter.js";
+import { BorshReader } from "@shardkit/primitives/borshReader";
+import { BorshWriter } from "@shardkit/primitives/borshWriter";
 import { bytesToLatin1, latin1ToBytes } from "../primitives/latin1.js";
 import type { Receipt } from "./receipt.js";
 import { decodeReceipt, encodeReceipt } from "./receiptCodec.js";

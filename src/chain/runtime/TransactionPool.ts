@@ -1,5 +1,5 @@
 import { bytesToLatin1 } from "../primitives/latin1.js";
-import type { PublicKey } from "../primitives/publicKey.js";
+import type { PublicKey } from "@shardkit/primitives/publicKey";
 import type { DecodedSignedTransaction } from "../transaction/index.js";
 
 const nonceOf = (stx: DecodedSignedTransaction): bigint => {

@@ -1,4 +1,4 @@
-import { base58Encode } from "../primitives/base58.js";
+import { base58Encode } from "@shardkit/primitives/base58";
 import { base64Encode } from "../primitives/base64.js";
 import { sha256, sha256Utf8 } from "../primitives/sha256.js";
 import type { TxExecutionErrorJson } from "./actionError.js";

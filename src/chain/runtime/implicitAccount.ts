@@ -1,4 +1,4 @@
-import { KeyType, type PublicKey } from "../primitives/publicKey.js";
+import { KeyType, type PublicKey } from "@shardkit/primitives/publicKey";
 
 /*
  * NEAR-implicit accounts (NEP-71): the account id is the lowercase hex of an ed25519 public

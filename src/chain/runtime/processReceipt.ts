@@ -1,4 +1,4 @@
-import { BorshWriter } from "../primitives/borshWriter.js";
+import { BorshWriter } from "@shardkit/primitives/borshWriter";
 import { bytesToLatin1, latin1ToBytes } from "../primitives/latin1.js";
 import { applyActionReceipt, type ReceiptExecution } from "./applyActionReceipt.js";
 import type { ApplyContext } from "./ApplyContext.js";

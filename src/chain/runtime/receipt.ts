@@ -1,6 +1,6 @@
-import { base58Encode } from "../primitives/base58.js";
+import { base58Encode } from "@shardkit/primitives/base58";
 import { base64Encode } from "../primitives/base64.js";
-import { KeyType, formatPublicKey, type PublicKey } from "../primitives/publicKey.js";
+import { KeyType, formatPublicKey, type PublicKey } from "@shardkit/primitives/publicKey";
 import { toActionView, type Action, type ActionView, type GlobalContractIdentifier } from "../transaction/index.js";
 
 /** The predecessor (and signer) of refund receipts. */

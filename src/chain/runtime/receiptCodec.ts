@@ -1,7 +1,7 @@
-import { BorshWriter } from "../primitives/borshWriter.js";
-import { readAction, writeAction } from "../transaction/actionCodec.js";
-import { TxReader } from "../transaction/TxReader.js";
-import { writePublicKey } from "../transaction/writePublicKey.js";
+import { BorshWriter } from "@shardkit/primitives/borshWriter";
+import { readAction, writeAction } from "@shardkit/primitives/actionCodec";
+import { TxReader } from "@shardkit/primitives/TxReader";
+import { writePublicKey } from "@shardkit/primitives/writePublicKey";
 import type { Receipt } from "./receipt.js";
 
 /*

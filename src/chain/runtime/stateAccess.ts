@@ -1,7 +1,7 @@
-import { decodeAccessKey, encodeAccessKey, type AccessKey } from "../primitives/accessKey.js";
+import { decodeAccessKey, encodeAccessKey, type AccessKey } from "@shardkit/primitives/accessKey";
 import { accountStateValue, decodeAccount, type Account } from "../primitives/account.js";
 import { bytesToLatin1, latin1ToBytes } from "../primitives/latin1.js";
-import type { PublicKey } from "../primitives/publicKey.js";
+import type { PublicKey } from "@shardkit/primitives/publicKey";
 import {
   accessKeyTrieKey,
   accessKeysPrefix,

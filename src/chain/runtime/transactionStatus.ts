@@ -1,4 +1,4 @@
-import { base58Encode } from "../primitives/base58.js";
+import { base58Encode } from "@shardkit/primitives/base58";
 import { base64Encode } from "../primitives/base64.js";
 import { toSignedTransactionView, type DecodedSignedTransaction, type SignedTransactionView } from "../transaction/index.js";
 import type { TxExecutionErrorJson } from "./actionError.js";

@@ -1,5 +1,5 @@
-import { isValidAccountId } from "../primitives/accountId.js";
-import { KeyType, formatPublicKey } from "../primitives/publicKey.js";
+import { isValidAccountId } from "@shardkit/primitives/accountId";
+import { KeyType, formatPublicKey } from "@shardkit/primitives/publicKey";
 import type { Action } from "../transaction/index.js";
 import type { ActionsValidationErrorJson } from "./invalidTxError.js";
 import { U64_MAX } from "../primitives/integerLimits.js";

@@ -1,4 +1,4 @@
-import { isValidAccountId } from "../primitives/accountId.js";
+import { isValidAccountId } from "@shardkit/primitives/accountId";
 import { verifyTransactionSignature, type DecodedSignedTransaction } from "../transaction/index.js";
 import type { InvalidTxErrorJson } from "./invalidTxError.js";
 import type { RuntimeParameters } from "./parameters.js";

@@ -1,6 +1,6 @@
-import type { AccessKey } from "../primitives/accessKey.js";
+import type { AccessKey } from "@shardkit/primitives/accessKey";
 import type { Account } from "../primitives/account.js";
-import { formatPublicKey } from "../primitives/publicKey.js";
+import { formatPublicKey } from "@shardkit/primitives/publicKey";
 import type { Transaction } from "../transaction/index.js";
 import type { InvalidTxErrorJson } from "./invalidTxError.js";
 import type { RuntimeParameters } from "./parameters.js";

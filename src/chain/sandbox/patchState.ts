@@ -2,7 +2,7 @@ import type { Block } from "../blocks/Block.js";
 import { GenesisError } from "../genesis/GenesisError.js";
 import { parseStateRecord, type StateRecord } from "../genesis/stateRecord.js";
 import { decodeAccount, type Account } from "../primitives/account.js";
-import { base58Encode } from "../primitives/base58.js";
+import { base58Encode } from "@shardkit/primitives/base58";
 import { latin1ToBytes } from "../primitives/latin1.js";
 import { sha256 } from "../primitives/sha256.js";
 import type { StateChange } from "../state/stateChange.js";

@@ -1,5 +1,5 @@
 import type { Block } from "../blocks/Block.js";
-import type { AccessKey } from "../primitives/accessKey.js";
+import type { AccessKey } from "@shardkit/primitives/accessKey";
 import { formatCryptoHash } from "../primitives/cryptoHash.js";
 import { DelayedReceiptQueue } from "../runtime/DelayedReceiptQueue.js";
 import type { RuntimeParameters } from "../runtime/parameters.js";

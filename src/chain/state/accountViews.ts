@@ -1,8 +1,8 @@
-import { decodeAccessKey, type AccessKey } from "../primitives/accessKey.js";
+import { decodeAccessKey, type AccessKey } from "@shardkit/primitives/accessKey";
 import { decodeAccount, storageUsageOfStored, type Account } from "../primitives/account.js";
 import { formatCryptoHash } from "../primitives/cryptoHash.js";
 import { latin1ToBytes } from "../primitives/latin1.js";
-import { formatPublicKey, parsePublicKey, publicKeyFromBorsh } from "../primitives/publicKey.js";
+import { formatPublicKey, parsePublicKey, publicKeyFromBorsh } from "@shardkit/primitives/publicKey";
 import type { StateSnapshot } from "../store/stateStore.js";
 import { globalContractCodeKey, type GlobalContractKeyId } from "../runtime/runtimeTrieKeys.js";
 import { accessKeyTrieKey, accessKeysPrefix, accountTrieKey, contractCodeTrieKey } from "../store/trieKeys.js";

@@ -1,7 +1,7 @@
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, rmSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { open, type Database, type Key, type RootDatabase } from "lmdb";
-import { base58Decode } from "../primitives/base58.js";
+import { base58Decode } from "@shardkit/primitives/base58";
 import { blockIndexKeys, type BlockIndexKeys } from "./blockIndexKeys.js";
 import {
   CHAIN_STORE_FORMAT,

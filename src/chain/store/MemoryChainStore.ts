@@ -1,4 +1,4 @@
-import { base58Decode } from "../primitives/base58.js";
+import { base58Decode } from "@shardkit/primitives/base58";
 import { blockIndexKeys, type BlockIndexKeys } from "./blockIndexKeys.js";
 import { ChainStoreError, type ChainStore, type MerkleNode, type StoredBlock, type StoredGenesis } from "./ChainStore.js";
 import { MemoryForkCache, type ForkCache } from "./ForkCache.js";

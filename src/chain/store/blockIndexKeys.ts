@@ -1,4 +1,4 @@
-import { base58Encode } from "../primitives/base58.js";
+import { base58Encode } from "@shardkit/primitives/base58";
 import type { StoredBlock } from "./ChainStore.js";
 
 /** The base58 ids a stored block is found by, one list per index. */

@@ -1,4 +1,4 @@
-import type { PublicKey } from "../primitives/publicKey.js";
+import type { PublicKey } from "@shardkit/primitives/publicKey";
 
 /**
  * nearcore trie key layout (core/primitives/src/trie_key.rs), as latin1 strings. Account

@@ -1,8 +1,8 @@
-import type { FunctionCallPermission } from "../primitives/accessKey.js";
-import { base58Encode } from "../primitives/base58.js";
+import type { FunctionCallPermission } from "@shardkit/primitives/accessKey";
+import { base58Encode } from "@shardkit/primitives/base58";
 import { base64Encode } from "../primitives/base64.js";
-import { formatPublicKey } from "../primitives/publicKey.js";
-import type { AccessKeyPermissionWithGasKeys, GasKeyInfo } from "./accessKeyWithGasKeys.js";
+import { formatPublicKey } from "@shardkit/primitives/publicKey";
+import type { AccessKeyPermissionWithGasKeys, GasKeyInfo } from "@shardkit/primitives/accessKeyWithGasKeys";
 import type {
   AddKeyAction,
   DelegateAction,
@@ -10,8 +10,8 @@ import type {
   GlobalContractIdentifier,
   NonDelegateAction,
   VersionedDelegateActionPayload,
-} from "./action.js";
-import type { TransactionNonce } from "./transactionNonce.js";
+} from "@shardkit/primitives/action";
+import type { TransactionNonce } from "@shardkit/primitives/transactionNonce";
 
 /*
  * nearcore's *serde* form of `Action` (derived, externally tagged), which is not the

@@ -1,7 +1,7 @@
-import { base58Encode } from "../primitives/base58.js";
+import { base58Encode } from "@shardkit/primitives/base58";
 import { base64Encode } from "../primitives/base64.js";
-import type { AccessKeyPermissionWithGasKeys } from "./accessKeyWithGasKeys.js";
-import type { Action } from "./action.js";
+import type { AccessKeyPermissionWithGasKeys } from "@shardkit/primitives/accessKeyWithGasKeys";
+import type { Action } from "@shardkit/primitives/action";
 import {
   addKeyJson,
   functionCallPermissionJson,
@@ -16,7 +16,7 @@ import {
   type GasKeyInfoJson,
   type SameFormActionJson,
 } from "./actionJson.js";
-import { formatSignature } from "./signature.js";
+import { formatSignature } from "@shardkit/primitives/signature";
 
 /*
  * nearcore `ActionView` (core/primitives/src/views.rs), the action shape in transaction

@@ -1,7 +1,7 @@
-import { BorshWriter } from "../primitives/borshWriter.js";
+import { BorshWriter } from "@shardkit/primitives/borshWriter";
 import { sha256 } from "../primitives/sha256.js";
-import type { DelegateAction, VersionedDelegateActionPayload } from "./action.js";
-import { writeDelegateAction, writeDelegatePayload } from "./actionCodec.js";
+import type { DelegateAction, VersionedDelegateActionPayload } from "@shardkit/primitives/action";
+import { writeDelegateAction, writeDelegatePayload } from "@shardkit/primitives/actionCodec";
 
 /*
  * NEP-461 signable messages: sha256(u32 LE discriminant ‖ borsh(message)). On-chain

@@ -1,12 +1,12 @@
-import type { PublicKey } from "../primitives/publicKey.js";
+import type { PublicKey } from "@shardkit/primitives/publicKey";
 import type {
   DelegateAction,
   DelegateActionV2,
   SignedDelegateAction,
   VersionedSignedDelegateAction,
-} from "./action.js";
+} from "@shardkit/primitives/action";
 import { delegateActionHash, delegateActionV2Hash } from "./delegateActionHash.js";
-import type { SignedTransaction, Transaction } from "./transaction.js";
+import type { SignedTransaction, Transaction } from "@shardkit/primitives/transaction";
 import { transactionHash } from "./transactionCodec.js";
 
 /**

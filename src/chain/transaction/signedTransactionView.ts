@@ -1,8 +1,8 @@
-import { base58Encode } from "../primitives/base58.js";
-import { formatPublicKey } from "../primitives/publicKey.js";
+import { base58Encode } from "@shardkit/primitives/base58";
+import { formatPublicKey } from "@shardkit/primitives/publicKey";
 import { toActionView, type ActionView } from "./actionView.js";
-import { formatSignature } from "./signature.js";
-import type { DecodedSignedTransaction } from "./transaction.js";
+import { formatSignature } from "@shardkit/primitives/signature";
+import type { DecodedSignedTransaction } from "@shardkit/primitives/transaction";
 
 /**
  * nearcore `SignedTransactionView`, the `transaction` of tx-status results. `priority_fee`

@@ -1,10 +1,10 @@
 import { sha256 } from "../primitives/sha256.js";
-import type { DecodedSignedTransaction, Transaction } from "./transaction.js";
-import { decodeSignedTransactionParts, encodeTransaction } from "./transactionBorsh.js";
+import type { DecodedSignedTransaction, Transaction } from "@shardkit/primitives/transaction";
+import { decodeSignedTransactionParts, encodeTransaction } from "@shardkit/primitives/transactionBorsh";
 
 // The server's side of the transaction codec: the Borsh layouts live in transactionBorsh.ts
 // (shared with the browser client package); hashing here goes through node:crypto.
-export { decodeTransaction, encodeSignedTransaction, encodeTransaction } from "./transactionBorsh.js";
+export { decodeTransaction, encodeSignedTransaction, encodeTransaction } from "@shardkit/primitives/transactionBorsh";
 
 /** sha256(borsh(Transaction)): the transaction hash, which is also what gets signed. */
 export function transactionHash(tx: Transaction): Uint8Array {

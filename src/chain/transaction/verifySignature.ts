@@ -1,9 +1,9 @@
 import { createPublicKey, verify, type KeyObject } from "node:crypto";
 import { bytesToLatin1 } from "../primitives/latin1.js";
-import { KeyType, type PublicKey } from "../primitives/publicKey.js";
-import { secp256k1Verify } from "./secp256k1.js";
-import type { Signature } from "./signature.js";
-import type { DecodedSignedTransaction } from "./transaction.js";
+import { KeyType, type PublicKey } from "@shardkit/primitives/publicKey";
+import { secp256k1Verify } from "@shardkit/primitives/secp256k1";
+import type { Signature } from "@shardkit/primitives/signature";
+import type { DecodedSignedTransaction } from "@shardkit/primitives/transaction";
 
 // SPKI DER header for a raw 32-byte ed25519 public key (RFC 8410).
 const ED25519_SPKI_PREFIX = Buffer.from("302a300506032b6570032100", "hex");

@@ -1,4 +1,4 @@
-import type { PublicKey } from "../primitives/publicKey.js";
+import type { PublicKey } from "@shardkit/primitives/publicKey";
 import type { KeyStateChanges, StateChangeCause } from "../runtime/StateChangeCause.js";
 import { INITIAL_STATE } from "../runtime/StateChangeCause.js";
 import { stateChangeOfWrite, type StateChange } from "../state/stateChange.js";

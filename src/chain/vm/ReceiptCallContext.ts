@@ -1,4 +1,4 @@
-import { publicKeyToBorsh } from "../primitives/publicKey.js";
+import { publicKeyToBorsh } from "@shardkit/primitives/publicKey";
 import { sha256 } from "../primitives/sha256.js";
 import type { FunctionCallInput } from "../runtime/functionCallExecutor.js";
 import { actionHash, dataId } from "../runtime/receiptId.js";

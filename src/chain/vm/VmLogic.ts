@@ -1,7 +1,7 @@
 import { performance } from "node:perf_hooks";
-import { isValidAccountId } from "../primitives/accountId.js";
+import { isValidAccountId } from "@shardkit/primitives/accountId";
 import { U64_MAX } from "../primitives/integerLimits.js";
-import { publicKeyFromBorsh, type PublicKey } from "../primitives/publicKey.js";
+import { publicKeyFromBorsh, type PublicKey } from "@shardkit/primitives/publicKey";
 import type { ReturnData } from "../runtime/ActionResult.js";
 import type { Fee, RuntimeFees, RuntimeParameters, WasmConfig } from "../runtime/parameters.js";
 import { GasCounter } from "./GasCounter.js";

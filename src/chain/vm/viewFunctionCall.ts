@@ -1,7 +1,7 @@
 import { contractCodeOf } from "../state/contractCodeOf.js";
 import type { Account } from "../primitives/account.js";
 import { formatCryptoHash } from "../primitives/cryptoHash.js";
-import { KeyType, publicKeyToBorsh } from "../primitives/publicKey.js";
+import { KeyType, publicKeyToBorsh } from "@shardkit/primitives/publicKey";
 import type { RuntimeParameters } from "../runtime/parameters.js";
 import type { StateSnapshot } from "../store/stateStore.js";
 import type { CallFunctionOutcome } from "./CallFunctionOutcome.js";

@@ -1,5 +1,5 @@
 import type { Block, BlockCommit, Chain, ExecutionOutcomeWithIdView, ReceiptView } from "../../chain/node.js";
-import { base58Encode } from "../../chain/primitives/base58.js";
+import { base58Encode } from "@shardkit/primitives/base58";
 import type { SignedTransactionView } from "../../chain/transaction/index.js";
 import type { Awaitable } from "../IndexStore.js";
 import { parseNep297Log } from "../nep297.js";

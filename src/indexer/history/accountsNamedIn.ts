@@ -1,4 +1,4 @@
-import { isValidAccountId } from "../../chain/primitives/accountId.js";
+import { isValidAccountId } from "@shardkit/primitives/accountId";
 
 /** Strings nested this deep or deeper are not looked at (hostile arguments cannot recurse us out). */
 const MAX_DEPTH = 16;

@@ -1,4 +1,4 @@
-import { MAX_ACCOUNT_ID_LEN, MIN_ACCOUNT_ID_LEN } from "../../chain/primitives/accountId.js";
+import { MAX_ACCOUNT_ID_LEN, MIN_ACCOUNT_ID_LEN } from "@shardkit/primitives/accountId";
 
 /**
  * Why nearcore's `near-account-id` refuses an id, as its `ParseAccountError` displays it

@@ -1,6 +1,6 @@
-import { base58Decode } from "../../chain/primitives/base58.js";
+import { base58Decode } from "@shardkit/primitives/base58";
 import { base64Encode } from "../../chain/primitives/base64.js";
-import { formatPublicKey, parsePublicKey, PublicKeyError } from "../../chain/primitives/publicKey.js";
+import { formatPublicKey, parsePublicKey, PublicKeyError } from "@shardkit/primitives/publicKey";
 import { ParseError } from "../errors.js";
 import { accountIdParseError } from "./accountIdParseError.js";
 

@@ -1,6 +1,6 @@
 import type { BlockCommit } from "../../chain/blockCommit.js";
 import type { Chain } from "../../chain/node.js";
-import { base58Encode } from "../../chain/primitives/base58.js";
+import { base58Encode } from "@shardkit/primitives/base58";
 import type { ExecutionOutcome } from "../../chain/runtime/executionOutcome.js";
 import type { DecodedSignedTransaction } from "../../chain/transaction/index.js";
 import type { Logger } from "./Logger.js";

@@ -1,5 +1,5 @@
-import { isValidAccountId } from "../../chain/primitives/accountId.js";
-import { formatPublicKey, parsePublicKey, PublicKeyError } from "../../chain/primitives/publicKey.js";
+import { isValidAccountId } from "@shardkit/primitives/accountId";
+import { formatPublicKey, parsePublicKey, PublicKeyError } from "@shardkit/primitives/publicKey";
 
 /** FastNEAR's answer to a malformed account id or public key: 400 with a JSON string body. */
 export const INVALID_ARGUMENT = { status: 400, body: "Invalid argument" } as const;

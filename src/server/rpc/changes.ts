@@ -1,5 +1,5 @@
 import type { ChangesParams, ChangesResult } from "../../../generated/rpc/types.js";
-import { parsePublicKey } from "../../chain/primitives/publicKey.js";
+import { parsePublicKey } from "@shardkit/primitives/publicKey";
 import type { BlockStateChanges, CausedStateChange } from "../../chain/views/BlockStateChanges.js";
 import { resolveChangesBlock } from "./changesBlock.js";
 import type { RpcContext } from "./context.js";

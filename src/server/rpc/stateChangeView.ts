@@ -1,8 +1,8 @@
 import type { StateChangeCauseView, StateChangeWithCauseView } from "../../../generated/rpc/types.js";
-import { base58Encode } from "../../chain/primitives/base58.js";
+import { base58Encode } from "@shardkit/primitives/base58";
 import { base64Encode } from "../../chain/primitives/base64.js";
 import { accountViewOf } from "../../chain/state/accountViews.js";
-import { formatPublicKey } from "../../chain/primitives/publicKey.js";
+import { formatPublicKey } from "@shardkit/primitives/publicKey";
 import type { StateChangeCause } from "../../chain/runtime/StateChangeCause.js";
 import type { CausedStateChange } from "../../chain/views/BlockStateChanges.js";
 import { accessKeyView } from "./query/accessKeyView.js";

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { BLOCK_CACHE_ENTRIES, RECORD_CACHE_ENTRIES } from "../../../src/chain/blocks/BlockHistory.js";
 import { merkleRootOfHashes } from "../../../src/chain/blocks/merkle.js";
-import { base58Encode } from "../../../src/chain/primitives/base58.js";
+import { base58Encode } from "@shardkit/primitives/base58";
 import type { ChainStore } from "../../../src/chain/store/ChainStore.js";
 import { LmdbChainStore } from "../../../src/chain/store/LmdbChainStore.js";
 import { LruCache } from "../../../src/chain/store/LruCache.js";

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { devKeyPair } from "../../../src/chain/genesis/devKey.js";
-import { base58Decode } from "../../../src/chain/primitives/base58.js";
+import { base58Decode } from "@shardkit/primitives/base58";
 import { encodeSignedTransaction, signTransaction } from "../../../src/chain/transaction/index.js";
 import { cliNodeArgs } from "../../cli/cliProcess.js";
 

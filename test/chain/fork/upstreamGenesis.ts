@@ -6,7 +6,7 @@ import { startServe, type CliProcess, type ServeUrls } from "../../cli/cliProces
 import { fixtureContractCode } from "../../../src/chain/genesis/fixtureContractCode.js";
 import { devKeyPair } from "../../../src/chain/genesis/devKey.js";
 import { formatCryptoHash } from "../../../src/chain/primitives/cryptoHash.js";
-import { BorshWriter } from "../../../src/chain/primitives/borshWriter.js";
+import { BorshWriter } from "@shardkit/primitives/borshWriter";
 import { sha256 } from "../../../src/chain/primitives/sha256.js";
 
 /** The upstream chain the fork tests fork: its own accounts, so none is shadowed by the fork's dev genesis. */

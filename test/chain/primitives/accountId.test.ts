@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { InvalidAccountIdError, assertValidAccountId, isValidAccountId } from "../../../src/chain/primitives/accountId.js";
+import { InvalidAccountIdError, assertValidAccountId, isValidAccountId } from "@shardkit/primitives/accountId";
 
 const NEARCORE_RULE = /^(([a-z\d]+[-_])*[a-z\d]+\.)*([a-z\d]+[-_])*[a-z\d]+$/;
 

@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { decodeAccessKey, encodeAccessKey, type AccessKey } from "../../../src/chain/primitives/accessKey.js";
+import { decodeAccessKey, encodeAccessKey, type AccessKey } from "@shardkit/primitives/accessKey";
 import { accountStateValue, decodeAccount, encodeAccount } from "../../../src/chain/primitives/account.js";
-import { BorshError, BorshReader } from "../../../src/chain/primitives/borshReader.js";
-import { BorshWriter } from "../../../src/chain/primitives/borshWriter.js";
+import { BorshError, BorshReader } from "@shardkit/primitives/borshReader";
+import { BorshWriter } from "@shardkit/primitives/borshWriter";
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
 

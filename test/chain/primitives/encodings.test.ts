@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { Base58Error, base58Decode, base58Encode } from "../../../src/chain/primitives/base58.js";
+import { Base58Error, base58Decode, base58Encode } from "@shardkit/primitives/base58";
 import { Base64Error, base64Decode, base64DecodeToLatin1, base64Encode } from "../../../src/chain/primitives/base64.js";
 import { ZERO_HASH, ZERO_HASH_BASE58, formatCryptoHash, parseCryptoHash } from "../../../src/chain/primitives/cryptoHash.js";
 import { bytesToLatin1, latin1ToBytes } from "../../../src/chain/primitives/latin1.js";

@@ -1,6 +1,6 @@
 import { verify, createPublicKey } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { base58Decode } from "../../../src/chain/primitives/base58.js";
+import { base58Decode } from "@shardkit/primitives/base58";
 import { ed25519FromSeed } from "../../../src/chain/primitives/ed25519.js";
 import {
   KeyType,
@@ -9,7 +9,7 @@ import {
   parsePublicKey,
   publicKeyFromBorsh,
   publicKeyToBorsh,
-} from "../../../src/chain/primitives/publicKey.js";
+} from "@shardkit/primitives/publicKey";
 import { devKeyPair } from "../../../src/chain/genesis/devKey.js";
 import { sha256 } from "../../../src/chain/primitives/sha256.js";
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { base58Encode } from "../../../src/chain/primitives/base58.js";
-import { formatPublicKey } from "../../../src/chain/primitives/publicKey.js";
+import { base58Encode } from "@shardkit/primitives/base58";
+import { formatPublicKey } from "@shardkit/primitives/publicKey";
 import { sha256 } from "../../../src/chain/primitives/sha256.js";
-import { encodeAccessKey } from "../../../src/chain/primitives/accessKey.js";
+import { encodeAccessKey } from "@shardkit/primitives/accessKey";
 import type { Action } from "../../../src/chain/transaction/index.js";
 import {
   ALICE,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { devKeyPair } from "../../../src/chain/genesis/devKey.js";
-import { formatPublicKey } from "../../../src/chain/primitives/publicKey.js";
+import { formatPublicKey } from "@shardkit/primitives/publicKey";
 import { signDelegateAction, type NonDelegateAction } from "../../../src/chain/transaction/index.js";
 import { ALICE, BOB, CAROL, GAS_PRICE, NEAR, TRANSFER_GAS, balanceOf, keyOf, openChain, outcomeOf, settle, submit } from "./helpers.js";
 import type { Chain } from "../../../src/chain/node.js";

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { base58Encode } from "../../../src/chain/primitives/base58.js";
+import { base58Encode } from "@shardkit/primitives/base58";
 import { sha256 } from "../../../src/chain/primitives/sha256.js";
 import { globalContractCodeKey, type GlobalContractKeyId } from "../../../src/chain/runtime/runtimeTrieKeys.js";
 import { NEARCORE_RUNTIME_PARAMETERS as P } from "../../../src/chain/runtime/parameters.js";

@@ -2,7 +2,7 @@ import { Chain, type ChainOptions, type TransactionStatus, type TxExecutionStatu
 import { devKeyPair } from "../../../src/chain/genesis/devKey.js";
 import { decodeAccount } from "../../../src/chain/primitives/account.js";
 import { ed25519FromSeed, type Ed25519KeyPair } from "../../../src/chain/primitives/ed25519.js";
-import { formatPublicKey } from "../../../src/chain/primitives/publicKey.js";
+import { formatPublicKey } from "@shardkit/primitives/publicKey";
 import { sha256 } from "../../../src/chain/primitives/sha256.js";
 import {
   encodeSignedTransaction,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { InvalidTransactionError, TransactionDecodeError, type Chain } from "../../../src/chain/node.js";
 import { devKeyPair } from "../../../src/chain/genesis/devKey.js";
-import { formatPublicKey } from "../../../src/chain/primitives/publicKey.js";
+import { formatPublicKey } from "@shardkit/primitives/publicKey";
 import { sha256 } from "../../../src/chain/primitives/sha256.js";
 import { checkValidityPeriod } from "../../../src/chain/runtime/checkValidityPeriod.js";
 import { NEARCORE_RUNTIME_PARAMETERS } from "../../../src/chain/runtime/parameters.js";
@@ -339,7 +339,7 @@ describe("InvalidTxError at submission", () => {
       { version: 0, signerId: ALICE, publicKey: devKeyPair(ALICE).publicKey, nonce: 0n, receiverId: BOB, blockHash: chain.head().hashBytes, actions: [transfer(1n)] },
       devKeyPair(ALICE),
     );
-    const { base58Encode } = await import("../../../src/chain/primitives/base58.js");
+    const { base58Encode } = await import("@shardkit/primitives/base58");
     expect(chain.transactionStatus(base58Encode(transactionHash(stx.transaction)))).toBeUndefined();
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { base58Encode } from "../../../src/chain/primitives/base58.js";
+import { base58Encode } from "@shardkit/primitives/base58";
 import { call, deploy } from "../vm/deploy.js";
 import { PROBE } from "../vm/probeContract.js";
 import { ALICE, BOB, CAROL, openChain, outcomeOf, settle, submit } from "./helpers.js";

@@ -36,7 +36,7 @@ describe("receipt ids", () => {
     const chain = await openChain();
     const hash = submit(chain, ALICE, BOB, [{ type: "Transfer", deposit: 1n }]);
     const s = settle(chain, hash);
-    const { base58Decode, base58Encode } = await import("../../../src/chain/primitives/base58.js");
+    const { base58Decode, base58Encode } = await import("@shardkit/primitives/base58");
     const txBlock = chain.blockByHash(s.outcome!.transaction_outcome.block_hash)!;
     expect(s.outcome!.transaction_outcome.outcome.receipt_ids).toEqual([base58Encode(receiptIdFromTransaction(base58Decode(hash), txBlock.height))]);
   });

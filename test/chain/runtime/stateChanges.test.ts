@@ -4,7 +4,7 @@ import type { Chain } from "../../../src/chain/node.js";
 import { MIGRATION, type KeyStateChanges, type StateChangeCause } from "../../../src/chain/runtime/StateChangeCause.js";
 import { StateUpdate } from "../../../src/chain/runtime/StateUpdate.js";
 import { MemoryStateStore } from "../../../src/chain/store/MemoryStateStore.js";
-import type { PublicKey } from "../../../src/chain/primitives/publicKey.js";
+import type { PublicKey } from "@shardkit/primitives/publicKey";
 import { stateChangeToWrite } from "../../../src/chain/state/stateChange.js";
 import { isReportedStateKey } from "../../../src/chain/store/trieKeys.js";
 import type { Action } from "../../../src/chain/transaction/index.js";

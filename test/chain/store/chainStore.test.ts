@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { base58Encode } from "../../../src/chain/primitives/base58.js";
+import { base58Encode } from "@shardkit/primitives/base58";
 import { LmdbChainStore } from "../../../src/chain/store/LmdbChainStore.js";
 import { MemoryChainStore } from "../../../src/chain/store/MemoryChainStore.js";
 import type { ChainStore, StoredBlock } from "../../../src/chain/store/ChainStore.js";

@@ -8,7 +8,7 @@ import { formatHeaderCodec, heightCodec } from "../../../src/chain/store/records
 import { storedBlockCodec } from "../../../src/chain/store/records/storedBlockCodec.js";
 import { storedGenesisCodec } from "../../../src/chain/store/records/storedGenesisCodec.js";
 import { devKeyPair } from "../../../src/chain/genesis/devKey.js";
-import { base58Encode } from "../../../src/chain/primitives/base58.js";
+import { base58Encode } from "@shardkit/primitives/base58";
 import { sha256 } from "../../../src/chain/primitives/sha256.js";
 import { decodeSignedTransaction, encodeSignedTransaction, signTransaction } from "../../../src/chain/transaction/index.js";
 import { ALICE, BOB, CAROL, NEAR, ROOT, keyOf, openChain, settle, submit } from "../runtime/helpers.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { KeyType } from "../../../src/chain/primitives/publicKey.js";
+import { KeyType } from "@shardkit/primitives/publicKey";
 import { accessKeyTrieKey, accountTrieKey, contractCodeTrieKey, contractDataTrieKey, withTail } from "../../../src/chain/store/trieKeys.js";
 
 const hex = (latin1: string) => Buffer.from(latin1, "latin1").toString("hex");

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { base58Encode } from "../../../src/chain/primitives/base58.js";
+import { base58Encode } from "@shardkit/primitives/base58";
 import { ed25519FromSeed } from "../../../src/chain/primitives/ed25519.js";
-import { KeyType, type PublicKey } from "../../../src/chain/primitives/publicKey.js";
+import { KeyType, type PublicKey } from "@shardkit/primitives/publicKey";
 import { sha256 } from "../../../src/chain/primitives/sha256.js";
 import {
   DELEGATE_ACTION_PREFIX,

@@ -1,6 +1,6 @@
 import fc from "fast-check";
-import { isValidAccountId } from "../../../src/chain/primitives/accountId.js";
-import { KeyType, type PublicKey } from "../../../src/chain/primitives/publicKey.js";
+import { isValidAccountId } from "@shardkit/primitives/accountId";
+import { KeyType, type PublicKey } from "@shardkit/primitives/publicKey";
 import type {
   AccessKeyPermissionWithGasKeys,
   Action,

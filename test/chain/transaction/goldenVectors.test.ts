@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { base58Decode, base58Encode } from "../../../src/chain/primitives/base58.js";
+import { base58Decode, base58Encode } from "@shardkit/primitives/base58";
 import { base64Decode, base64Encode } from "../../../src/chain/primitives/base64.js";
 import { ed25519FromSeed } from "../../../src/chain/primitives/ed25519.js";
-import { KeyType } from "../../../src/chain/primitives/publicKey.js";
+import { KeyType } from "@shardkit/primitives/publicKey";
 import { sha256 } from "../../../src/chain/primitives/sha256.js";
 import {
   decodeAction,

@@ -2,7 +2,7 @@ import { createPublicKey, generateKeyPairSync, sign, verify } from "node:crypto"
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ed25519FromSeed } from "../../../src/chain/primitives/ed25519.js";
-import { KeyType } from "../../../src/chain/primitives/publicKey.js";
+import { KeyType } from "@shardkit/primitives/publicKey";
 import { sha256 } from "../../../src/chain/primitives/sha256.js";
 import {
   secp256k1FromSecret,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { base58Encode } from "../../../src/chain/primitives/base58.js";
+import { base58Encode } from "@shardkit/primitives/base58";
 import { ed25519FromSeed } from "../../../src/chain/primitives/ed25519.js";
 import { sha256 } from "../../../src/chain/primitives/sha256.js";
 import {

@@ -1,7 +1,7 @@
 import { generateKeyPairSync, sign } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { sha256 } from "../../../src/chain/primitives/sha256.js";
-import { secp256k1PublicKeyOf, secp256k1Sign } from "../../../src/chain/transaction/secp256k1.js";
+import { secp256k1PublicKeyOf, secp256k1Sign } from "@shardkit/primitives/secp256k1";
 import { E, P, U64_MAX, hostErrorOf, hostKit } from "./hostKit.js";
 
 const hex = (b: Uint8Array | undefined): string => Buffer.from(b ?? []).toString("hex");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatPublicKey } from "../../../src/chain/primitives/publicKey.js";
+import { formatPublicKey } from "@shardkit/primitives/publicKey";
 import { ALICE, BOB, CAROL, NEAR, balanceOf, keyOf, openChain, outcomeOf, settle, submit } from "../runtime/helpers.js";
 import { call, deploy, TGAS } from "./deploy.js";
 import { thirdPartyWasm } from "./thirdPartyWasm.js";

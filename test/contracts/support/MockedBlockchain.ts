@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { formatCryptoHash } from "../../../src/chain/primitives/cryptoHash.js";
-import { publicKeyToBorsh } from "../../../src/chain/primitives/publicKey.js";
+import { publicKeyToBorsh } from "@shardkit/primitives/publicKey";
 import { sha256 } from "../../../src/chain/primitives/sha256.js";
 import { NEARCORE_RUNTIME_PARAMETERS } from "../../../src/chain/runtime/parameters.js";
 import { ContractCache } from "../../../src/chain/vm/ContractCache.js";

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { isValidAccountId } from "../../../src/chain/primitives/accountId.js";
+import { isValidAccountId } from "@shardkit/primitives/accountId";
 import { accountIdParseError } from "../../../src/server/jsonrpc/accountIdParseError.js";
 
 describe("accountIdParseError (nearcore's ParseAccountError text)", () => {

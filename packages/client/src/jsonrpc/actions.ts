@@ -8,8 +8,8 @@ import type {
   FunctionCallAction,
   StakeAction,
   TransferAction,
-} from "../../../../src/chain/transaction/action.js";
-import { parsePublicKey, type PublicKey } from "../../../../src/chain/primitives/publicKey.js";
+} from "@shardkit/primitives/action";
+import { parsePublicKey, type PublicKey } from "@shardkit/primitives/publicKey";
 
 // Builders for the common actions. They build the same Action values the shardkit node
 // decodes (src/chain/transaction/action.ts), encoded by the same Borsh codec.

@@ -1,7 +1,7 @@
 import { ed25519 } from "@noble/curves/ed25519";
-import { base58Decode, base58Encode } from "../../../../src/chain/primitives/base58.js";
-import { KeyType, formatPublicKey, type PublicKey } from "../../../../src/chain/primitives/publicKey.js";
-import { secp256k1FromSecret } from "../../../../src/chain/transaction/secp256k1.js";
+import { base58Decode, base58Encode } from "@shardkit/primitives/base58";
+import { KeyType, formatPublicKey, type PublicKey } from "@shardkit/primitives/publicKey";
+import { secp256k1FromSecret } from "@shardkit/primitives/secp256k1";
 
 /**
  * Signs 32-byte hashes with one key: what a transaction needs. The key pairs below are

@@ -1,8 +1,8 @@
 import { sha256 } from "@noble/hashes/sha256";
-import { base58Encode } from "../../../../src/chain/primitives/base58.js";
-import type { Action } from "../../../../src/chain/transaction/action.js";
-import type { SignedTransaction, Transaction } from "../../../../src/chain/transaction/transaction.js";
-import { encodeSignedTransaction, encodeTransaction } from "../../../../src/chain/transaction/transactionBorsh.js";
+import { base58Encode } from "@shardkit/primitives/base58";
+import type { Action } from "@shardkit/primitives/action";
+import type { SignedTransaction, Transaction } from "@shardkit/primitives/transaction";
+import { encodeSignedTransaction, encodeTransaction } from "@shardkit/primitives/transactionBorsh";
 import { bytesToBase64 } from "../encoding/base64.js";
 import type { Signer } from "./keys.js";
 

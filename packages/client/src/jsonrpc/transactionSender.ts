@@ -1,5 +1,5 @@
-import { base58Decode } from "../../../../src/chain/primitives/base58.js";
-import type { Action } from "../../../../src/chain/transaction/action.js";
+import { base58Decode } from "@shardkit/primitives/base58";
+import type { Action } from "@shardkit/primitives/action";
 import type { RpcClient } from "../../../../generated/rpc/client.js";
 import type {
   Finality,
@@ -10,7 +10,7 @@ import type {
 import type { Signer } from "./keys.js";
 import { isRpcError } from "./RpcResponseError.js";
 import { signTransaction, type SignedTransactionPayload } from "./signTransaction.js";
-import { formatPublicKey } from "../../../../src/chain/primitives/publicKey.js";
+import { formatPublicKey } from "@shardkit/primitives/publicKey";
 
 export interface TransactionSenderOptions {
   rpc: Pick<RpcClient, "query" | "block" | "sendTx" | "tx">;

@@ -1,5 +1,5 @@
-import type { AccessKey } from "../../primitives/accessKey.js";
-import { formatPublicKey } from "../../primitives/publicKey.js";
+import type { AccessKey } from "@shardkit/primitives/accessKey";
+import { formatPublicKey } from "@shardkit/primitives/publicKey";
 import { accessKeyStorageUsage } from "../../genesis/storageUsage.js";
 import type { AddKeyAction } from "../../transaction/index.js";
 import type { ActionResult } from "../ActionResult.js";

@@ -1,4 +1,4 @@
-import { formatPublicKey } from "../../primitives/publicKey.js";
+import { formatPublicKey } from "@shardkit/primitives/publicKey";
 import { delegateActionHash, verifySignature, type SignedDelegateAction } from "../../transaction/index.js";
 import { totalPrepaidExecFees, totalPrepaidGas, totalPrepaidSendFees } from "../actionFees.js";
 import type { ActionResult } from "../ActionResult.js";

@@ -1,4 +1,4 @@
-import { formatPublicKey } from "../../primitives/publicKey.js";
+import { formatPublicKey } from "@shardkit/primitives/publicKey";
 import { accessKeyStorageUsage } from "../../genesis/storageUsage.js";
 import type { DeleteKeyAction } from "../../transaction/index.js";
 import type { ActionResult } from "../ActionResult.js";

@@ -1,4 +1,4 @@
-import { formatPublicKey } from "../../primitives/publicKey.js";
+import { formatPublicKey } from "@shardkit/primitives/publicKey";
 import type { StakeAction } from "../../transaction/index.js";
 import type { ActionResult } from "../ActionResult.js";
 import type { ActionEnv } from "./ActionEnv.js";

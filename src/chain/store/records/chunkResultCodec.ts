@@ -1,5 +1,5 @@
-import type { BorshReader } from "../../primitives/borshReader.js";
-import type { BorshWriter } from "../../primitives/borshWriter.js";
+import type { BorshReader } from "@shardkit/primitives/borshReader";
+import type { BorshWriter } from "@shardkit/primitives/borshWriter";
 import type { ChunkResult } from "../../runtime/applyChunk.js";
 import type { ExecutionOutcome, ExecutionStatus, GasProfileEntry } from "../../runtime/executionOutcome.js";
 import type { InvalidTxErrorJson } from "../../runtime/invalidTxError.js";

@@ -1,6 +1,6 @@
 import { deserialize } from "node:v8";
-import { BorshError, BorshReader } from "../../primitives/borshReader.js";
-import { BorshWriter } from "../../primitives/borshWriter.js";
+import { BorshError, BorshReader } from "@shardkit/primitives/borshReader";
+import { BorshWriter } from "@shardkit/primitives/borshWriter";
 import { ChainStoreError } from "../ChainStore.js";
 
 /**

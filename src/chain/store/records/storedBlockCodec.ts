@@ -1,6 +1,6 @@
-import { base58Decode, base58Encode } from "../../primitives/base58.js";
-import type { BorshReader } from "../../primitives/borshReader.js";
-import type { BorshWriter } from "../../primitives/borshWriter.js";
+import { base58Decode, base58Encode } from "@shardkit/primitives/base58";
+import type { BorshReader } from "@shardkit/primitives/borshReader";
+import type { BorshWriter } from "@shardkit/primitives/borshWriter";
 import type { KeyStateChanges, RawStateChange, StateChangeCause } from "../../runtime/StateChangeCause.js";
 import type { SortedChanges } from "../applyChanges.js";
 import type { StoredBlock } from "../ChainStore.js";

@@ -1,6 +1,6 @@
-import { base58Decode, base58Encode } from "../../primitives/base58.js";
-import type { BorshReader } from "../../primitives/borshReader.js";
-import type { BorshWriter } from "../../primitives/borshWriter.js";
+import { base58Decode, base58Encode } from "@shardkit/primitives/base58";
+import type { BorshReader } from "@shardkit/primitives/borshReader";
+import type { BorshWriter } from "@shardkit/primitives/borshWriter";
 import type { ForkPoint } from "../../fork/ForkPoint.js";
 import type { StoredGenesis } from "../ChainStore.js";
 import { RecordKind, readLatin1, readOption, readSafeU64, readVec, writeLatin1, writeOption, writeVec, type RecordCodec } from "./recordEnvelope.js";

@@ -1,6 +1,6 @@
 import { U64_MAX } from "../../primitives/integerLimits.js";
 import { transferExecFee, transferSendFee } from "../../runtime/actionFees.js";
-import type { GlobalContractDeployMode, GlobalContractIdentifier } from "../../transaction/action.js";
+import type { GlobalContractDeployMode, GlobalContractIdentifier } from "@shardkit/primitives/action";
 import { hostError } from "../HostError.js";
 import type { VmLogic } from "../VmLogic.js";
 import type { HostImports } from "./HostImports.js";

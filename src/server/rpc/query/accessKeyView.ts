@@ -1,4 +1,4 @@
-import type { AccessKey } from "../../../chain/primitives/accessKey.js";
+import type { AccessKey } from "@shardkit/primitives/accessKey";
 import type { AccessKeyView } from "../../../../generated/rpc/types.js";
 
 /** The wire form of an access key: u64 nonce as a number, u128 allowance as a decimal string. */

@@ -1,5 +1,5 @@
 import type { QueryErrorResult, ViewAccessKeyRequest, ViewAccessKeyResult } from "../../../../generated/rpc/types.js";
-import { formatPublicKey, parsePublicKey, PublicKeyError } from "../../../chain/primitives/publicKey.js";
+import { formatPublicKey, parsePublicKey, PublicKeyError } from "@shardkit/primitives/publicKey";
 import { ParseError } from "../../errors.js";
 import type { Block, RpcContext } from "../context.js";
 import { accessKeyView } from "./accessKeyView.js";

@@ -1,5 +1,5 @@
 import type { ViewCodeRequest, ViewCodeResult } from "../../../../generated/rpc/types.js";
-import { base58Encode } from "../../../chain/primitives/base58.js";
+import { base58Encode } from "@shardkit/primitives/base58";
 import { base64Encode } from "../../../chain/primitives/base64.js";
 import { sha256 } from "../../../chain/primitives/sha256.js";
 import type { Block, RpcContext } from "../context.js";

@@ -3,7 +3,7 @@ import type {
   ViewGlobalContractCodeByAccountIdRequest,
   ViewGlobalContractCodeRequest,
 } from "../../../../generated/rpc/types.js";
-import { base58Decode, base58Encode } from "../../../chain/primitives/base58.js";
+import { base58Decode, base58Encode } from "@shardkit/primitives/base58";
 import { base64Encode } from "../../../chain/primitives/base64.js";
 import { sha256 } from "../../../chain/primitives/sha256.js";
 import { RpcError } from "../../errors.js";

@@ -1,5 +1,5 @@
 import { InvalidTransactionError, TransactionDecodeError } from "../../../chain/node.js";
-import { base58Encode } from "../../../chain/primitives/base58.js";
+import { base58Encode } from "@shardkit/primitives/base58";
 import { Base64Error, base64Decode } from "../../../chain/primitives/base64.js";
 import { decodeSignedTransaction } from "../../../chain/transaction/index.js";
 import { InvalidTransactionRpcError, ParseError } from "../../errors.js";

@@ -37,7 +37,7 @@ console.log(JSON.stringify({ atImport, afterBls, afterBn: await loaded(), sum: A
 `;
 
 it("imports the chain without evaluating bls12-381 or bn254, and loads each on its first operation", () => {
-  const run = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", SCRIPT], { cwd: ROOT, encoding: "utf8" });
+  const run = spawnSync(process.execPath, ["--conditions=shardkit-source", "--import", "tsx", "--input-type=module", "-e", SCRIPT], { cwd: ROOT, encoding: "utf8" });
   expect(run.stderr).toBe("");
   expect(JSON.parse(run.stdout)).toEqual({
     atImport: [],

@@ -1,6 +1,6 @@
 import { bytesToNumberBE } from "@noble/curves/abstract/utils";
 import { secp256k1 } from "@noble/curves/secp256k1";
-import { KeyType, type PublicKey } from "../primitives/publicKey.js";
+import { KeyType, type PublicKey } from "./publicKey.js";
 
 /*
  * secp256k1 ECDSA over a 32-byte message hash (NEAR signs the transaction hash itself, no

@@ -1,6 +1,6 @@
-import { base58Encode } from "../primitives/base58.js";
-import type { BorshWriter } from "../primitives/borshWriter.js";
-import { KeyType } from "../primitives/publicKey.js";
+import { base58Encode } from "./base58.js";
+import type { BorshWriter } from "./borshWriter.js";
+import { KeyType } from "./publicKey.js";
 
 /** A signature as nearcore carries it: key type and raw bytes (ed25519: 64, secp256k1: 65 = r‖s‖v). */
 export interface Signature {

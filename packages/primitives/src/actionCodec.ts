@@ -1,5 +1,5 @@
-import { assertValidAccountId } from "../primitives/accountId.js";
-import { BorshWriter } from "../primitives/borshWriter.js";
+import { assertValidAccountId } from "./accountId.js";
+import { BorshWriter } from "./borshWriter.js";
 import { readAccessKeyWithGasKeys, writeAccessKeyWithGasKeys } from "./accessKeyWithGasKeys.js";
 import {
   ACTION_TAG,

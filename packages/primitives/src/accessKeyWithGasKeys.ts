@@ -1,5 +1,5 @@
-import type { FunctionCallPermission } from "../primitives/accessKey.js";
-import type { BorshWriter } from "../primitives/borshWriter.js";
+import type { FunctionCallPermission } from "./accessKey.js";
+import type { BorshWriter } from "./borshWriter.js";
 import type { TxReader } from "./TxReader.js";
 
 /** The prepaid part of a gas key: balance (u128 yocto) and the number of parallel nonces (u16). */

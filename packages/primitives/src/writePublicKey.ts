@@ -1,5 +1,5 @@
-import type { BorshWriter } from "../primitives/borshWriter.js";
-import { KeyType, type PublicKey } from "../primitives/publicKey.js";
+import type { BorshWriter } from "./borshWriter.js";
+import { KeyType, type PublicKey } from "./publicKey.js";
 
 const LENGTH: Readonly<Record<number, number>> = { [KeyType.ED25519]: 32, [KeyType.SECP256K1]: 64 };
 

@@ -1,6 +1,6 @@
-import { isValidAccountId } from "../primitives/accountId.js";
-import { BorshReader } from "../primitives/borshReader.js";
-import { KeyType, type PublicKey } from "../primitives/publicKey.js";
+import { isValidAccountId } from "./accountId.js";
+import { BorshReader } from "./borshReader.js";
+import { KeyType, type PublicKey } from "./publicKey.js";
 import { SIGNATURE_LENGTH, type Signature } from "./signature.js";
 import { TransactionDecodeError } from "./TransactionDecodeError.js";
 

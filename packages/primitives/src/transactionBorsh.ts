@@ -1,5 +1,5 @@
-import { assertValidAccountId } from "../primitives/accountId.js";
-import { BorshWriter } from "../primitives/borshWriter.js";
+import { assertValidAccountId } from "./accountId.js";
+import { BorshWriter } from "./borshWriter.js";
 import type { Action } from "./action.js";
 import { readAction, writeAction } from "./actionCodec.js";
 import { writeSignature, type Signature } from "./signature.js";

@@ -1,4 +1,4 @@
-import type { BorshWriter } from "../primitives/borshWriter.js";
+import type { BorshWriter } from "./borshWriter.js";
 import type { TxReader } from "./TxReader.js";
 
 /**

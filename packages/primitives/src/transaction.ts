@@ -1,4 +1,4 @@
-import type { PublicKey } from "../primitives/publicKey.js";
+import type { PublicKey } from "./publicKey.js";
 import type { Action } from "./action.js";
 import type { Signature } from "./signature.js";
 import type { TransactionNonce } from "./transactionNonce.js";
