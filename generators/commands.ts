@@ -40,7 +40,7 @@ export async function generateCommand(argv: string[], output: Output = console):
   const clientOut = values["client-out"] ?? (values.out === undefined ? DEFAULT_CLIENT_OUT_DIR : undefined);
   if (clientOut !== undefined) {
     const clientOutDir = path.resolve(clientOut);
-    targets.push([await generateClientPackage(await assembleOpenRpc(specRoot), files, outDir, clientOutDir), clientOutDir]);
+    targets.push([await generateClientPackage(await assembleOpenRpc(specRoot), files), clientOutDir]);
   }
   let code = 0;
   for (const [outFiles, outDir] of targets) {

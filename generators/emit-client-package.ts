@@ -1,11 +1,11 @@
 // The generated source of the client package (packages/client/src/generated/): the error
-// classes, one per cause. The package imports everything else it needs (RPC types, error
-// catalogue, client stubs, REST types) from generated/ itself, as it imports src/chain, so no
-// generated file exists twice. `npm run generate` writes it and `--check` compares it.
+// classes, one per cause, and the package's own copies of the generated files it is built from
+// (RPC types, error catalogue, client stubs, REST types), so the package compiles alone and
+// imports nothing across its boundary. `npm run generate` writes them and `--check` compares them.
 
 import * as path from "node:path";
 import type { OpenRpcDocument } from "./openrpc-model.js";
-import { REPO_ROOT, OUTPUT_PATHS, type GeneratedFiles } from "./generate.js";
+import { REPO_ROOT, OUTPUT_PATHS, REST_OUTPUT_PATHS, type GeneratedFiles } from "./generate.js";
 import { formatOutput } from "./format.js";
 import { pascalCase } from "./names.js";
 import { render } from "./templates.js";
@@ -17,27 +17,27 @@ export function errorClassName(cause: string): string {
   return `${pascalCase(cause.toLowerCase().replace(/_error$/, ""))}Error`;
 }
 
-/** `errorsModule`: the import path of generated/rpc/errors.ts as seen from the error classes. */
-export function emitClientErrors(doc: OpenRpcDocument, banner: string, errorsModule: string): string {
+export function emitClientErrors(doc: OpenRpcDocument, banner: string): string {
   const causes = Object.entries(doc["x-error-cause-catalog"]).map(([name, entry]) => ({
     name,
     className: errorClassName(name),
     description: `${name}: ${entry.description ?? ""}`.trim(),
   }));
-  return render("client-errors.ts", { banner, causes, errorsModule });
+  return render("client-errors.ts", { banner, causes });
 }
 
-/** The package's generated files, for a package at `clientOutDir` and generated/ at `outDir`. */
-export async function generateClientPackage(
-  doc: OpenRpcDocument,
-  generated: GeneratedFiles,
-  outDir: string,
-  clientOutDir: string,
-): Promise<GeneratedFiles> {
+/** The generated/ files the package is built from, copied beside its error classes. */
+const COPIED_PATHS = [OUTPUT_PATHS.types, OUTPUT_PATHS.errors, OUTPUT_PATHS.client, REST_OUTPUT_PATHS.types] as const;
+
+/** The package's generated files, from the files `generate` wrote for generated/. */
+export async function generateClientPackage(doc: OpenRpcDocument, generated: GeneratedFiles): Promise<GeneratedFiles> {
   const types = generated.get(OUTPUT_PATHS.types);
   if (types === undefined) throw new Error(`the client package needs generated/${OUTPUT_PATHS.types}, which was not generated`);
   const banner = types.split("\n")[0]!;
-  const errorsPath = path.join(outDir, OUTPUT_PATHS.errors).replace(/\.ts$/, ".js");
-  const errorsModule = path.relative(path.join(clientOutDir, "rpc"), errorsPath).split(path.sep).join("/");
-  return new Map([["rpc/errorClasses.ts", await formatOutput(emitClientErrors(doc, banner, errorsModule), "typescript")]]);
+  const files: GeneratedFiles = new Map([["rpc/errorClasses.ts", await formatOutput(emitClientErrors(doc, banner), "typescript")]]);
+  for (const copied of COPIED_PATHS) {
+    const text = generated.get(copied);
+    if (text !== undefined) files.set(copied, text); // REST types exist only for a spec root with openapi/
+  }
+  return files;
 }

@@ -2,8 +2,7 @@
 // bundle its entry points for browsers with esbuild, and list every module a bundle pulls in.
 
 import { execFileSync } from "node:child_process";
-import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { build, type Metafile } from "esbuild";
 import { repoRoot } from "../cli/cliProcess.js";
@@ -14,33 +13,35 @@ export const entryPoints = {
   rest: join(packageDir, "src", "rest", "index.ts"),
 } as const;
 
-/** A digest of everything the package build reads (its sources, @shardkit/primitives' sources, configs). */
-function sourceDigest(): string {
-  const hash = createHash("sha256");
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (entry.name.endsWith(".ts")) hash.update(path).update(readFileSync(path));
-    }
+const primitivesDir = join(repoRoot, "packages", "primitives");
+
+/** The newest modification time of everything the package build reads (its sources, @shardkit/primitives', configs). */
+function newestInput(): number {
+  let newest = 0;
+  const visit = (path: string): void => {
+    const stat = statSync(path);
+    if (stat.isDirectory()) for (const entry of readdirSync(path)) visit(join(path, entry));
+    else newest = Math.max(newest, stat.mtimeMs);
   };
-  walk(join(packageDir, "src"));
-  walk(join(repoRoot, "packages", "primitives", "src"));
-  for (const file of ["package.json", "tsconfig.json", "tsconfig.build.json"]) hash.update(readFileSync(join(packageDir, file)));
-  return hash.digest("hex");
+  for (const dir of [packageDir, primitivesDir]) {
+    visit(join(dir, "src"));
+    for (const file of ["package.json", "tsconfig.json", "tsconfig.build.json"]) visit(join(dir, file));
+  }
+  return newest;
 }
 
 const sleep = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
 /**
- * Compiles the package into packages/client/dist (its `build` script) unless dist already is
- * the build of the current sources. Test files run in parallel: a lock directory (mkdir is
- * atomic) lets one build while the others wait, then find the stamp current.
+ * Compiles the package into packages/client/dist (its `build` script, which builds
+ * @shardkit/primitives first) unless dist already is the build of the current sources: tsc
+ * rewrites every output, so dist/index.js is as old as the last build (after `npm ci`, whose
+ * prepare step built it, it is current). Test files run in parallel: a lock directory (mkdir is
+ * atomic) lets one build while the others wait, then find it current.
  */
 export function buildClientPackage(): void {
-  const stamp = join(packageDir, "dist", ".source-digest");
+  const built = join(packageDir, "dist", "index.js");
   const lock = join(packageDir, ".build-lock");
-  const digest = sourceDigest();
   for (let waited = 0; ; waited += 100) {
     try {
       mkdirSync(lock);
@@ -51,10 +52,9 @@ export function buildClientPackage(): void {
     }
   }
   try {
-    if (existsSync(stamp) && readFileSync(stamp, "utf8") === digest) return;
-    execFileSync("npm", ["run", "build", "--silent"], { cwd: join(repoRoot, "packages", "primitives"), stdio: ["ignore", "ignore", "pipe"] });
+    const builtAt = statSync(built, { throwIfNoEntry: false })?.mtimeMs;
+    if (builtAt !== undefined && builtAt >= newestInput()) return;
     execFileSync("npm", ["run", "build", "--silent"], { cwd: packageDir, stdio: ["ignore", "ignore", "pipe"] });
-    writeFileSync(stamp, digest);
   } finally {
     rmSync(lock, { recursive: true, force: true });
   }

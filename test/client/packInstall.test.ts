@@ -94,9 +94,12 @@ describe("the packed @shardkit/client", () => {
     expect(commands).toEqual(["npm pack -w @shardkit/client", `npm install ./${report.filename}`]);
   });
 
-  it("ships compiled JS and declarations only, including every export target", () => {
+  it("ships compiled JS, declarations and its README only, including every export target, built from its own sources", () => {
     const paths = report.files.map((f) => f.path);
     expect(paths.filter((p) => !/^(package\.json|README\.md|dist\/.+\.(js|d\.ts))$/.test(p))).toEqual([]);
+    expect(paths).toContain("README.md");
+    // Compiled from packages/client/src alone (rootDir src): nothing nests as dist/packages/... or dist/src/...
+    expect(paths.filter((p) => /^dist\/(packages|src)\//.test(p))).toEqual([]);
     for (const target of Object.values(manifest.exports)) {
       for (const file of typeof target === "string" ? [target] : [target.types, target.import]) {
         if (!file.endsWith("package.json")) expect(paths).toContain(file.replace(/^\.\//, ""));
@@ -111,6 +114,7 @@ describe("the packed @shardkit/client", () => {
       join(project, "consumer.ts"),
       `import { jsonRpcClient, actions, keyPairFromString, transactionSender, viewStatePages, UnknownAccountError, isRpcError, type ViewAccountResult, type QueryErrorResult, type ViewAccessKeyResult } from "@shardkit/client/jsonrpc";
 import { restClient } from "@shardkit/client/rest";
+import { jsonRpcClient as rootClient, restClient as rootRest, UnknownBlockError } from "@shardkit/client";
 
 export async function main(url: string, apiUrl: string, secret: string): Promise<string> {
   const rpc = jsonRpcClient({ url });
@@ -129,7 +133,7 @@ export async function main(url: string, apiUrl: string, secret: string): Promise
   }
   const api = restClient({ baseUrl: apiUrl });
   const { data } = await api.GET("/v1/account/{account_id}/full", { params: { path: { account_id: "alice.near" } } });
-  void wrong; void key;
+  void wrong; void key; void rootClient({ url }); void rootRest({ baseUrl: apiUrl }); void UnknownBlockError;
   return account.amount + (data?.account_id ?? "");
 }
 `,
@@ -146,11 +150,11 @@ export async function main(url: string, apiUrl: string, secret: string): Promise
   it("imports in Node through its exports, and keeps its internals private", () => {
     const out = execFileSync(
       process.execPath,
-      ["--input-type=module", "-e", `const j = await import("@shardkit/client/jsonrpc"); const r = await import("@shardkit/client/rest"); console.log(typeof j.jsonRpcClient, typeof j.transactionSender, typeof r.restClient, Object.keys(j.rpcErrorCauses).length);`],
+      ["--input-type=module", "-e", `const j = await import("@shardkit/client/jsonrpc"); const r = await import("@shardkit/client/rest"); const c = await import("@shardkit/client"); console.log(typeof j.jsonRpcClient, typeof j.transactionSender, typeof r.restClient, Object.keys(j.rpcErrorCauses).length, c.jsonRpcClient === j.jsonRpcClient && c.restClient === r.restClient);`],
       { cwd: project, encoding: "utf8" },
     );
-    expect(out.trim()).toMatch(/^function function function \d+$/);
-    const internal = spawnSync(process.execPath, ["--input-type=module", "-e", `await import("@shardkit/client/dist/src/chain/transaction/transactionBorsh.js")`], { cwd: project, encoding: "utf8" });
+    expect(out.trim()).toMatch(/^function function function \d+ true$/);
+    const internal = spawnSync(process.execPath, ["--input-type=module", "-e", `await import("@shardkit/client/dist/jsonrpc/keys.js")`], { cwd: project, encoding: "utf8" });
     expect(internal.stderr).toMatch(/ERR_PACKAGE_PATH_NOT_EXPORTED/);
   });
 

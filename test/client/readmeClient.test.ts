@@ -1,4 +1,5 @@
-// The @shardkit/client examples of the README's tour and the clients guide (docs/clients.md) as written: type-checked with tsc --strict and run
+// The @shardkit/client examples of the README's tour, the clients guide (docs/clients.md) and the
+// package's own README as written: type-checked with tsc --strict and run
 // (through the workspace link node_modules/@shardkit/client and its "exports", as for a user)
 // against a real `shardkit serve`; only the default ports and the secret key placeholder are
 // replaced.
@@ -17,6 +18,7 @@ const run = promisify(execFile);
 const blocks = docBlocks().filter(blockRunners.clientPackage.claims);
 const tour = blocks.find((b) => b.file === "README.md")!;
 const guide = blocks.filter((b) => b.file === "docs/clients.md");
+const packageReadme = blocks.find((b) => b.file === "packages/client/README.md")!;
 let server: CliProcess & ServeUrls;
 let scratch: string;
 
@@ -37,9 +39,10 @@ afterAll(async () => {
   if (scratch) await rm(scratch, { recursive: true, force: true });
 });
 
-describe("README and clients-guide @shardkit/client examples", () => {
-  it("finds the tour's example and the guide's JSON-RPC and REST examples, and no other", () => {
-    expect(blocks.map(where)).toEqual([where(tour), ...guide.map(where)]);
+describe("README, clients-guide and package README @shardkit/client examples", () => {
+  it("finds the tour's example, the guide's JSON-RPC and REST examples and the package README's, and no other", () => {
+    expect(blocks.map(where)).toEqual([where(tour), ...guide.map(where), where(packageReadme)]);
+    expect(packageReadme.code).toContain('from "@shardkit/client"');
     expect(tour.code).toContain('from "@shardkit/client/jsonrpc"');
     expect(guide.map((b) => b.code.match(/from "(@shardkit\/client\/\w+)"/)?.[1])).toEqual(["@shardkit/client/jsonrpc", "@shardkit/client/rest"]);
   });
@@ -75,6 +78,15 @@ describe("README and clients-guide @shardkit/client examples", () => {
     await writeFile(file, asWritten(guide[1]!.code));
     const { stdout } = await run(process.execPath, ["--import", "tsx", file], { cwd: repoRoot, timeout: 60_000 });
     expect(stdout.trim()).toBe("REST: alice.test.near");
+  });
+
+  it("the package README's example reads through the root entry: JSON-RPC, a typed error, REST", async () => {
+    const file = join(scratch, "package-readme.ts");
+    await writeFile(file, asWritten(packageReadme.code));
+    const { stdout } = await run(process.execPath, ["--import", "tsx", file], { cwd: repoRoot, timeout: 60_000 });
+    expect(stdout).toMatch(/^balance: \d+$/m);
+    expect(stdout).toMatch(/^unknown: nobody\.test\.near$/m);
+    expect(stdout).toMatch(/^REST: alice\.test\.near$/m);
   });
 
   it("the tour's example sends a transfer and reads the receiver", async () => {

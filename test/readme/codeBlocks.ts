@@ -37,13 +37,16 @@ export function codeBlocks(markdownFile: string): CodeBlock[] {
   return blocks;
 }
 
-/** The documentation a user reads: the README and the guides in docs/ (relative paths, sorted). */
+/** The documentation a user reads: the README, the guides in docs/ and each workspace package's README (relative paths, sorted). */
 export function docFiles(): string[] {
   const guides = readdirSync(join(root, "docs"))
     .filter((name) => name.endsWith(".md"))
     .sort()
     .map((name) => `docs/${name}`);
-  return ["README.md", ...guides];
+  const packages = readdirSync(join(root, "packages"))
+    .sort()
+    .map((name) => `packages/${name}/README.md`);
+  return ["README.md", ...guides, ...packages];
 }
 
 /** Every code block of the README and the guides. */
@@ -91,7 +94,7 @@ export const blockRunners = {
   sandbox: { test: "test/readme/sandboxExamples.test.ts", claims: (b: CodeBlock) => ts(b, '"sandbox_patch_state"') && !b.code.includes('from "near-api-js"') },
   nearWorkspaces: { test: "test/sandbox/docsExamples.test.ts", claims: (b: CodeBlock) => sh(b, "shardkit sandbox-path") || ts(b, 'from "near-workspaces"') },
   nearApiJs: { test: "test/readme/readmeExamples.test.ts", claims: (b: CodeBlock) => ts(b, 'from "@near-js/accounts"') && !b.code.includes('"sandbox_patch_state"') },
-  clientPackage: { test: "test/client/readmeClient.test.ts", claims: (b: CodeBlock) => ts(b, 'from "@shardkit/client/') },
+  clientPackage: { test: "test/client/readmeClient.test.ts", claims: (b: CodeBlock) => ts(b, 'from "@shardkit/client') },
   clientPack: { test: "test/client/packInstall.test.ts", claims: (b: CodeBlock) => sh(b, "npm pack -w @shardkit/client") },
   redisKeys: { test: "test/gateway/redis/gatewayRedis.test.ts", claims: (b: CodeBlock) => sh(b, "keys add --redis") },
   forkServe: { test: "test/readme/forkExamples.test.ts", claims: (b: CodeBlock) => sh(b, "shardkit serve --fork") },

@@ -1,5 +1,5 @@
-import type { RpcErrorCauseData, RpcErrorCauseInfo, RpcErrorCauseName, RpcErrorName } from "../../../../generated/rpc/errors.js";
-import type { RpcMethodErrorCauses } from "../../../../generated/rpc/client.js";
+import type { RpcErrorCauseData, RpcErrorCauseInfo, RpcErrorCauseName, RpcErrorName } from "../generated/rpc/errors.js";
+import type { RpcMethodErrorCauses } from "../generated/rpc/client.js";
 
 /**
  * The `error` member of a JSON-RPC answer for cause C. (The generated RpcErrorObject ties

@@ -1,6 +1,6 @@
-import type { RpcTransport } from "../../../../generated/rpc/client.js";
+import type { RpcTransport } from "../generated/rpc/client.js";
 import { rpcErrorClasses } from "../generated/rpc/errorClasses.js";
-import type { RpcErrorCauseName } from "../../../../generated/rpc/errors.js";
+import type { RpcErrorCauseName } from "../generated/rpc/errors.js";
 import { RpcHttpError, RpcResponseError, type RpcErrorPayload } from "./RpcResponseError.js";
 
 export interface HttpTransportOptions {

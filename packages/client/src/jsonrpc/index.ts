@@ -3,9 +3,9 @@
  * from the OpenRPC spec, with typed errors per cause, a view_state pager and a transaction
  * builder/signer. Browser-safe: no `node:` imports, no Buffer.
  */
-export { createRpcClient } from "../../../../generated/rpc/client.js";
-export type { QueryResultByRequestType, RpcClient, RpcMethodErrorCauses, RpcTransport } from "../../../../generated/rpc/client.js";
-export type * from "../../../../generated/rpc/types.js";
+export { createRpcClient } from "../generated/rpc/client.js";
+export type { QueryResultByRequestType, RpcClient, RpcMethodErrorCauses, RpcTransport } from "../generated/rpc/client.js";
+export type * from "../generated/rpc/types.js";
 export {
   rpcErrorCauses,
   type RpcErrorCause,
@@ -14,7 +14,7 @@ export {
   type RpcErrorCauseName,
   type RpcErrorName,
   type RpcErrorObject,
-} from "../../../../generated/rpc/errors.js";
+} from "../generated/rpc/errors.js";
 export * from "../generated/rpc/errorClasses.js";
 export { httpTransport, type HttpTransportOptions } from "./httpTransport.js";
 export { jsonRpcClient } from "./jsonRpcClient.js";

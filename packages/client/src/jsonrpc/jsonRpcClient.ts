@@ -1,4 +1,4 @@
-import { createRpcClient, type RpcClient } from "../../../../generated/rpc/client.js";
+import { createRpcClient, type RpcClient } from "../generated/rpc/client.js";
 import { httpTransport, type HttpTransportOptions } from "./httpTransport.js";
 
 /**

@@ -1,12 +1,12 @@
 import { base58Decode } from "@shardkit/primitives/base58";
 import type { Action } from "@shardkit/primitives/action";
-import type { RpcClient } from "../../../../generated/rpc/client.js";
+import type { RpcClient } from "../generated/rpc/client.js";
 import type {
   Finality,
   SendTxResult,
   TxExecutionStatus,
   TxStatusWithOutcome,
-} from "../../../../generated/rpc/types.js";
+} from "../generated/rpc/types.js";
 import type { Signer } from "./keys.js";
 import { isRpcError } from "./RpcResponseError.js";
 import { signTransaction, type SignedTransactionPayload } from "./signTransaction.js";

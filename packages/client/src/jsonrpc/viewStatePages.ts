@@ -1,5 +1,5 @@
-import type { RpcClient } from "../../../../generated/rpc/client.js";
-import type { AccountId, BlockReference, StoreKey, ViewStateResult } from "../../../../generated/rpc/types.js";
+import type { RpcClient } from "../generated/rpc/client.js";
+import type { AccountId, BlockReference, StoreKey, ViewStateResult } from "../generated/rpc/types.js";
 
 /** What to page through: a contract's storage under a key prefix, from a block. */
 export type ViewStatePagesParams = BlockReference & {

@@ -3,9 +3,9 @@
  * shardkit REST spec (generated/openapi.json). Browser-safe.
  */
 import createClient, { type Client } from "openapi-fetch";
-import type { paths } from "../../../../generated/rest/types.js";
+import type { paths } from "../generated/rest/types.js";
 
-export type { components, operations, paths } from "../../../../generated/rest/types.js";
+export type { components, operations, paths } from "../generated/rest/types.js";
 
 export interface RestClientOptions {
   /** The REST listener, e.g. `http://127.0.0.1:3040` (routes start with /v1). */

@@ -3,7 +3,7 @@
 // generated types, and the table the transport uses to pick the class for an answer.
 
 import { RpcResponseError } from "../../jsonrpc/RpcResponseError.js";
-import type { RpcErrorCauseName } from "../../../../../generated/rpc/errors.js";
+import type { RpcErrorCauseName } from "./errors.js";
 
 /**
  * CONTRACT_EXECUTION_ERROR: A view call failed: no code, no such method, a panic, a trap, gas
