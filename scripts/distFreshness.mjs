@@ -16,7 +16,7 @@ function newestInput() {
     if (stat.isDirectory()) for (const entry of readdirSync(path)) visit(join(path, entry));
     else if (!path.endsWith(".test.ts")) newest = Math.max(newest, stat.mtimeMs);
   };
-  for (const input of ["src", "generated", "tsconfig.json", "tsconfig.build.json", "package.json", "packages/primitives/src", "packages/primitives/package.json"]) visit(join(repoRoot, input));
+  for (const input of ["src", "generated", "tsconfig.json", "tsconfig.build.json", "package.json", "packages/primitives/src", "packages/primitives/package.json", "packages/client/src", "packages/client/package.json"]) visit(join(repoRoot, input));
   return newest;
 }
 

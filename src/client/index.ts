@@ -1,8 +1,8 @@
 /**
- * The shardkit client: typed stubs generated from the spec, an HTTP transport, and typed
- * errors. It imports nothing from the server or the chain, so it runs in browsers too.
+ * `shardkit/client`: the generated client stubs, the HTTP transport and its errors, as
+ * @shardkit/client exports them (one client; this entry keeps the names it always had). The
+ * errors are @shardkit/client's: one RpcResponseError subclass per cause, `info` and `data` typed.
  */
-export { createRpcClient, type RpcClient, type RpcTransport } from "../../generated/rpc/client.js";
-export type * from "../../generated/rpc/types.js";
-export { httpTransport, type HttpTransportOptions } from "./httpTransport.js";
-export { RpcHttpError, RpcResponseError, type RpcErrorPayload } from "./RpcResponseError.js";
+export { createRpcClient, httpTransport, RpcHttpError, RpcResponseError } from "@shardkit/client/jsonrpc";
+export type { HttpTransportOptions, RpcClient, RpcErrorPayload, RpcTransport } from "@shardkit/client/jsonrpc";
+export type * from "@shardkit/client/jsonrpc";

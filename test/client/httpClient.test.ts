@@ -2,6 +2,7 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+// shardkit/client (src/client) is @shardkit/client under the names it always had: these are the same classes.
 import { createRpcClient, httpTransport, RpcHttpError, RpcResponseError } from "../../src/client/index.js";
 import { devKeyPair } from "../../src/chain/genesis/devKey.js";
 import type { Service } from "../../src/server/startService.js";

@@ -1,5 +1,4 @@
-import { httpTransport } from "../../client/httpTransport.js";
-import { RpcHttpError, RpcResponseError } from "../../client/RpcResponseError.js";
+import { httpTransport, RpcHttpError, RpcResponseError } from "@shardkit/client/jsonrpc";
 
 /** One JSON-RPC call to the upstream nearcore node, resolving with `result`. */
 export type UpstreamCall = (method: string, params: unknown) => Promise<unknown>;

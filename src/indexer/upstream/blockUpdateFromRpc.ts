@@ -1,4 +1,4 @@
-import { RpcResponseError } from "../../client/RpcResponseError.js";
+import { RpcResponseError } from "@shardkit/client/jsonrpc";
 import { base64Decode } from "../../chain/primitives/base64.js";
 import { ftBalanceFromOutcome } from "../FtBalanceReader.js";
 import type { AccountStateRow, FtBalance, IndexBlockUpdate, KeyPermission } from "../IndexStore.js";
