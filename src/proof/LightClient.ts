@@ -1,6 +1,6 @@
 import type { LightClientBlockLiteView, LightClientBlockView, LightClientExecutionProofView, ValidatorStakeView } from "./lightClientTypes.js";
 import { blockHashOfLite } from "./lightClientHashes.js";
-import { base58Encode } from "./base58.js";
+import { base58Encode } from "@shardkit/primitives/base58";
 import { asInvalidInput, LightClientProofError } from "./LightClientProofError.js";
 import { verifyLightClientBlock } from "./verifyLightClientBlock.js";
 import { verifyOutcomeProof } from "./verifyOutcomeProof.js";

@@ -1,5 +1,5 @@
 import { sha256 } from "@noble/hashes/sha2.js";
-import { base58Decode } from "./base58.js";
+import { base58Decode } from "@shardkit/primitives/base58";
 import type { BlockHeaderInnerLiteView, ExecutionOutcomeWithIdView, LightClientBlockLiteView, ValidatorStakeView } from "./lightClientTypes.js";
 import { combineHash } from "./merklePath.js";
 

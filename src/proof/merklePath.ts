@@ -1,5 +1,5 @@
 import { sha256 } from "@noble/hashes/sha2.js";
-import { base58Decode } from "./base58.js";
+import { base58Decode } from "@shardkit/primitives/base58";
 
 /** One step of a nearcore merkle path: the sibling hash (base58) and the side it sits on. */
 export interface MerklePathItem {

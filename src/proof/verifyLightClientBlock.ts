@@ -1,5 +1,5 @@
 import { ed25519 } from "@noble/curves/ed25519";
-import { base58Decode, base58Encode } from "./base58.js";
+import { base58Decode, base58Encode } from "@shardkit/primitives/base58";
 import { blockHashOfLite, blockProducersHash, endorsementMessage, publicKeyBorsh } from "./lightClientHashes.js";
 import type { LightClientBlockLiteView, LightClientBlockView, ValidatorStakeView } from "./lightClientTypes.js";
 import { asInvalidInput, LightClientProofError } from "./LightClientProofError.js";

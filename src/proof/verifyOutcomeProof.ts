@@ -1,4 +1,4 @@
-import { base58Decode, base58Encode } from "./base58.js";
+import { base58Decode, base58Encode } from "@shardkit/primitives/base58";
 import { blockHashOfLite, outcomeLeafHash } from "./lightClientHashes.js";
 import type { LightClientBlockLiteView, LightClientExecutionProofView, MerklePathItemView } from "./lightClientTypes.js";
 import { asInvalidInput, LightClientProofError } from "./LightClientProofError.js";
