@@ -1,3 +1,5 @@
+import { ShardkitError } from "@shardkit/primitives/ShardkitError";
+
 /** One flag of a command: a string value (optionally repeatable) or a boolean switch. */
 export interface FlagSpec {
   type: "string" | "boolean";
@@ -13,14 +15,14 @@ export type FlagValues<S extends FlagSpecs> = {
 };
 
 /** A command-line mistake: the message is meant for the user as it is. */
-export class UsageError extends Error {
+export class UsageError extends ShardkitError<"USAGE"> {
+  override readonly name = "UsageError";
   constructor(
     message: string,
     /** The command whose --help explains the fix ("serve", "keys", ...), if any. */
     readonly command?: string,
   ) {
-    super(message);
-    this.name = "UsageError";
+    super("USAGE", message);
   }
 }
 

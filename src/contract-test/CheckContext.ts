@@ -1,21 +1,22 @@
+import { ShardkitError } from "@shardkit/primitives/ShardkitError";
 import { exchange, type HttpExchange } from "./httpExchange.js";
 
 /** Thrown by a check to fail with a message; the request it names becomes the curl line. */
-export class CheckFailure extends Error {
+export class CheckFailure extends ShardkitError<"CHECK_FAILED"> {
+  override readonly name = "CheckFailure";
   constructor(
     message: string,
     readonly request: HttpExchange | undefined,
   ) {
-    super(message);
-    this.name = "CheckFailure";
+    super("CHECK_FAILED", message);
   }
 }
 
 /** Thrown by a check that cannot run against this target (nothing to test it with). */
-export class CheckSkipped extends Error {
+export class CheckSkipped extends ShardkitError<"CHECK_SKIPPED"> {
+  override readonly name = "CheckSkipped";
   constructor(message: string) {
-    super(message);
-    this.name = "CheckSkipped";
+    super("CHECK_SKIPPED", message);
   }
 }
 

@@ -1,3 +1,4 @@
+import { ShardkitError } from "@shardkit/primitives/ShardkitError";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Dispatcher } from "undici";
 import { InternalError, TimeoutError, type RpcError } from "../server/errors.js";
@@ -25,8 +26,18 @@ const UNAVAILABLE_STATUSES = new Set([502, 503, 504]);
 const JSON_CONTENT_TYPE = "application/json";
 
 /** Why an attempt was cut short by the gateway itself. */
-class AttemptTimedOut extends Error {}
-class ClientGone extends Error {}
+class AttemptTimedOut extends ShardkitError<"ATTEMPT_TIMED_OUT"> {
+  override readonly name = "AttemptTimedOut";
+  constructor() {
+    super("ATTEMPT_TIMED_OUT", "the upstream attempt timed out");
+  }
+}
+class ClientGone extends ShardkitError<"CLIENT_GONE"> {
+  override readonly name = "ClientGone";
+  constructor() {
+    super("CLIENT_GONE", "the client went away");
+  }
+}
 
 /**
  * Sends a checked request to an upstream node and streams its answer to the client as it

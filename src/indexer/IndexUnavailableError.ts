@@ -1,9 +1,11 @@
+import { ShardkitError } from "@shardkit/primitives/ShardkitError";
+
 /**
  * The index store cannot be read right now: its database is unreachable (down, restarting, cut
  * off) or holds no block yet. Not a bug: REST `/v1` answers 503 while it lasts, `/health` and
  * `/status` answer 200 and say so, and reads succeed again by themselves once it is back.
  */
-export class IndexUnavailableError extends Error {
+export class IndexUnavailableError extends ShardkitError<"INDEX_UNAVAILABLE"> {
   override readonly name = "IndexUnavailableError";
 
   constructor(
@@ -11,6 +13,6 @@ export class IndexUnavailableError extends Error {
     readonly reason: string,
     options?: { cause?: unknown },
   ) {
-    super(`the account index is unavailable: ${reason}`, options);
+    super("INDEX_UNAVAILABLE", "the account index is unavailable", { details: reason, ...options });
   }
 }

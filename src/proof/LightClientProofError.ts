@@ -1,3 +1,5 @@
+import { ShardkitError } from "@shardkit/primitives/ShardkitError";
+
 export type LightClientProofErrorCode =
   | "INVALID_INPUT"
   | "OUTCOME_ROOT_MISMATCH"
@@ -11,13 +13,10 @@ export type LightClientProofErrorCode =
   | "NOT_ENOUGH_APPROVALS";
 
 /** Why a light-client proof or block was rejected; `code` is stable, `message` is for people. */
-export class LightClientProofError extends Error {
+export class LightClientProofError extends ShardkitError<LightClientProofErrorCode> {
   override readonly name = "LightClientProofError";
-  constructor(
-    readonly code: LightClientProofErrorCode,
-    message: string,
-  ) {
-    super(message);
+  constructor(code: LightClientProofErrorCode, message: string, options?: { cause?: unknown }) {
+    super(code, message, options);
   }
 }
 
@@ -27,6 +26,6 @@ export function asInvalidInput<T>(f: () => T): T {
     return f();
   } catch (e) {
     if (e instanceof LightClientProofError) throw e;
-    throw new LightClientProofError("INVALID_INPUT", e instanceof Error ? e.message : String(e));
+    throw new LightClientProofError("INVALID_INPUT", e instanceof Error ? e.message : String(e), { cause: e });
   }
 }

@@ -1,3 +1,4 @@
+import { ShardkitError } from "@shardkit/primitives/ShardkitError";
 import { TRIE_HASH_LEN, TrieNodeTag } from "./trieNodeFormat.js";
 
 /** A decoded trie node. Paths are arrays of nibbles (0..15). */
@@ -12,8 +13,11 @@ export type DecodedTrieNode =
     };
 
 /** Thrown for bytes that are not exactly one canonical node encoding. */
-export class TrieNodeDecodeError extends Error {
+export class TrieNodeDecodeError extends ShardkitError<"INVALID_TRIE_NODE"> {
   override readonly name = "TrieNodeDecodeError";
+  constructor(message: string) {
+    super("INVALID_TRIE_NODE", message);
+  }
 }
 
 /**

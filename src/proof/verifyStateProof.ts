@@ -1,3 +1,4 @@
+import { ShardkitError } from "@shardkit/primitives/ShardkitError";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { decodeTrieNode, TrieNodeDecodeError, type DecodedTrieNode } from "./decodeTrieNode.js";
 import { TRIE_HASH_LEN } from "./trieNodeFormat.js";
@@ -37,13 +38,10 @@ export type StateProofErrorCode =
   | "VALUES_MISMATCH";
 
 /** Why a state proof was rejected; `code` is stable, `message` is for people. */
-export class StateProofError extends Error {
+export class StateProofError extends ShardkitError<StateProofErrorCode> {
   override readonly name = "StateProofError";
-  constructor(
-    readonly code: StateProofErrorCode,
-    message: string,
-  ) {
-    super(message);
+  constructor(code: StateProofErrorCode, message: string) {
+    super(code, message);
   }
 }
 

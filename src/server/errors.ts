@@ -1,3 +1,4 @@
+import { ShardkitError } from "@shardkit/primitives/ShardkitError";
 import { rpcErrorCauses, type RpcErrorCauseName } from "../../generated/rpc/errors.js";
 
 /** The legacy `message` nearcore pairs with each JSON-RPC code. */
@@ -22,14 +23,15 @@ export interface RpcErrorBody {
  * the legacy `data` (nearcore's Display string, or a structured value for a few causes) and
  * derives the top-level name, JSON-RPC code and HTTP status from the generated cause catalogue.
  */
-export class RpcError extends Error {
+export class RpcError extends ShardkitError<RpcErrorCauseName> {
+  override name = "RpcError";
+  /** The wire cause, as `code` is too. */
   readonly causeName: RpcErrorCauseName;
   readonly info: unknown;
   readonly data: unknown;
 
   constructor(causeName: RpcErrorCauseName, info: unknown, data: unknown) {
-    super(typeof data === "string" ? data : causeName);
-    this.name = "RpcError";
+    super(causeName, typeof data === "string" ? data : causeName);
     this.causeName = causeName;
     this.info = info;
     this.data = data;

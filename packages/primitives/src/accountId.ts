@@ -1,3 +1,5 @@
+import { ShardkitError } from "./ShardkitError.js";
+
 /**
  * NEAR account id rules (nearcore `near-account-id`): 2..64 characters; parts separated by
  * '.'; each part is runs of [a-z0-9] joined by single '-' or '_'. Equivalently: only
@@ -31,10 +33,10 @@ export function isValidAccountId(id: string): boolean {
 }
 
 /** Thrown by {@link assertValidAccountId}. */
-export class InvalidAccountIdError extends Error {
+export class InvalidAccountIdError extends ShardkitError<"INVALID_ACCOUNT_ID"> {
   override readonly name = "InvalidAccountIdError";
   constructor(readonly accountId: string) {
-    super(`invalid account id ${JSON.stringify(accountId)}`);
+    super("INVALID_ACCOUNT_ID", `invalid account id ${JSON.stringify(accountId)}`);
   }
 }
 

@@ -1,3 +1,5 @@
+import { ShardkitError } from "./ShardkitError.js";
+
 /**
  * Base58 (Bitcoin alphabet), the text form NEAR uses for hashes, keys and signatures.
  * Own implementation: leading zero bytes map to leading '1's, the rest is a big-number
@@ -17,8 +19,11 @@ const DIGIT_CODES = Uint8Array.from(ALPHABET, (c) => c.charCodeAt(0));
 let SCRATCH = new Uint8Array(64);
 
 /** Thrown by {@link base58Decode} for text that is not valid base58. */
-export class Base58Error extends Error {
+export class Base58Error extends ShardkitError<"INVALID_BASE58"> {
   override readonly name = "Base58Error";
+  constructor(message: string) {
+    super("INVALID_BASE58", message);
+  }
 }
 
 /** 58^5: base58 digits are computed five at a time in limbs of this base. */

@@ -1,6 +1,11 @@
+import { ShardkitError } from "./ShardkitError.js";
+
 /** Thrown when borsh bytes are truncated, have trailing data or an invalid value. */
-export class BorshError extends Error {
+export class BorshError extends ShardkitError<"INVALID_BORSH"> {
   override readonly name = "BorshError";
+  constructor(message: string) {
+    super("INVALID_BORSH", message);
+  }
 }
 
 /** Minimal strict borsh decoder mirroring {@link BorshWriter}. */

@@ -17,3 +17,4 @@ export * from "./transaction.js";
 export * from "./transactionBorsh.js";
 export * from "./TxReader.js";
 export * from "./TransactionDecodeError.js";
+export * from "./ShardkitError.js";

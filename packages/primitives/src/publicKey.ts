@@ -1,3 +1,4 @@
+import { ShardkitError } from "./ShardkitError.js";
 import { Base58Error, base58Decode, base58Encode } from "./base58.js";
 
 /** Key types as numbered in nearcore's borsh encoding. */
@@ -14,8 +15,11 @@ const NAMES: Record<KeyType, string> = { 0: "ed25519", 1: "secp256k1" };
 const DATA_LEN: Record<KeyType, number> = { 0: 32, 1: 64 };
 
 /** Thrown for a public key string or borsh form that cannot be parsed. */
-export class PublicKeyError extends Error {
+export class PublicKeyError extends ShardkitError<"INVALID_PUBLIC_KEY"> {
   override readonly name = "PublicKeyError";
+  constructor(message: string) {
+    super("INVALID_PUBLIC_KEY", message);
+  }
 }
 
 /**

@@ -1,8 +1,12 @@
+import { ShardkitError } from "@shardkit/primitives/ShardkitError";
 import { Redis } from "ioredis";
 
 /** Failures to reach or use Redis, said with the URL (never its password). */
-export class RedisUnavailableError extends Error {
+export class RedisUnavailableError extends ShardkitError<"REDIS_UNAVAILABLE"> {
   override readonly name = "RedisUnavailableError";
+  constructor(message: string, options?: { cause?: unknown }) {
+    super("REDIS_UNAVAILABLE", message, options);
+  }
 }
 
 /** The URL without credentials, for messages and logs. */

@@ -1,3 +1,4 @@
+import { ShardkitError } from "@shardkit/primitives/ShardkitError";
 import type pg from "pg";
 import type { FtBalance, IndexBlockUpdate, IndexStore } from "../IndexStore.js";
 import { migrateIndexSchema } from "./indexSchema.js";
@@ -6,9 +7,10 @@ import { PostgresIndexReader } from "./PostgresIndexReader.js";
 const DECIMAL = /^(0|[1-9][0-9]*)$/;
 
 /** Thrown when the index already holds the block (another writer applied it first). */
-export class IndexHeightConflict extends Error {
+export class IndexHeightConflict extends ShardkitError<"INDEX_HEIGHT_CONFLICT"> {
+  override readonly name = "IndexHeightConflict";
   constructor(readonly indexed: number | null, readonly applying: number) {
-    super(`the PostgreSQL index is at block ${indexed}; cannot apply block ${applying}`);
+    super("INDEX_HEIGHT_CONFLICT", `the PostgreSQL index is at block ${indexed}; cannot apply block ${applying}`);
   }
 }
 

@@ -1,3 +1,4 @@
+import { ShardkitError } from "@shardkit/primitives/ShardkitError";
 import { createHash } from "node:crypto";
 
 /** How a key may be used: from servers (no origin rule) or from browsers on allowed origins. */
@@ -25,8 +26,11 @@ export function hashApiKey(key: string): string {
   return createHash("sha256").update(key, "utf8").digest("hex");
 }
 
-export class KeysFileError extends Error {
+export class KeysFileError extends ShardkitError<"INVALID_KEYS_FILE"> {
   override readonly name = "KeysFileError";
+  constructor(message: string, options?: { cause?: unknown }) {
+    super("INVALID_KEYS_FILE", message, options);
+  }
 }
 
 const HEX64 = /^[0-9a-f]{64}$/;

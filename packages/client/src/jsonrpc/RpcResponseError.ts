@@ -1,3 +1,4 @@
+import { ShardkitError } from "@shardkit/primitives/ShardkitError";
 import type { RpcErrorCauseData, RpcErrorCauseInfo, RpcErrorCauseName, RpcErrorName } from "../generated/rpc/errors.js";
 import type { RpcMethodErrorCauses } from "../generated/rpc/client.js";
 
@@ -20,15 +21,16 @@ export interface RpcErrorPayload<C extends RpcErrorCauseName = RpcErrorCauseName
  * cause's generated types. The transport throws the cause's own subclass
  * (`UnknownAccountError`, `InvalidTransactionError`, ...), so `instanceof` narrows too.
  */
-export class RpcResponseError<out C extends RpcErrorCauseName = RpcErrorCauseName> extends Error {
+export class RpcResponseError<out C extends RpcErrorCauseName = RpcErrorCauseName> extends ShardkitError<C> {
   override readonly name: string = "RpcResponseError";
+  /** The cause name, as `code` is too. */
   readonly causeName: C;
   /** `cause.info` (undefined for the causes nearcore sends without one). */
   readonly info: RpcErrorCauseInfo[C];
   /** The legacy `data` member: the message text, or a structured value for a few causes. */
   readonly data: RpcErrorCauseData[C];
-  /** The JSON-RPC error code (-32000 for handler errors). */
-  readonly code: number;
+  /** The JSON-RPC error code (-32000 for handler errors); `code` is the cause name. */
+  readonly rpcCode: number;
 
   constructor(
     /** The method that was called. */
@@ -40,11 +42,11 @@ export class RpcResponseError<out C extends RpcErrorCauseName = RpcErrorCauseNam
   ) {
     const info = payload.cause.info;
     const detail = typeof payload.data === "string" ? payload.data : JSON.stringify(payload.data ?? info ?? {});
-    super(`${method}: ${payload.cause.name}: ${detail}`);
+    super(payload.cause.name, `${method}: ${payload.cause.name}`, { details: detail });
     this.causeName = payload.cause.name;
     this.info = info as RpcErrorCauseInfo[C];
     this.data = payload.data;
-    this.code = payload.code;
+    this.rpcCode = payload.code;
   }
 
   /** Narrows this error to one cause: `if (error.is("UNKNOWN_ACCOUNT")) error.info.requested_account_id`. */
@@ -73,7 +75,7 @@ export function isMethodError<M extends keyof RpcMethodErrorCauses>(error: unkno
 }
 
 /** An HTTP answer that is not JSON-RPC at all (403 for an unknown API key, 413, 429, 404...). */
-export class RpcHttpError extends Error {
+export class RpcHttpError extends ShardkitError<"NOT_JSON_RPC"> {
   override readonly name = "RpcHttpError";
 
   constructor(
@@ -81,6 +83,6 @@ export class RpcHttpError extends Error {
     readonly httpStatus: number,
     readonly body: string,
   ) {
-    super(`${method}: HTTP ${httpStatus}: ${body.slice(0, 200)}`);
+    super("NOT_JSON_RPC", `${method}: HTTP ${httpStatus}`, { details: body.slice(0, 200) });
   }
 }
