@@ -157,6 +157,7 @@ describe("generated types", () => {
       | "sandboxFastForward"
       | "sandboxPatchState"
       | "sendTx"
+      | "shardkitReset"
       | "shardkitRevert"
       | "shardkitSnapshot"
       | "status"

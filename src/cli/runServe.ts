@@ -42,6 +42,8 @@ export async function runServe(options: ServiceOptions & { apiPort: number }, le
       console.error(`\nshardkit: block production stopped: ${error.message}`);
       process.exit(1);
     },
+    // A fork's upstream that cannot be read holds the next block back; it is tried again.
+    onProductionRetry: (error) => logger.warn("block production waits for the fork upstream", { error: error.message }),
     onInternalError: (method, error) =>
       logger.error("internal error", { method, error: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
     onKeysReport: (message) => (/ reloaded: /.test(message) ? logger.info("keys file", { message }) : logger.warn("keys file", { message })),
@@ -52,8 +54,6 @@ export async function runServe(options: ServiceOptions & { apiPort: number }, le
     .finally(() => (loadSeconds ??= loading?.done()));
   const { chain } = service;
   shutdownOnSignals(service);
-  // A fork's upstream that cannot be read holds the next block back; it is tried again.
-  chain.onProductionRetry((error) => logger.warn("block production waits for the fork upstream", { error: error.message }));
   const loaded = loadSeconds === undefined ? "" : ` (loaded from ${genesisFile} in ${loadSeconds.toFixed(1)} s)`;
   console.log(`shardkit: chain ${chain.chainId}, ${chain.shardLayout.numShards} shards, genesis ${chain.genesisBlock.hash}${loaded}`);
   const dataDir = options.chain.dataDir;

@@ -1,7 +1,12 @@
 import type { IncomingMessage, Server } from "node:http";
 import { performance } from "node:perf_hooks";
 import { closeServer, listenOn } from "./http/serverLifecycle.js";
-import { Chain, type ChainOptions } from "../chain/node.js";
+import { rmSync } from "node:fs";
+import type { Chain, ChainOptions } from "../chain/node.js";
+import { LmdbChainStore } from "../chain/store/LmdbChainStore.js";
+import { ChainSession, type ChainSessionOptions } from "./ChainSession.js";
+import { InternalError } from "./errors.js";
+import { forkOfReset, type ResetOutcome, type ResetRequest } from "./resetRequest.js";
 import { DevChainControl } from "../chain/sandbox/DevChainControl.js";
 import { BlockIndexer } from "../indexer/BlockIndexer.js";
 import { join } from "node:path";
@@ -65,6 +70,10 @@ export interface ServiceOptions {
    * the block timer, which ends the process.
    */
   onProductionFailure?: (error: Error) => void;
+  /** Receives a production that waits for a fork's upstream (tried again shortly). */
+  onProductionRetry?: (error: Error) => void;
+  /** Chain time one sandbox_fast_forward block adds (DevChainOptions.fastForwardStepMs). */
+  fastForwardStepMs?: number;
   /** Receives unexpected handler failures (a bug, never bad input). */
   onInternalError?: (method: string, error: unknown) => void;
   /** The REST index catching up with a resumed chain (see BlockIndexerOptions.onCatchUp). */
@@ -76,7 +85,8 @@ export interface ServiceOptions {
 }
 
 export interface Service {
-  chain: Chain;
+  /** The chain served now (a new one after shardkit_reset). */
+  readonly chain: Chain;
   rpcUrl: string;
   archivalUrl: string;
   /** The REST listener, when `apiPort` was given. */
@@ -92,7 +102,9 @@ export interface Service {
    */
   readonly historyIndexer: HistoryIndexer;
   /** Snapshots, reverts, state patches and fast-forwards of the chain (the sandbox_* and shardkit_* methods). */
-  devChain: DevChainControl;
+  readonly devChain: DevChainControl;
+  /** shardkit_reset: a new chain (forked or not) in place of this one; `chain` and the indexes follow. */
+  reset(request: ResetRequest): Promise<ResetOutcome>;
   close(): Promise<void>;
 }
 
@@ -105,7 +117,20 @@ export const SERVICE_VERSION = "0.1.0";
 
 /** Opens the chain and serves it on a regular and an archival JSON-RPC listener. */
 export async function startService(options: ServiceOptions): Promise<Service> {
-  const chain = await Chain.open(options.chain);
+  const logger = options.logger ?? silentLogger;
+  const sessionOptions: ChainSessionOptions = {
+    ftBalances: options.ftBalances,
+    onIndexCatchUp: options.onIndexCatchUp,
+    onHistoryCatchUp: options.onHistoryCatchUp,
+    onProductionFailure: options.onProductionFailure,
+    onProductionRetry: options.onProductionRetry,
+    fastForwardStepMs: options.fastForwardStepMs,
+    logger,
+    // A failing block-commit subscriber (the REST indexer, the outcome log) is an error line naming it.
+    logSubscriberFailures: options.logger !== undefined,
+  };
+  /** The chain served now and what follows it (replaced by shardkit_reset). */
+  let session = await ChainSession.open(options.chain, sessionOptions);
   const keysWatcher = options.keysFile === undefined ? undefined : KeysFileWatcher.open(options.keysFile, options.onKeysReport);
   const access = new AccessControl(
     keysWatcher === undefined ? () => KeyRing.EMPTY : () => keysWatcher.current(),
@@ -114,70 +139,69 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       clientAddress: clientAddressOf(options.trustProxy ?? []),
     },
   );
-  if (options.onProductionFailure !== undefined) chain.onProductionFailure(options.onProductionFailure);
-  const ftBalances = options.ftBalances ?? ftBalanceReaderFrom(viewCallOf(chain));
-  let indexer = new BlockIndexer(chain, new MemoryIndexStore(), {
-    ftBalances,
-    ...(options.onIndexCatchUp && { onCatchUp: options.onIndexCatchUp }),
-  });
-  indexer.start();
-  const historyStore: HistoryStore = chain.durable && options.chain.dataDir !== undefined ? LmdbHistoryStore.open(join(options.chain.dataDir, "history")) : new MemoryHistoryStore({ idleBlockRow: idleBlockRowOf(chain) });
-  const historyOptions: HistoryIndexerOptions = options.onHistoryCatchUp === undefined ? {} : { onCatchUp: options.onHistoryCatchUp };
-  let historyIndexer = new HistoryIndexer(chain, historyStore, historyOptions);
-  historyIndexer.start();
-  const devChain = new DevChainControl(chain);
   let stopping = false;
-  // A revert drops blocks the index has rows from: rebuild it from the kept blocks, from the
-  // next event-loop turn on (the revert's answer does not wait for the genesis rows).
-  devChain.onRevert(() => {
-    indexer.stop();
-    indexer = new BlockIndexer(chain, new MemoryIndexStore(), { ftBalances });
-    const rebuilt = indexer;
-    // The history index keeps its store: a new indexer over it rewinds it to the new head
-    // (dropping the rows of undone blocks) and indexes what follows.
-    historyIndexer.stop();
-    historyIndexer = new HistoryIndexer(chain, historyStore, historyOptions);
-    const rebuiltHistory = historyIndexer;
-    setImmediate(() => {
-      if (indexer === rebuilt && !stopping) rebuilt.start();
-      if (historyIndexer === rebuiltHistory && !stopping) rebuiltHistory.start();
-    });
-  });
+  let resetting = false;
+
+  /** shardkit_reset: the fork block is asked for first, so a failure leaves the chain as it was. */
+  const reset = async (request: ResetRequest): Promise<ResetOutcome> => {
+    if (resetting) throw new InternalError("a shardkit_reset is already running");
+    resetting = true;
+    try {
+      const fork = await forkOfReset(session.chain, options.chain, request);
+      // A fork takes no genesis of its own; a chain of its own keeps the one serve started with.
+      const { fork: _served, genesisFile, genesisTimeMs, ...rest } = options.chain;
+      const chainOptions: ChainOptions =
+        fork !== undefined
+          ? { ...rest, fork }
+          : { ...rest, ...(genesisFile !== undefined && { genesisFile }), ...(genesisTimeMs !== undefined && { genesisTimeMs }) };
+      await session.close();
+      const dataDir = options.chain.dataDir;
+      if (dataDir !== undefined) {
+        LmdbChainStore.removeChain(dataDir);
+        rmSync(join(dataDir, "history"), { recursive: true, force: true });
+      }
+      session = await ChainSession.open(chainOptions, sessionOptions);
+      if (!stopping) session.start();
+      const head = session.chain.head();
+      const point = session.chain.fork;
+      return { head, fork: point === undefined ? null : { url: point.url, block_height: point.height, block_hash: point.blockHash } };
+    } finally {
+      resetting = false;
+    }
+  };
   const startedAtMs = Date.now();
   const views = new ViewBudget(options.viewTimeoutMs ?? DEFAULT_VIEW_TIMEOUT_MS);
   const servers: Server[] = [];
-  const logger = options.logger ?? silentLogger;
-  // A failing block-commit subscriber (the REST indexer, the outcome log) is an error line naming it.
-  if (options.logger !== undefined) {
-    chain.onSubscriberFailure((subscriber, height, error) =>
-      logger.error("block commit subscriber failed", { subscriber, height, error: error instanceof Error ? error.message : String(error) }),
-    );
-  }
-  const stopOutcomeLog = logOutcomes(chain, logger);
   // prom-client is loaded only when metrics are asked for.
   const metrics = options.metricsPort === undefined ? undefined : new (await import("./metrics/ServiceMetrics.js")).ServiceMetrics();
-  const stopChainMetrics = metrics === undefined ? () => {} : chainMetrics(metrics, chain, () => indexer.store.height);
+  const stopChainMetrics = metrics === undefined ? () => {} : chainMetrics(metrics, () => session);
   /** The JSON-RPC method of each request, for its metric labels (kept only with metrics on). */
   const methods = new WeakMap<IncomingMessage, string>();
 
   const listen = async (port: number, archival: boolean): Promise<string> => {
     // The address is known only after listen(); the context reads it lazily.
+    // The chain and its controls are read per request: a reset replaces them.
     const context: RpcContext = {
-      chain,
+      get chain() {
+        return session.chain;
+      },
       archival,
       retention: options.retention,
       rpcAddr: "",
       startedAtMs,
       txTimeoutMs: options.txTimeoutMs ?? DEFAULT_TX_TIMEOUT_MS,
       views,
-      devChain,
+      get devChain() {
+        return session.devChain;
+      },
+      reset,
     };
     const process = createRpcProcessor({
       handlers: rpcHandlers,
       context,
       maxJsonDepth: options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH,
       // Every new block, state patch and revert replaces the head: cached state reads go with it.
-      cache: { generation: () => chain.head() },
+      cache: { generation: () => session.chain.head() },
       ...(options.onInternalError && { onInternalError: options.onInternalError }),
     });
     // At debug, each request's log line names its JSON-RPC method and error cause.
@@ -217,15 +241,11 @@ export async function startService(options: ServiceOptions): Promise<Service> {
 
   const stopAll = async () => {
     stopping = true;
-    stopOutcomeLog();
     stopChainMetrics();
-    chain.stop();
-    indexer.stop();
-    historyIndexer.stop();
+    session.chain.stop();
     keysWatcher?.close();
     await Promise.all(servers.map((server) => closeServer(server)));
-    await historyStore.close();
-    await chain.close(); // flushes and releases an on-disk chain store
+    await session.close(); // flushes and releases an on-disk chain store
   };
 
   try {
@@ -235,9 +255,9 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     if (options.apiPort !== undefined) {
       const restServer = createServiceRestListener({
         handlers: restHandlers,
-        index: () => indexer.store,
-        history: () => historyIndexer.store,
-        headHeight: () => chain.head().height,
+        index: () => session.indexer.store,
+        history: () => session.historyIndexer.store,
+        headHeight: () => session.chain.head().height,
         version: SERVICE_VERSION,
         access,
         ...(options.onInternalError && { onInternalError: options.onInternalError }),
@@ -251,20 +271,25 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       const { createMetricsListener } = await import("./metrics/createMetricsListener.js");
       metricsUrl = `${await bind(createMetricsListener(metrics), options.metricsPort)}/metrics`;
     }
-    chain.start();
+    session.start();
     return {
-      chain,
+      get chain() {
+        return session.chain;
+      },
       rpcUrl,
       archivalUrl,
       apiUrl,
       metricsUrl,
       get indexer() {
-        return indexer;
+        return session.indexer;
       },
       get historyIndexer() {
-        return historyIndexer;
+        return session.historyIndexer;
       },
-      devChain,
+      get devChain() {
+        return session.devChain;
+      },
+      reset,
       close: stopAll,
     };
   } catch (error) {
@@ -278,33 +303,51 @@ const BLOCK_INTERVAL_BUCKETS = [0.01, 0.05, 0.1, 0.25, 0.5, 0.75, 1, 1.5, 2, 5, 
 /** Seconds one block takes to produce and commit: an empty block well under a millisecond, a full one tens of ms. */
 const BLOCK_PRODUCTION_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1];
 
-/** The chain's and the index's metrics; returns the unsubscribe. */
-function chainMetrics(metrics: ServiceMetrics, chain: Chain, indexHeight: () => number | null): () => void {
-  metrics.gauge("shardkit_chain_head_height", "Height of the chain's head block (optimistic)", [], () => chain.head().height);
-  metrics.gauge("shardkit_chain_final_height", "Height of the chain's last final block", [], () => chain.blockByFinality("final").height);
+/**
+ * The chain's and the index's metrics, read from the session served now; returns the
+ * unsubscribe. Per-block figures follow each new chain (a reset) from its first block.
+ */
+function chainMetrics(metrics: ServiceMetrics, current: () => ChainSession): () => void {
+  const chain = () => current().chain;
+  const indexHeight = () => current().indexer.store.height;
+  metrics.gauge("shardkit_chain_head_height", "Height of the chain's head block (optimistic)", [], () => chain().head().height);
+  metrics.gauge("shardkit_chain_final_height", "Height of the chain's last final block", [], () => chain().blockByFinality("final").height);
   metrics.gauge("shardkit_index_height", "Last block the REST index applied", [], indexHeight);
   metrics.gauge("shardkit_index_lag_blocks", "Blocks between the chain head and the REST index", [], () => {
     const indexed = indexHeight();
-    return indexed === null ? null : Math.max(0, chain.head().height - indexed);
+    return indexed === null ? null : Math.max(0, chain().head().height - indexed);
   });
-  metrics.gauge("shardkit_tx_pool_size", "Transactions accepted and waiting for a block", [], () => chain.producer.poolSize);
-  const upstream = chain.upstreamState;
-  if (upstream !== undefined) {
-    metrics.gauge("shardkit_fork_upstream_requests", "Requests this fork made to its upstream since start (each a cache miss)", [], () => upstream.calls);
-  }
+  metrics.gauge("shardkit_tx_pool_size", "Transactions accepted and waiting for a block", [], () => chain().producer.poolSize);
+  metrics.gauge("shardkit_fork_upstream_requests", "Requests a fork made to its upstream since it opened (each a cache miss); none without a fork", [], () => chain().upstreamState?.calls ?? null);
   const production = metrics.histogram("shardkit_block_production_seconds", "Wall-clock seconds to produce and commit one block", BLOCK_PRODUCTION_BUCKETS);
-  const unsubscribeProduction = chain.onBlock(() => production.observe(chain.producer.lastBlockProductionMs / 1000));
   const blocks = metrics.counter("shardkit_blocks_produced_total", "Blocks committed by this process");
   const interval = metrics.histogram("shardkit_block_interval_seconds", "Wall-clock seconds between two committed blocks", BLOCK_INTERVAL_BUCKETS);
   let last: number | undefined;
-  const unsubscribeCommits = chain.onBlockCommit(() => {
-    const now = performance.now();
-    blocks.inc();
-    if (last !== undefined) interval.observe((now - last) / 1000);
-    last = now;
-  }, "metrics");
+  let subscribed: Chain | undefined;
+  let unsubscribe = () => {};
+  // Subscribes to the session's chain, again after a reset (checked on each scrape and block).
+  const follow = () => {
+    const now = chain();
+    if (now === subscribed) return;
+    unsubscribe();
+    subscribed = now;
+    const offProduction = now.onBlock(() => production.observe(now.producer.lastBlockProductionMs / 1000));
+    const offCommits = now.onBlockCommit(() => {
+      const t = performance.now();
+      blocks.inc();
+      if (last !== undefined) interval.observe((t - last) / 1000);
+      last = t;
+    }, "metrics");
+    unsubscribe = () => {
+      offProduction();
+      offCommits();
+    };
+  };
+  follow();
+  const timer = setInterval(follow, 1000);
+  timer.unref();
   return () => {
-    unsubscribeProduction();
-    unsubscribeCommits();
+    clearInterval(timer);
+    unsubscribe();
   };
 }

@@ -1,5 +1,6 @@
 import type { ChainReader } from "../../chain/ChainReader.js";
 import type { DevChainControl } from "../../chain/sandbox/DevChainControl.js";
+import type { ResetOutcome, ResetRequest } from "../resetRequest.js";
 import type { ViewBudget } from "./query/ViewBudget.js";
 
 /** A block as the chain hands it out. */
@@ -21,4 +22,6 @@ export interface RpcContext {
   views: ViewBudget;
   /** sandbox_* / shardkit_* controls of the dev chain; without them those methods are METHOD_NOT_FOUND. */
   devChain?: DevChainControl;
+  /** shardkit_reset: replaces the chain (and what follows it); without it the method is METHOD_NOT_FOUND. */
+  reset?: (request: ResetRequest) => Promise<ResetOutcome>;
 }

@@ -33,6 +33,7 @@ import { rpcDiscover } from "./rpcDiscover.js";
 import { sandboxFastForward } from "./sandboxFastForward.js";
 import { sandboxPatchState } from "./sandboxPatchState.js";
 import { sendTx } from "./sendTx.js";
+import { shardkitReset } from "./shardkitReset.js";
 import { shardkitRevert } from "./shardkitRevert.js";
 import { shardkitSnapshot } from "./shardkitSnapshot.js";
 import { status } from "./status.js";
@@ -85,5 +86,6 @@ export const rpcHandlers: RpcHandlers<RpcContext> = {
   sandbox_patch_state: sandboxPatchState,
   sandbox_fast_forward: sandboxFastForward,
   shardkit_snapshot: shardkitSnapshot,
+  shardkit_reset: shardkitReset,
   shardkit_revert: shardkitRevert,
 };

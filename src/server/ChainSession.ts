@@ -1,0 +1,128 @@
+import { join } from "node:path";
+import { Chain, type ChainOptions } from "../chain/node.js";
+import { DevChainControl } from "../chain/sandbox/DevChainControl.js";
+import { BlockIndexer } from "../indexer/BlockIndexer.js";
+import { ftBalanceReaderFrom, viewCallOf, type FtBalanceReader } from "../indexer/FtBalanceReader.js";
+import { idleBlockRowOf } from "../indexer/history/historyBlockRow.js";
+import { HistoryIndexer, type HistoryIndexerOptions } from "../indexer/history/HistoryIndexer.js";
+import type { HistoryStore } from "../indexer/history/HistoryStore.js";
+import { LmdbHistoryStore } from "../indexer/history/LmdbHistoryStore.js";
+import { MemoryHistoryStore } from "../indexer/history/MemoryHistoryStore.js";
+import { MemoryIndexStore } from "../indexer/MemoryIndexStore.js";
+import type { Logger } from "./log/Logger.js";
+import { logOutcomes } from "./log/outcomeLog.js";
+
+/** What every chain a service runs is wired with (the same for the chain after a reset). */
+export interface ChainSessionOptions {
+  readonly ftBalances?: FtBalanceReader | undefined;
+  readonly onIndexCatchUp?: ((indexedHeight: number, targetHeight: number) => void) | undefined;
+  readonly onHistoryCatchUp?: ((indexedHeight: number, targetHeight: number) => void) | undefined;
+  readonly onProductionFailure?: ((error: Error) => void) | undefined;
+  readonly onProductionRetry?: ((error: Error) => void) | undefined;
+  readonly fastForwardStepMs?: number | undefined;
+  /** Logs failing commit subscribers (when given) and outcomes. */
+  readonly logger: Logger;
+  readonly logSubscriberFailures: boolean;
+}
+
+/**
+ * One chain a service serves and everything that follows it: the REST index, the transaction
+ * history index (in `<data-dir>/history` on a durable chain), the dev-chain controls (a
+ * revert rebuilds the indexes) and the outcome log. `shardkit_reset` closes one session and
+ * opens the next; the listeners stay.
+ */
+export class ChainSession {
+  private indexerNow: BlockIndexer;
+  private historyNow: HistoryIndexer;
+  private stopping = false;
+  private readonly stopOutcomeLog: () => void;
+
+  private constructor(
+    readonly chain: Chain,
+    private readonly historyStore: HistoryStore,
+    private readonly options: ChainSessionOptions,
+  ) {
+    const { logger } = options;
+    if (options.onProductionFailure !== undefined) chain.onProductionFailure(options.onProductionFailure);
+    if (options.onProductionRetry !== undefined) chain.onProductionRetry(options.onProductionRetry);
+    if (options.logSubscriberFailures) {
+      chain.onSubscriberFailure((subscriber, height, error) =>
+        logger.error("block commit subscriber failed", { subscriber, height, error: error instanceof Error ? error.message : String(error) }),
+      );
+    }
+    this.indexerNow = this.newIndexer(options.onIndexCatchUp);
+    this.historyNow = this.newHistoryIndexer();
+    this.devChain = new DevChainControl(chain, { fastForwardStepMs: options.fastForwardStepMs });
+    // A revert drops blocks the indexes have rows from: the REST index is rebuilt from the kept
+    // blocks, the history index keeps its store and a new indexer over it rewinds it, from
+    // the next event-loop turn on (the revert's answer does not wait for them).
+    this.devChain.onRevert(() => {
+      this.indexerNow.stop();
+      this.historyNow.stop();
+      const indexer = (this.indexerNow = this.newIndexer(undefined));
+      const history = (this.historyNow = this.newHistoryIndexer());
+      setImmediate(() => {
+        if (this.indexerNow === indexer && !this.stopping) indexer.start();
+        if (this.historyNow === history && !this.stopping) history.start();
+      });
+    });
+    this.stopOutcomeLog = logOutcomes(chain, logger);
+  }
+
+  /** Sandbox and shardkit_* controls of this chain. */
+  readonly devChain: DevChainControl;
+
+  /** The REST index (a new one after each revert). */
+  get indexer(): BlockIndexer {
+    return this.indexerNow;
+  }
+
+  /** The transaction history index (a new one over the same store after each revert). */
+  get historyIndexer(): HistoryIndexer {
+    return this.historyNow;
+  }
+
+  /** Opens the chain and its indexes; nothing runs until `start`. */
+  static async open(chainOptions: ChainOptions, options: ChainSessionOptions): Promise<ChainSession> {
+    const chain = await Chain.open(chainOptions);
+    let store: HistoryStore;
+    try {
+      store =
+        chain.durable && chainOptions.dataDir !== undefined
+          ? LmdbHistoryStore.open(join(chainOptions.dataDir, "history"))
+          : new MemoryHistoryStore({ idleBlockRow: idleBlockRowOf(chain) });
+    } catch (e) {
+      await chain.close();
+      throw e;
+    }
+    return new ChainSession(chain, store, options);
+  }
+
+  /** Starts the indexes and block production. */
+  start(): void {
+    this.indexerNow.start();
+    this.historyNow.start();
+    this.chain.start();
+  }
+
+  /** Stops everything and closes the history store and the chain (flushing an on-disk one). */
+  async close(): Promise<void> {
+    this.stopping = true;
+    this.stopOutcomeLog();
+    this.chain.stop();
+    this.indexerNow.stop();
+    this.historyNow.stop();
+    await this.historyStore.close();
+    await this.chain.close();
+  }
+
+  private newIndexer(onCatchUp: ChainSessionOptions["onIndexCatchUp"]): BlockIndexer {
+    const ftBalances = this.options.ftBalances ?? ftBalanceReaderFrom(viewCallOf(this.chain));
+    return new BlockIndexer(this.chain, new MemoryIndexStore(), { ftBalances, ...(onCatchUp && { onCatchUp }) });
+  }
+
+  private newHistoryIndexer(): HistoryIndexer {
+    const options: HistoryIndexerOptions = this.options.onHistoryCatchUp === undefined ? {} : { onCatchUp: this.options.onHistoryCatchUp };
+    return new HistoryIndexer(this.chain, this.historyStore, options);
+  }
+}
