@@ -1,7 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { createLogger } from "../server/log/Logger.js";
-import { startService } from "../server/startService.js";
+import { HoldingListener } from "../server/http/HoldingListener.js";
 import { UsageError } from "./flags.js";
 import { shutdownOnSignals } from "./shutdownOnSignals.js";
 
@@ -15,31 +14,56 @@ export interface SandboxRunOptions {
  * `sandbox run`: serves the home's chain on the one JSON-RPC listener near-workspaces talks to.
  * The first run builds the chain from DIR/genesis.json into DIR/data; later runs resume it.
  * There is no REST listener, and the archival listener takes any free port.
+ *
+ * Start-up is what a near-workspaces test waits for on every `Worker.init()`, so the listener is
+ * bound first (its requests are held until the chain can answer them: the readiness poll is
+ * answered then, not at its next 250 ms tick), and the chain opens while the server's code loads.
  */
 export async function sandboxRun(options: SandboxRunOptions): Promise<void> {
   const home = resolve(options.home);
   const genesisFile = join(home, "genesis.json");
   if (!existsSync(genesisFile)) throw new UsageError(`${home} has no genesis.json; run \`shardkit sandbox --home ${options.home} init\` first`, "sandbox");
   const { host, port } = parseAddr(options.rpcAddr ?? configRpcAddr(home) ?? "0.0.0.0:3030");
+  const cannotListen = (error: unknown) => {
+    const code = (error as { code?: unknown }).code;
+    if (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL") throw new UsageError(`cannot listen on --rpc-addr ${host}:${port} (${String(code)})`, "sandbox");
+    throw error;
+  };
+  const rpcListener = await HoldingListener.open(host, port).catch(cannotListen);
   const dataDir = join(home, "data");
+  // A data dir that exists holds the chain of an earlier run: resume it.
+  const chainOptions = { blockTimeMs: options.blockTimeMs, dataDir, ...(!existsSync(dataDir) && { genesisFile }) };
+  // The chain's code first: its genesis build waits on worker threads, and the server's code loads meanwhile.
+  const { Chain } = await import("../chain/node.js").catch(async (error: unknown) => {
+    await rpcListener.close();
+    throw error;
+  });
+  const opening = Chain.open(chainOptions);
+  const [chain, { startService }, { createLogger }] = await Promise.all([opening, import("../server/startService.js"), import("../server/log/Logger.js")]).catch(
+    async (error: unknown) => {
+      await rpcListener.close();
+      // A chain that opened while the rest failed is closed (its data dir's writer lock released).
+      await opening.then((opened) => opened.close()).catch(() => {});
+      throw error;
+    },
+  );
   const logger = createLogger({ level: "warn", format: "json", write: (line) => process.stdout.write(line) });
   const service = await startService({
     host,
     rpcPort: port,
+    rpcListener,
     archivalPort: 0,
     retention: 1000,
     logger,
-    // A data dir that exists holds the chain of an earlier run: resume it.
-    chain: { blockTimeMs: options.blockTimeMs, dataDir, ...(!existsSync(dataDir) && { genesisFile }) },
+    chain,
     onProductionFailure: (error) => {
       console.error(`shardkit: block production stopped: ${error.message}`);
       process.exit(1);
     },
     onInternalError: (method, error) => logger.error("internal error", { method, error: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
-  }).catch((error: unknown) => {
-    const code = (error as { code?: unknown }).code;
-    if (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL") throw new UsageError(`cannot listen on --rpc-addr ${host}:${port} (${String(code)})`, "sandbox");
-    throw error;
+  }).catch(async (error: unknown) => {
+    await rpcListener.close();
+    return cannotListen(error);
   });
   shutdownOnSignals(service);
   console.log(`shardkit sandbox: chain ${service.chain.chainId} from ${home} on ${service.rpcUrl}`);

@@ -15,11 +15,10 @@ import { ftBalanceReaderFrom, viewCallOf, type FtBalanceReader } from "../indexe
 import { MemoryIndexStore } from "../indexer/MemoryIndexStore.js";
 import { clientAddressOf } from "./http/clientAddress.js";
 import { AccessControl } from "./http/AccessControl.js";
-import { createServiceRestListener } from "./http/createServiceRestListener.js";
 import { createRpcListener } from "./http/createRpcListener.js";
 import { KeyRing } from "./http/keyRing.js";
 import { KeysFileWatcher } from "./http/KeysFileWatcher.js";
-import { restHandlers } from "./rest/handlers.js";
+import type { HoldingListener } from "./http/HoldingListener.js";
 import { createRpcProcessor } from "./jsonrpc/processRequest.js";
 import type { RpcContext } from "./rpc/context.js";
 import { rpcHandlers } from "./rpc/handlers.js";
@@ -38,7 +37,10 @@ export interface ServiceOptions {
   archivalPort: number;
   /** Blocks whose state and bodies the regular listener serves. */
   retention: number;
-  chain: ChainOptions;
+  /** The chain to open, or one opened already (served as it is, and closed with the service). */
+  chain: ChainOptions | Chain;
+  /** The regular listener, bound beforehand (`rpcPort` is then unused): requests it holds are answered once the service is ready. */
+  rpcListener?: HoldingListener;
   /** REST listener port (0 = any free port); without one, no REST listener. */
   apiPort?: number;
   /** Prometheus `/metrics` listener port (0 = any free port); without one, no metrics are kept. */
@@ -105,7 +107,7 @@ export const SERVICE_VERSION = "0.1.0";
 
 /** Opens the chain and serves it on a regular and an archival JSON-RPC listener. */
 export async function startService(options: ServiceOptions): Promise<Service> {
-  const chain = await Chain.open(options.chain);
+  const chain = options.chain instanceof Chain ? options.chain : await Chain.open(options.chain);
   const keysWatcher = options.keysFile === undefined ? undefined : KeysFileWatcher.open(options.keysFile, options.onKeysReport);
   const access = new AccessControl(
     keysWatcher === undefined ? () => KeyRing.EMPTY : () => keysWatcher.current(),
@@ -205,7 +207,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     });
     logRequests(server, archival ? "archival" : "rpc", logger, details);
     metrics?.observe(server, archival ? "archival" : "rpc", (req) => methods.get(req) ?? rpcGetLabel(req));
-    const url = await bind(server, port);
+    const url = archival || options.rpcListener === undefined ? await bind(server, port) : served(server, options.rpcListener);
     context.rpcAddr = url.slice("http://".length).replace(/^\[(.*)\]/, "$1");
     return url;
   };
@@ -213,6 +215,11 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   const bind = (server: Server, port: number): Promise<string> => {
     servers.push(server);
     return listenOn(server, port, options.host);
+  };
+  const served = (server: Server, bound: HoldingListener): string => {
+    servers.push(bound.server);
+    bound.serve(server);
+    return bound.url;
   };
 
   const stopAll = async () => {
@@ -233,6 +240,8 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     const archivalUrl = await listen(options.archivalPort, true);
     let apiUrl: string | undefined;
     if (options.apiPort !== undefined) {
+      // The REST listener's code (routes, validators, handlers) is loaded only when it is asked for.
+      const [{ createServiceRestListener }, { restHandlers }] = await Promise.all([import("./http/createServiceRestListener.js"), import("./rest/handlers.js")]);
       const restServer = createServiceRestListener({
         handlers: restHandlers,
         index: () => indexer.store,
