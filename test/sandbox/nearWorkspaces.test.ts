@@ -25,6 +25,13 @@ const TGAS = 10n ** 12n;
 /** What the signer paid for a transaction's gas: every outcome's tokens_burnt (shardkit's gas price is constant, so refunds return the rest). */
 const burnt = (result: { outcomes: { tokens_burnt: string }[] }) => result.outcomes.reduce((sum, o) => sum + BigInt(o.tokens_burnt), 0n);
 
+/**
+ * Waits until the transaction is FINAL, which (unlike the EXECUTED_OPTIMISTIC answer a call
+ * returns with, as nearcore) includes its gas refunds: then the signer's balance is exact.
+ */
+const refunded = async (result: { result: { transaction: { hash: string; signer_id: string } } }) =>
+  worker.provider.sendJsonRpc("tx", { tx_hash: result.result.transaction.hash, sender_account_id: result.result.transaction.signer_id, wait_until: "FINAL" });
+
 let worker: NearWorker;
 let root: NearAccount;
 let upstream: (CliProcess & ServeUrls) | undefined;
@@ -94,6 +101,7 @@ describe("near-workspaces (JS) on shardkit sandbox", { timeout: 60_000 }, () => 
     expect(sent.succeeded).toBe(true);
     const storage = 36_500_000_000_000_000_000_000n;
     expect(sent.logs).toContain(`Refunding ${ONE_NEAR - storage} tokens for storage`);
+    await refunded(sent);
     expect(BigInt((await root.accountView()).amount)).toBe(before - storage - burnt(sent));
     expect(await ft.view("get_balance", { owner_id: holder.accountId })).toBe("250");
     expect(await ft.view("get_balance", { owner_id: root.accountId })).toBe("999750");
@@ -130,6 +138,7 @@ describe("near-workspaces (JS) on shardkit sandbox", { timeout: 60_000 }, () => 
     const fromA = { rs: [{ ok: true, r: fromB }], n: a.accountId };
     expect(await a.view("getLastResult", {})).toEqual(fromA);
     expect(result.parseResult()).toEqual(fromA);
+    await refunded(result);
     expect(BigInt((await user.accountView()).amount)).toBe(before - burnt(result));
   });
 
@@ -141,6 +150,7 @@ describe("near-workspaces (JS) on shardkit sandbox", { timeout: 60_000 }, () => 
     const created = await root.callRaw(linkdrop, "create_account", { new_account_id: `kid.${linkdrop.accountId}`, new_public_key: key.getPublicKey().toString() }, { attachedDeposit: 2n * ONE_NEAR, gas: 100n * TGAS });
     // The linkdrop's callback answers whether the account was made.
     expect(created.parseResult()).toBe(true);
+    await refunded(created);
     const kid = root.getAccount(`kid.${linkdrop.accountId}`);
     expect((await kid.accountView()).amount).toBe((2n * ONE_NEAR).toString());
     expect((await worker.provider.viewAccessKeys(kid.accountId)).keys).toEqual([{ public_key: key.getPublicKey().toString(), access_key: { nonce: expect.any(Number), permission: "FullAccess" } }]);
