@@ -1,6 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import type { ChainOptions } from "../chain/node.js";
 import { HoldingListener } from "../server/http/HoldingListener.js";
+import type { Service } from "../server/startService.js";
 import { UsageError } from "./flags.js";
 import { shutdownOnSignals } from "./shutdownOnSignals.js";
 
@@ -33,22 +35,30 @@ export async function sandboxRun(options: SandboxRunOptions): Promise<void> {
   const dataDir = join(home, "data");
   // A data dir that exists holds the chain of an earlier run: resume it.
   const chainOptions = { blockTimeMs: options.blockTimeMs, dataDir, ...(!existsSync(dataDir) && { genesisFile }) };
-  // The chain's code first: its genesis build waits on worker threads, and the server's code loads meanwhile.
-  const { Chain } = await import("../chain/node.js").catch(async (error: unknown) => {
+  const starting = startSandboxService(host, port, rpcListener, chainOptions).catch(async (error: unknown) => {
     await rpcListener.close();
-    throw error;
+    return cannotListen(error);
   });
+  // Held requests are answered as soon as the service can, before `starting` resolves: a signal from
+  // then on (near-workspaces' teardown is a SIGINT) must already close it cleanly.
+  shutdownOnSignals({ close: async () => (await starting).close() });
+  const service = await starting;
+  console.log(`shardkit sandbox: chain ${service.chain.chainId} from ${home} on ${service.rpcUrl}`);
+}
+
+/** Opens the chain and serves it on `rpcListener`, the chain's code first: its genesis build waits on worker threads, and the server's code loads meanwhile. */
+async function startSandboxService(host: string, port: number, rpcListener: HoldingListener, chainOptions: ChainOptions): Promise<Service> {
+  const { Chain } = await import("../chain/node.js");
   const opening = Chain.open(chainOptions);
   const [chain, { startService }, { createLogger }] = await Promise.all([opening, import("../server/startService.js"), import("../server/log/Logger.js")]).catch(
     async (error: unknown) => {
-      await rpcListener.close();
       // A chain that opened while the rest failed is closed (its data dir's writer lock released).
       await opening.then((opened) => opened.close()).catch(() => {});
       throw error;
     },
   );
   const logger = createLogger({ level: "warn", format: "json", write: (line) => process.stdout.write(line) });
-  const service = await startService({
+  return startService({
     host,
     rpcPort: port,
     rpcListener,
@@ -61,12 +71,7 @@ export async function sandboxRun(options: SandboxRunOptions): Promise<void> {
       process.exit(1);
     },
     onInternalError: (method, error) => logger.error("internal error", { method, error: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
-  }).catch(async (error: unknown) => {
-    await rpcListener.close();
-    return cannotListen(error);
   });
-  shutdownOnSignals(service);
-  console.log(`shardkit sandbox: chain ${service.chain.chainId} from ${home} on ${service.rpcUrl}`);
 }
 
 /** config.json's rpc.addr, when the file has one. */
