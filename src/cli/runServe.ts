@@ -2,8 +2,7 @@ import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { Chain, type ChainOptions, type GenesisLoadProgress } from "../chain/node.js";
 import { createLogger, type LogLevel } from "../server/log/Logger.js";
-import { startService } from "../server/startService.js";
-import type { ServeServiceOptions } from "./serveOptions.js";
+import { startService, type ServiceOptions } from "../server/startService.js";
 import { formatNear } from "./formatNear.js";
 import { genesisProgressLabel } from "./genesisProgressLabel.js";
 import { devAccountsAtHead } from "./printAccounts.js";
@@ -13,7 +12,7 @@ import { shutdownOnSignals } from "./shutdownOnSignals.js";
 import { listenError } from "./listenError.js";
 
 /** Serves the dev chain `options` describe (from `serve`'s flags) until a signal, logging at `level`. */
-export async function runServe(options: ServeServiceOptions, level: LogLevel): Promise<void> {
+export async function runServe(options: ServiceOptions & { apiPort: number }, level: LogLevel): Promise<void> {
   // Log records go to stdout after the start-up lines: readable on a terminal, JSON lines otherwise.
   const format = process.stdout.isTTY ? "pretty" : "json";
   const logger = createLogger({

@@ -65,7 +65,8 @@ async function startSandboxService(host: string, port: number, rpcListener: Hold
     archivalPort: 0,
     retention: 1000,
     logger,
-    chain,
+    chain: chainOptions,
+    openedChain: chain,
     onProductionFailure: (error) => {
       console.error(`shardkit: block production stopped: ${error.message}`);
       process.exit(1);

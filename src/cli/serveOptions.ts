@@ -1,4 +1,4 @@
-import type { ChainOptions, ForkOptions } from "../chain/node.js";
+import type { ForkOptions } from "../chain/node.js";
 import type { ServiceOptions } from "../server/startService.js";
 import { isLogLevel, LOG_LEVELS, type LogLevel } from "../server/log/Logger.js";
 import { parseGenesisTime } from "../chain/genesis/GenesisConfig.js";
@@ -81,13 +81,10 @@ export function logLevelFrom(values: Partial<Record<ServeFlagName, string>>): Lo
   return text;
 }
 
-/** `serve`'s service options: always a REST listener, and a chain it opens itself. */
-export type ServeServiceOptions = ServiceOptions & { apiPort: number; chain: ChainOptions };
-
 /** Turns parsed flag strings into service options, rejecting values that make no sense. */
 export function serveOptionsFrom(
   values: Partial<Record<ServeFlagName, string>> & { ephemeral?: boolean; "trust-proxy"?: string[] },
-): ServeServiceOptions {
+): ServiceOptions & { apiPort: number } {
   const get = (name: ServeFlagName): string | undefined => values[name] ?? serveFlags[name].default;
   const integer = (name: ServeFlagName, min: number, max: number): number => {
     const text = get(name) ?? "";

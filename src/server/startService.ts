@@ -37,8 +37,9 @@ export interface ServiceOptions {
   archivalPort: number;
   /** Blocks whose state and bodies the regular listener serves. */
   retention: number;
-  /** The chain to open, or one opened already (served as it is, and closed with the service). */
-  chain: ChainOptions | Chain;
+  chain: ChainOptions;
+  /** The chain already opened from `chain` (served as it is, and closed with the service); without it the service opens one. */
+  openedChain?: Chain;
   /** The regular listener, bound beforehand (`rpcPort` is then unused): requests it holds are answered once the service is ready. */
   rpcListener?: HoldingListener;
   /** REST listener port (0 = any free port); without one, no REST listener. */
@@ -107,7 +108,7 @@ export const SERVICE_VERSION = "0.1.0";
 
 /** Opens the chain and serves it on a regular and an archival JSON-RPC listener. */
 export async function startService(options: ServiceOptions): Promise<Service> {
-  const chain = options.chain instanceof Chain ? options.chain : await Chain.open(options.chain);
+  const chain = options.openedChain ?? (await Chain.open(options.chain));
   const keysWatcher = options.keysFile === undefined ? undefined : KeysFileWatcher.open(options.keysFile, options.onKeysReport);
   const access = new AccessControl(
     keysWatcher === undefined ? () => KeyRing.EMPTY : () => keysWatcher.current(),

@@ -5,7 +5,6 @@ import { expect } from "vitest";
 import { rpcErrorCauses, type RpcErrorCauseName } from "../../generated/rpc/errors.js";
 import { rpcMethodTable, type RpcMethodName } from "../../generated/rpc/methods.js";
 import { validateErrorInfo, validateResult } from "../../generated/rpc/validators.js";
-import type { ChainOptions } from "../../src/chain/node.js";
 import { startService, type Service, type ServiceOptions } from "../../src/server/startService.js";
 
 /** Unexpected handler failures (bugs): every call checks that none happened. */
@@ -18,7 +17,7 @@ function testDataDir(): { dataDir?: string } {
 }
 
 /** Starts the service on free loopback ports with on-demand blocks (deterministic tests). */
-export async function startTestService(overrides: Partial<Omit<ServiceOptions, "chain">> & { chain?: ChainOptions } = {}): Promise<Service> {
+export async function startTestService(overrides: Partial<ServiceOptions> = {}): Promise<Service> {
   const store = testDataDir();
   const service = await startService({
     host: "127.0.0.1",
