@@ -1,13 +1,11 @@
 #!/usr/bin/env node
+import * as nodeModule from "node:module";
 import { UsageError } from "./flags.js";
-import { gatewayCommand, gatewayUsage } from "./gatewayCommand.js";
-import { generateCommand, generateUsage } from "./generateCommand.js";
-import { keysCommand, keysUsage } from "./keysCommand.js";
-import { stateCommand, stateUsage } from "./stateCommand.js";
 import { packageVersion } from "./packageRoot.js";
-import { serveUsage } from "./serveOptions.js";
-import { sandboxCommand, sandboxUsage } from "./sandboxCommand.js";
-import { sandboxPathCommand, sandboxPathUsage } from "./sandboxPathCommand.js";
+
+// Node >= 22.1 keeps the compiled code of the modules loaded from here on in the OS temp dir, so a
+// later start compiles little (near-workspaces starts `sandbox init` and `run` per worker). Node 20 has no such cache.
+(nodeModule as unknown as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
 const usage = `Usage: shardkit <command> [options]
 
@@ -29,29 +27,26 @@ Options:
 Run \`shardkit <command> --help\` for a command's options.
 `;
 
-const commandUsage: Record<string, string> = { serve: serveUsage, gateway: gatewayUsage, keys: keysUsage, state: stateUsage, generate: generateUsage, sandbox: sandboxUsage, "sandbox-path": sandboxPathUsage };
+/**
+ * Each command's module, loaded only when that command runs or its help is asked for: a command
+ * starts without compiling the others (`sandbox init` and `run` start once per near-workspaces worker).
+ */
+const commands: Record<string, () => Promise<{ run(args: string[]): void | Promise<void>; usage?: string }>> = {
+  serve: async () => ({ run: (await import("./serveCommand.js")).serveCommand, usage: (await import("./serveOptions.js")).serveUsage }),
+  gateway: async () => import("./gatewayCommand.js").then((m) => ({ run: m.gatewayCommand, usage: m.gatewayUsage })),
+  keys: async () => import("./keysCommand.js").then((m) => ({ run: m.keysCommand, usage: m.keysUsage })),
+  state: async () => import("./stateCommand.js").then((m) => ({ run: m.stateCommand, usage: m.stateUsage })),
+  sandbox: async () => import("./sandboxCommand.js").then((m) => ({ run: m.sandboxCommand, usage: m.sandboxUsage })),
+  "sandbox-path": async () => import("./sandboxPathCommand.js").then((m) => ({ run: m.sandboxPathCommand, usage: m.sandboxPathUsage })),
+  // Its usage stays out of `help contract-test` (as before): the suite's module is large.
+  "contract-test": async () => ({ run: (await import("./contractTestCommand.js")).contractTestCommand }),
+  generate: async () => import("./generateCommand.js").then((m) => ({ run: m.generateCommand, usage: m.generateUsage })),
+};
 
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
+  if (command !== undefined && Object.hasOwn(commands, command)) return (await commands[command]!()).run(rest);
   switch (command) {
-    // Commands that load the chain or the server are imported when run: usage, version and flag
-    // errors answer without loading them.
-    case "serve":
-      return (await import("./serveCommand.js")).serveCommand(rest);
-    case "gateway":
-      return gatewayCommand(rest);
-    case "keys":
-      return keysCommand(rest);
-    case "state":
-      return stateCommand(rest);
-    case "sandbox":
-      return sandboxCommand(rest);
-    case "sandbox-path":
-      return sandboxPathCommand(rest);
-    case "contract-test":
-      return (await import("./contractTestCommand.js")).contractTestCommand(rest);
-    case "generate":
-      return generateCommand(rest);
     case "--version":
     case "-v":
     case "version":
@@ -64,8 +59,9 @@ async function main(argv: string[]): Promise<void> {
       return;
     case "help": {
       const [topic] = rest;
+      const topicUsage = topic === undefined || !Object.hasOwn(commands, topic) ? undefined : (await commands[topic]!()).usage;
       if (topic === undefined) process.stdout.write(usage);
-      else if (commandUsage[topic] !== undefined) process.stdout.write(commandUsage[topic]);
+      else if (topicUsage !== undefined) process.stdout.write(topicUsage);
       else throw new UsageError(`no help for unknown command ${JSON.stringify(topic)}\n\n${usage}`);
       return;
     }

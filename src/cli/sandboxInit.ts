@@ -48,6 +48,10 @@ export async function sandboxInit(options: SandboxInitOptions): Promise<void> {
     rpc: { addr: "0.0.0.0:3030" },
     network: { addr: "0.0.0.0:24567" },
     tracked_shards: [0],
+    // nearcore's block production delays (`--fast`: its FAST_* ones); `run` moves a fast-forward's clock by their mean per block.
+    consensus: options.fast
+      ? { min_block_production_delay: { secs: 0, nanos: 120_000_000 }, max_block_production_delay: { secs: 0, nanos: 500_000_000 } }
+      : { min_block_production_delay: { secs: 0, nanos: 600_000_000 }, max_block_production_delay: { secs: 2, nanos: 0 } },
   };
   const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
   await writeFile(join(home, "config.json"), json(config));

@@ -82,9 +82,9 @@ export class ChainSession {
     return this.historyNow;
   }
 
-  /** Opens the chain and its indexes; nothing runs until `start`. */
-  static async open(chainOptions: ChainOptions, options: ChainSessionOptions): Promise<ChainSession> {
-    const chain = await Chain.open(chainOptions);
+  /** Opens the chain (or takes `opened`, opened from `chainOptions`) and its indexes; nothing runs until `start`. */
+  static async open(chainOptions: ChainOptions, options: ChainSessionOptions, opened?: Chain): Promise<ChainSession> {
+    const chain = opened ?? (await Chain.open(chainOptions));
     let store: HistoryStore;
     try {
       store =

@@ -20,11 +20,10 @@ import { ftBalanceReaderFrom, viewCallOf, type FtBalanceReader } from "../indexe
 import { MemoryIndexStore } from "../indexer/MemoryIndexStore.js";
 import { clientAddressOf } from "./http/clientAddress.js";
 import { AccessControl } from "./http/AccessControl.js";
-import { createServiceRestListener } from "./http/createServiceRestListener.js";
 import { createRpcListener } from "./http/createRpcListener.js";
 import { KeyRing } from "./http/keyRing.js";
 import { KeysFileWatcher } from "./http/KeysFileWatcher.js";
-import { restHandlers } from "./rest/handlers.js";
+import type { HoldingListener } from "./http/HoldingListener.js";
 import { createRpcProcessor } from "./jsonrpc/processRequest.js";
 import type { RpcContext } from "./rpc/context.js";
 import { rpcHandlers } from "./rpc/handlers.js";
@@ -44,6 +43,10 @@ export interface ServiceOptions {
   /** Blocks whose state and bodies the regular listener serves. */
   retention: number;
   chain: ChainOptions;
+  /** The chain already opened from `chain` (served as it is, and closed with the service); without it the service opens one. */
+  openedChain?: Chain;
+  /** The regular listener, bound beforehand (`rpcPort` is then unused): requests it holds are answered once the service is ready. */
+  rpcListener?: HoldingListener;
   /** REST listener port (0 = any free port); without one, no REST listener. */
   apiPort?: number;
   /** Prometheus `/metrics` listener port (0 = any free port); without one, no metrics are kept. */
@@ -130,7 +133,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     logSubscriberFailures: options.logger !== undefined,
   };
   /** The chain served now and what follows it (replaced by shardkit_reset). */
-  let session = await ChainSession.open(options.chain, sessionOptions);
+  let session = await ChainSession.open(options.chain, sessionOptions, options.openedChain);
   const keysWatcher = options.keysFile === undefined ? undefined : KeysFileWatcher.open(options.keysFile, options.onKeysReport);
   const access = new AccessControl(
     keysWatcher === undefined ? () => KeyRing.EMPTY : () => keysWatcher.current(),
@@ -229,7 +232,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     });
     logRequests(server, archival ? "archival" : "rpc", logger, details);
     metrics?.observe(server, archival ? "archival" : "rpc", (req) => methods.get(req) ?? rpcGetLabel(req));
-    const url = await bind(server, port);
+    const url = archival || options.rpcListener === undefined ? await bind(server, port) : served(server, options.rpcListener);
     context.rpcAddr = url.slice("http://".length).replace(/^\[(.*)\]/, "$1");
     return url;
   };
@@ -237,6 +240,11 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   const bind = (server: Server, port: number): Promise<string> => {
     servers.push(server);
     return listenOn(server, port, options.host);
+  };
+  const served = (server: Server, bound: HoldingListener): string => {
+    servers.push(bound.server);
+    bound.serve(server);
+    return bound.url;
   };
 
   const stopAll = async () => {
@@ -253,6 +261,8 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     const archivalUrl = await listen(options.archivalPort, true);
     let apiUrl: string | undefined;
     if (options.apiPort !== undefined) {
+      // The REST listener's code (routes, validators, handlers) is loaded only when it is asked for.
+      const [{ createServiceRestListener }, { restHandlers }] = await Promise.all([import("./http/createServiceRestListener.js"), import("./rest/handlers.js")]);
       const restServer = createServiceRestListener({
         handlers: restHandlers,
         index: () => session.indexer.store,

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { runCli } from "./cliProcess.js";
+import { runCli, waitFor } from "./cliProcess.js";
 
 const dir = mkdtempSync(join(tmpdir(), "shardkit-modules-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -39,5 +39,28 @@ describe("shardkit loads the chain, the server and the gateway only for a comman
     const { code, modules } = await loadedBy(["serve", "--print-accounts", "--ephemeral"]);
     expect(code).toBe(0);
     expect(modules.filter(heavy).map((url) => url.replace(/.*\/src\//, ""))).toEqual(expect.arrayContaining([expect.stringMatching(/^chain\/node\./)]));
+  });
+
+  it("sandbox init loads none of them; sandbox run loads the chain and the JSON-RPC server, not the REST listener, the gateway or the OpenRPC document", async () => {
+    const home = join(dir, "sandbox-home");
+    const init = await loadedBy(["sandbox", "--home", home, "init"]);
+    expect(init.code).toBe(0);
+    expect(init.modules.filter(heavy)).toEqual([]);
+    // Nor the other commands' modules: each command loads its own.
+    expect(init.modules.filter((url) => /\/cli\/(serve|gateway|keys|state|generate)\w*\.(js|ts)$/.test(url))).toEqual([]);
+
+    const log = join(dir, "sandbox-run.log");
+    const run = runCli(["sandbox", "--home", home, "run", "--rpc-addr", "127.0.0.1:0"], {
+      nodeArgs: ["--import", join(import.meta.dirname, "recordModules.mjs")],
+      env: { ...process.env, SHARDKIT_MODULE_LOG: log },
+    });
+    await waitFor(() => run.output().stdout, /shardkit sandbox: chain \S+ from .* on http:/);
+    run.child.kill("SIGINT");
+    expect(await run.exited).toBe(0);
+    const modules = readFileSync(log, "utf8").split("\n").filter(Boolean);
+    expect([...new Set(modules.filter(heavy).map((url) => url.replace(/.*\/src\//, "").replace(/\.ts$/, ".js")))].sort()).toEqual(["chain/node.js", "chain/store/LmdbChainStore.js", "server/startService.js"]);
+    // (The metrics' route labels use the small REST route table; the REST handlers, listener and validators stay unloaded.)
+    const unused = /\/(src\/server\/rest\/handlers\.|src\/server\/http\/create(Service)?RestListener\.|src\/gateway\/|generated\/rest\/validators|generated\/openrpc\.json)/;
+    expect(modules.filter((url) => unused.test(url))).toEqual([]);
   });
 });

@@ -1,16 +1,26 @@
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtemp, readFile } from "node:fs/promises";
+import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { SANDBOX_INIT_BALANCE, SANDBOX_INIT_STAKE, keyFromSeedString } from "../../src/chain/genesis/sandboxGenesis.js";
-import { cliNodeArgs, waitFor } from "./cliProcess.js";
+import { cliNodeArgs, runCli, waitFor } from "./cliProcess.js";
 
 const cli = (args: string[]) => spawnSync(process.execPath, [...cliNodeArgs, ...args], { encoding: "utf8" });
 const home = async () => join(await mkdtemp(join(tmpdir(), "shardkit-sandbox-")), "home");
 const readJson = async (path: string) => JSON.parse(await readFile(path, "utf8")) as Record<string, any>;
 const rpc = async (url: string, method: string, params: unknown) =>
   ((await (await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) })).json()) as { result: any }).result;
+
+/** A port nothing listens on (bound and released). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
 
 describe("shardkit sandbox", () => {
   it("init writes nearcore's localnet files: validator_key.json for test.near, a minimal genesis, a fresh key each time", async () => {
@@ -81,10 +91,58 @@ describe("shardkit sandbox", () => {
       const view = await rpc(url!, "query", { request_type: "view_access_key", finality: "final", account_id: "test.near", public_key: key.public_key });
       expect(view.permission).toBe("FullAccess");
       expect((await rpc(url!, "EXPERIMENTAL_protocol_config", { finality: "final" })).epoch_length).toBe(60);
+      // A --fast home's fast-forward moves the clock by the mean of nearcore's fast block delays, (120 + 500) / 2 ms a block.
+      const before = await rpc(url!, "block", { finality: "optimistic" });
+      await rpc(url!, "sandbox_fast_forward", { delta_height: 10 });
+      const after = await rpc(url!, "block", { finality: "optimistic" });
+      expect(after.header.height - before.header.height).toBeGreaterThanOrEqual(10);
+      expect(BigInt(after.header.timestamp_nanosec) - BigInt(before.header.timestamp_nanosec)).toBeGreaterThanOrEqual(10n * 310n * 1_000_000n);
+      expect(BigInt(after.header.timestamp_nanosec) - BigInt(before.header.timestamp_nanosec)).toBeLessThan(10n * 1300n * 1_000_000n);
     } finally {
       run.kill("SIGINT");
     }
     expect(await exited).toBe(0);
+  });
+
+  it("run binds --rpc-addr before the chain is up: a request that connects early is held and answered 200 once the chain serves", async () => {
+    const dir = await home();
+    expect(cli(["sandbox", "--home", dir, "init"]).status).toBe(0);
+    const port = await freePort();
+    const run = runCli(["sandbox", "--home", dir, "run", "--rpc-addr", `127.0.0.1:${port}`]);
+    try {
+      // Retried only while nothing listens: the first request that connects gets the readiness answer near-workspaces polls for.
+      let answer: Response | undefined;
+      while (answer === undefined) {
+        answer = await fetch(`http://127.0.0.1:${port}`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "block", params: { finality: "final" } }),
+        }).catch((error: Error & { cause?: { code?: string } }) => {
+          if (error.cause?.code !== "ECONNREFUSED" || run.child.exitCode !== null) throw error;
+          return undefined;
+        });
+      }
+      expect(answer.status).toBe(200);
+      expect(((await answer.json()) as { result: { header: { height: number } } }).result.header.height).toBe(0);
+    } finally {
+      run.child.kill("SIGINT");
+    }
+    expect(await run.exited).toBe(0);
+  });
+
+  it("run on a taken --rpc-addr says so and exits 1", async () => {
+    const dir = await home();
+    expect(cli(["sandbox", "--home", dir, "init"]).status).toBe(0);
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = taken.address() as AddressInfo;
+      const result = cli(["sandbox", "--home", dir, "run", "--rpc-addr", `127.0.0.1:${port}`]);
+      expect(result.status).toBe(1);
+      expect(result.stderr).toContain(`cannot listen on --rpc-addr 127.0.0.1:${port} (EADDRINUSE)`);
+    } finally {
+      taken.close();
+    }
   });
 
   it.each([

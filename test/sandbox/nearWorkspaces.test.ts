@@ -5,6 +5,7 @@ import nearWorkspaces, { type NearAccount, type Worker as NearWorker } from "nea
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SANDBOX_INIT_BALANCE, SANDBOX_INIT_STAKE } from "../../src/chain/genesis/sandboxGenesis.js";
 import { cliNodeArgs, repoRoot, startServe, stop, type CliProcess, type ServeUrls } from "../cli/cliProcess.js";
+import { thirdPartyWasm } from "../chain/vm/thirdPartyWasm.js";
 
 // near-workspaces (JS, 5.0.0 from npm, unmodified) running on `shardkit sandbox` as its
 // near-sandbox binary: the launcher from `shardkit sandbox-path`, found the way near-workspaces
@@ -12,10 +13,24 @@ import { cliNodeArgs, repoRoot, startServe, stop, type CliProcess, type ServeUrl
 const { Worker, ONE_NEAR, captureError, hashContract } = nearWorkspaces;
 
 const wasm = (name: string) => readFileSync(join(repoRoot, "contracts", "build", `${name}.wasm`));
+
+// Contracts nobody here wrote, from published npm tarballs (pinned by sha256, cached; see thirdPartyWasm.ts):
+// the NEP-21 fungible token (Rust) from near-shell's test resources, near-api-js's test contract
+// (AssemblyScript) from near-hello, and NEAR's testnet linkdrop (Rust) shipped in near-workspaces.
+const NEP21 = thirdPartyWasm("near-shell", "0.24.9", "test/res/fungible_token.wasm", "2bd0aeefd4465a0c06fb4a9515c6e3cd490ae9e18917a56b1bd8f05f9c859e73");
+const HELLO = thirdPartyWasm("near-hello", "0.5.1", "dist/main.wasm", "ecfb572e7ad8722d94d9eb6668d981766a8e6de024fdf49e7aa365a40e04dd9e");
+const LINKDROP = thirdPartyWasm("near-workspaces", "5.0.0", "core_contracts/testnet-linkdrop.wasm", "006468efb06dbc91e04dbc90a31fac4b8684062e9e4f9c228de53154f6f49c72");
 const TGAS = 10n ** 12n;
 
 /** What the signer paid for a transaction's gas: every outcome's tokens_burnt (shardkit's gas price is constant, so refunds return the rest). */
 const burnt = (result: { outcomes: { tokens_burnt: string }[] }) => result.outcomes.reduce((sum, o) => sum + BigInt(o.tokens_burnt), 0n);
+
+/**
+ * Waits until the transaction is FINAL, which (unlike the EXECUTED_OPTIMISTIC answer a call
+ * returns with, as nearcore) includes its gas refunds: then the signer's balance is exact.
+ */
+const refunded = async (result: { result: { transaction: { hash: string; signer_id: string } } }) =>
+  worker.provider.sendJsonRpc("tx", { tx_hash: result.result.transaction.hash, sender_account_id: result.result.transaction.signer_id, wait_until: "FINAL" });
 
 let worker: NearWorker;
 let root: NearAccount;
@@ -74,6 +89,72 @@ describe("near-workspaces (JS) on shardkit sandbox", { timeout: 60_000 }, () => 
     expect(forwarded.logs).toContain("on_forward sees 1 result(s)");
     const joined = await user.callRaw(relay, "join_with_failure", { receiver_id: kv.accountId, method_name: "get", args: { key: "greeting" } }, { gas: 150n * TGAS });
     expect(joined.parseResult()).toEqual([{ status: "Successful", value: '"hello"' }, { status: "Failed" }]);
+  });
+
+  it.skipIf(NEP21 === undefined)("deploys a third-party NEP-21 token (near-shell's Rust build): init, a paid transfer, token and NEAR balances to the yocto", async () => {
+    const ft = await root.devDeploy(Buffer.from(NEP21!));
+    await root.call(ft, "new", { owner_id: root.accountId, total_supply: "1000000" });
+    const holder = await root.createSubAccount("holder", { initialBalance: ONE_NEAR });
+    const before = BigInt((await root.accountView()).amount);
+    // A new balance costs its storage (36.5 milliNEAR on NEAR's fees); the contract refunds the rest of the deposit.
+    const sent = await root.callRaw(ft, "transfer", { new_owner_id: holder.accountId, amount: "250" }, { attachedDeposit: ONE_NEAR, gas: 100n * TGAS });
+    expect(sent.succeeded).toBe(true);
+    const storage = 36_500_000_000_000_000_000_000n;
+    expect(sent.logs).toContain(`Refunding ${ONE_NEAR - storage} tokens for storage`);
+    await refunded(sent);
+    expect(BigInt((await root.accountView()).amount)).toBe(before - storage - burnt(sent));
+    expect(await ft.view("get_balance", { owner_id: holder.accountId })).toBe("250");
+    expect(await ft.view("get_balance", { owner_id: root.accountId })).toBe("999750");
+    expect(await ft.view("get_total_supply", {})).toBe("1000000");
+    expect(await captureError(async () => holder.call(ft, "transfer", { new_owner_id: root.accountId, amount: "251" }, { attachedDeposit: ONE_NEAR / 10n }))).toMatch(/Smart contract panicked: Not enough balance/);
+  });
+
+  it.skipIf(HELLO === undefined)("calls across two third-party AssemblyScript contracts (near-hello, near-api-js's promise tests): A -> B => A, the callback sees B's result", async () => {
+    const a = await root.devDeploy(Buffer.from(HELLO!));
+    const b = await root.devDeploy(Buffer.from(HELLO!));
+    const user = await root.createSubAccount("promiser", { initialBalance: 5n * ONE_NEAR });
+    const before = BigInt((await user.accountView()).amount);
+    const result = await user.callRaw(
+      a,
+      "callPromise",
+      {
+        args: {
+          receiver: b.accountId,
+          methodName: "callbackWithName",
+          args: null,
+          gas: (20n * TGAS).toString(),
+          balance: "0",
+          callback: "callbackWithName",
+          callbackArgs: null,
+          callbackBalance: "0",
+          callbackGas: (20n * TGAS).toString(),
+        },
+      },
+      { gas: 100n * TGAS },
+    );
+    expect(result.succeeded).toBe(true);
+    const fromB = { rs: [], n: b.accountId };
+    expect(await b.view("getLastResult", {})).toEqual(fromB);
+    const fromA = { rs: [{ ok: true, r: fromB }], n: a.accountId };
+    expect(await a.view("getLastResult", {})).toEqual(fromA);
+    expect(result.parseResult()).toEqual(fromA);
+    await refunded(result);
+    expect(BigInt((await user.accountView()).amount)).toBe(before - burnt(result));
+  });
+
+  it.skipIf(LINKDROP === undefined)("creates an account through the third-party linkdrop contract (near-workspaces' own): the new account holds the deposit to the yocto", async () => {
+    const linkdrop = await root.createSubAccount("drop", { initialBalance: 10n * ONE_NEAR });
+    await linkdrop.deploy(Buffer.from(LINKDROP!));
+    const key = nearWorkspaces.KeyPairEd25519.fromRandom();
+    const before = BigInt((await root.accountView()).amount);
+    const created = await root.callRaw(linkdrop, "create_account", { new_account_id: `kid.${linkdrop.accountId}`, new_public_key: key.getPublicKey().toString() }, { attachedDeposit: 2n * ONE_NEAR, gas: 100n * TGAS });
+    // The linkdrop's callback answers whether the account was made.
+    expect(created.parseResult()).toBe(true);
+    await refunded(created);
+    const kid = root.getAccount(`kid.${linkdrop.accountId}`);
+    expect((await kid.accountView()).amount).toBe((2n * ONE_NEAR).toString());
+    expect((await worker.provider.viewAccessKeys(kid.accountId)).keys).toEqual([{ public_key: key.getPublicKey().toString(), access_key: { nonce: expect.any(Number), permission: "FullAccess" } }]);
+    expect(BigInt((await root.accountView()).amount)).toBe(before - 2n * ONE_NEAR - burnt(created));
   });
 
   it("patches state: patchState, updateData, updateAccount, updateAccessKey, written as given", async () => {
