@@ -14,7 +14,7 @@ export const WRITE_METHODS = new Set(["broadcast_tx_async", "broadcast_tx_commit
  * Dev-chain controls (near-sandbox's and shardkit's own): they rewrite the target's chain and a
  * nearcore node without the sandbox feature does not serve them, so the suite leaves them out.
  */
-export const DEV_CHAIN_METHODS = new Set(["sandbox_patch_state", "sandbox_fast_forward", "shardkit_snapshot", "shardkit_revert"]);
+export const DEV_CHAIN_METHODS = new Set(["sandbox_patch_state", "sandbox_fast_forward", "shardkit_snapshot", "shardkit_revert", "shardkit_reset"]);
 
 /** Methods shardkit serves beyond nearcore's: their checks are marked shardkit-only. */
 const SHARDKIT_ONLY_METHODS = new Set(["rpc.discover"]);

@@ -30,9 +30,10 @@ const manifest = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")
  * nearcore's typed view methods and two aliases: 11 modules, 8 docs pages): 914 files; on
  * main with the docs guides, 1.217 MB packed, 7.45 MB unpacked. Issue 30 (the `/v0` transaction
  * history: 5 routes, their request and response validators, 6 docs pages): 1.305 MB packed,
- * 8.09 MB unpacked, 976 files.
+ * 8.09 MB unpacked, 976 files. 2026-12-02 (issue 31's fork mode and shardkit_reset, issue 27's
+ * record codecs, the sandbox's lazy listeners, the forking guide): 1.407 MB packed.
  */
-const BUDGET = { packedBytes: 1_400_000, unpackedBytes: 8_600_000, files: 1050 };
+const BUDGET = { packedBytes: 1_500_000, unpackedBytes: 9_000_000, files: 1100 };
 
 function pack(args: string[] = []): PackReport {
   // --ignore-scripts: pack what dist/ holds now (the build is the prepare step of npm ci).

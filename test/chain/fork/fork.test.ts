@@ -127,6 +127,15 @@ describe("a fork of an upstream chain", () => {
     chain.produceBlock();
     const s = settle(chain, submit(chain, OWNER, "bob.test.near", [{ type: "Transfer", deposit: NEAR }], { key: mine }));
     expect(s.outcome!.status).toHaveProperty("SuccessValue");
+    // An ft_transfer between the two upstream holders, signed with the patched key.
+    const before = { owner: BigInt(ftBalance(chain, OWNER)), holder: BigInt(ftBalance(chain, HOLDER)) };
+    const ft = settle(chain, submit(chain, OWNER, TOKEN, [{ type: "FunctionCall", methodName: "ft_transfer", args: args({ receiver_id: HOLDER, amount: "42" }), gas: 30n * 10n ** 12n, deposit: 1n }], { key: mine }));
+    expect(ft.outcome!.status).toHaveProperty("SuccessValue");
+    expect(ft.outcome!.receipts_outcome.flatMap((o) => o.outcome.logs)).toContain(
+      `EVENT_JSON:{"standard":"nep141","version":"1.0.0","event":"ft_transfer","data":[{"old_owner_id":"${OWNER}","new_owner_id":"${HOLDER}","amount":"42"}]}`,
+    );
+    expect(BigInt(ftBalance(chain, OWNER))).toBe(before.owner - 42n);
+    expect(BigInt(ftBalance(chain, HOLDER))).toBe(before.holder + 42n);
   });
 });
 
