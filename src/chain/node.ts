@@ -387,27 +387,7 @@ export class Chain implements ChainReader {
         throw e;
       }
     }
-    if (opts.fork !== undefined) {
-      if (opts.genesisFile !== undefined) throw new RangeError("a fork continues its upstream's chain: it takes no genesis file");
-      const point = opts.fork.at ?? (await resolveForkPoint(opts.fork));
-      const layout = pickLayout(undefined);
-      const { state, devAccounts } = buildDevGenesis(layout);
-      // The fork's genesis stands for the upstream block: its height, time and chain id.
-      const base = defaultGenesisConfig(Number(point.timestampNs / 1_000_000n), point.chainId);
-      return new Chain({
-        ...runtime,
-        config: override({ ...base, chainId: point.chainId, genesisHeight: point.height, genesisTimeNs: point.timestampNs }),
-        layout,
-        state,
-        devAccounts,
-        author: DEV_AUTHOR,
-        chainStore,
-        devGenesis: true,
-        blockTimeMs,
-        now,
-        fork: { point, options: opts.fork },
-      });
-    }
+    if (opts.fork !== undefined && opts.genesisFile !== undefined) throw new RangeError("a fork continues its upstream's chain: it takes no genesis file");
     if (opts.genesisFile !== undefined) {
       // An on-disk state store gets the tries straight from the file (bounded memory); their roots come back.
       const loaded = await loadGenesisFile(opts.genesisFile, pickLayout, now(), store, opts.onGenesisProgress ? { onProgress: opts.onGenesisProgress } : {});
@@ -426,11 +406,17 @@ export class Chain implements ChainReader {
         now,
       });
     }
+    // The dev genesis; a fork's stands for the upstream block: its height, time and chain id.
+    const point = opts.fork === undefined ? undefined : (opts.fork.at ?? (await resolveForkPoint(opts.fork)));
+    const config =
+      point === undefined
+        ? defaultGenesisConfig(opts.genesisTimeMs ?? now(), opts.chainId)
+        : { ...defaultGenesisConfig(Number(point.timestampNs / 1_000_000n), point.chainId), genesisHeight: point.height, genesisTimeNs: point.timestampNs };
     const layout = pickLayout(undefined);
     const { state, devAccounts } = buildDevGenesis(layout);
     return new Chain({
       ...runtime,
-      config: override(defaultGenesisConfig(opts.genesisTimeMs ?? now(), opts.chainId)),
+      config: override(config),
       layout,
       state,
       devAccounts,
@@ -439,6 +425,7 @@ export class Chain implements ChainReader {
       devGenesis: true,
       blockTimeMs,
       now,
+      ...(point !== undefined && { fork: { point, options: opts.fork } }),
     });
   }
 
