@@ -86,6 +86,8 @@ export interface ChainOptions {
   readonly genesisFile?: string;
   /** How far the load of `genesisFile` has come (see GenesisLoadProgress for when it is called). */
   readonly onGenesisProgress?: (progress: GenesisLoadProgress) => void;
+  /** Size from which `genesisFile` is streamed into an on-disk store (see STREAM_GENESIS_FROM_BYTES). */
+  readonly streamGenesisFromBytes?: number;
   /** Overrides the default / file chain id. */
   readonly chainId?: string;
   /**
@@ -389,8 +391,11 @@ export class Chain implements ChainReader {
     }
     if (opts.fork !== undefined && opts.genesisFile !== undefined) throw new RangeError("a fork continues its upstream's chain: it takes no genesis file");
     if (opts.genesisFile !== undefined) {
-      // An on-disk state store gets the tries straight from the file (bounded memory); their roots come back.
-      const loaded = await loadGenesisFile(opts.genesisFile, pickLayout, now(), store, opts.onGenesisProgress ? { onProgress: opts.onGenesisProgress } : {});
+      // An on-disk state store gets a large file's tries straight from the file (bounded memory); their roots come back.
+      const loaded = await loadGenesisFile(opts.genesisFile, pickLayout, now(), store, {
+        ...(opts.onGenesisProgress && { onProgress: opts.onGenesisProgress }),
+        ...(opts.streamGenesisFromBytes !== undefined && { streamFromBytes: opts.streamGenesisFromBytes }),
+      });
       const config = override(loaded.config);
       return new Chain({
         ...runtime,

@@ -26,9 +26,18 @@ export type GenesisLoadProgress =
   | { readonly phase: "tries"; readonly entries: number; readonly totalEntries: number }
   | { readonly phase: "nodes"; readonly buckets: number; readonly nodes: number };
 
+/**
+ * Files from this size on are streamed into an on-disk store; smaller ones are built in memory
+ * (a few MB of heap, briefly), which spares the start of the two sort worker threads: 100-450 ms
+ * of a sandbox's start-up for its genesis of 2 KB.
+ */
+export const STREAM_GENESIS_FROM_BYTES = 1024 * 1024;
+
 export interface GenesisLoadOptions {
   /** Called after every 1 MiB of the file, every 500,000 trie entries and every 16 of the 256 node buckets. */
   readonly onProgress?: (progress: GenesisLoadProgress) => void;
+  /** Size from which a file is streamed into an on-disk store (default STREAM_GENESIS_FROM_BYTES; tests stream small files with 0). */
+  readonly streamFromBytes?: number;
   /** Sizes of the streamed load's buffers (tests make them small to exercise spilling). */
   readonly runBytes?: number;
   readonly bucketMemory?: number;
@@ -38,10 +47,10 @@ export interface GenesisLoadOptions {
  * Loads a nearcore-format genesis file by streaming it (see scanGenesisFile). `layoutFor`
  * picks the shard layout once the file's own `shard_layout` (if any) is known.
  *
- * Given an on-disk state store, the tries are built into it here, in bounded memory (external
- * sort of the entries, streamed trie build, nodes written in hash order; see
- * StreamedGenesisBuilder) and only their roots come back. Otherwise the sorted entries come
- * back in memory for the store's `build`.
+ * Given an on-disk state store and a file of at least `streamFromBytes`, the tries are built
+ * into the store here, in bounded memory (external sort of the entries, streamed trie build,
+ * nodes written in hash order; see StreamedGenesisBuilder) and only their roots come back.
+ * Otherwise the sorted entries come back in memory for the store's `build`.
  */
 export async function loadGenesisFile(
   path: string,
@@ -51,15 +60,15 @@ export async function loadGenesisFile(
   options: GenesisLoadOptions = {},
 ): Promise<LoadedGenesis> {
   const { onProgress } = options;
-  const bulk =
-    store instanceof DiskStateStore ? store.bulkLoad(options.bucketMemory === undefined ? {} : { bucketMemory: options.bucketMemory }) : undefined;
+  const totalBytes = (await stat(path)).size;
+  const streams = store instanceof DiskStateStore && totalBytes >= (options.streamFromBytes ?? STREAM_GENESIS_FROM_BYTES);
+  const bulk = streams ? store.bulkLoad(options.bucketMemory === undefined ? {} : { bucketMemory: options.bucketMemory }) : undefined;
   const streamed = bulk === undefined ? undefined : new StreamedGenesisBuilder(bulk, options.runBytes === undefined ? {} : { runBytes: options.runBytes });
   const builder = streamed ?? new GenesisStateBuilder();
   try {
     const fields = new Map<string, unknown>();
     let firstAccountId: string | undefined;
     const dataRecords = new DataRecordReader();
-    const totalBytes = onProgress === undefined ? 0 : (await stat(path)).size;
     let records = 0;
     await scanGenesisFile(path, {
       field: (name, value) => fields.set(name, value),

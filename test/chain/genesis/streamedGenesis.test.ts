@@ -59,7 +59,7 @@ describe("streamed genesis load into the disk store", () => {
     const store = LmdbChainStore.open(fresh("data"));
     try {
       // Budgets of a few KB: dozens of sort runs and every node bucket on disk.
-      const disk = await loadGenesisFile(file, layout, 0, store.stateStore(), { runBytes: 4_000, bucketMemory: 8_000 });
+      const disk = await loadGenesisFile(file, layout, 0, store.stateStore(), { runBytes: 4_000, bucketMemory: 8_000, streamFromBytes: 0 });
       expect(disk.roots).toHaveLength(4);
       expect(disk.state.totalSupply).toBe(memory.state.totalSupply);
       expect(disk.state.recordCount).toBe(memory.state.recordCount);
@@ -81,7 +81,7 @@ describe("streamed genesis load into the disk store", () => {
     const memory = await loadGenesisFile(file, layout, 0);
     const store = LmdbChainStore.open(fresh("data"));
     try {
-      const disk = await loadGenesisFile(file, layout, 0, store.stateStore(), { runBytes: 50_000 });
+      const disk = await loadGenesisFile(file, layout, 0, store.stateStore(), { runBytes: 50_000, streamFromBytes: 0 });
       expect(disk.state.accountCount).toBe(25_000);
       memory.state.shards.forEach((shard, i) => expect(hex(disk.roots![i]!)).toBe(hex(Trie.fromSorted(shard.keys, shard.values).rootHash())));
     } finally {
@@ -100,7 +100,7 @@ describe("streamed genesis load into the disk store", () => {
       expect(expected).toMatch(/same state key as record|no Account record/);
       const store = LmdbChainStore.open(fresh("data"));
       try {
-        await expect(loadGenesisFile(file, layout, 0, store.stateStore(), { runBytes: 2_000 })).rejects.toThrow(expected);
+        await expect(loadGenesisFile(file, layout, 0, store.stateStore(), { runBytes: 2_000, streamFromBytes: 0 })).rejects.toThrow(expected);
       } finally {
         await store.close();
       }
@@ -111,11 +111,11 @@ describe("streamed genesis load into the disk store", () => {
     const dataDir = fresh("data");
     const file = writeGenesis(records(100));
     const bad = writeGenesis([...records(100), data("nobody.near", "k", "1")]);
-    await expect(Chain.open({ genesisFile: bad, dataDir, blockTimeMs: 0 })).rejects.toThrow(/no Account record/);
+    await expect(Chain.open({ genesisFile: bad, dataDir, blockTimeMs: 0, streamGenesisFromBytes: 0 })).rejects.toThrow(/no Account record/);
     expect(readdirSync(dataDir)).toContain("genesis-loading");
     expect(() => LmdbChainStore.open(dataDir, { lock: false })).toThrow(/unfinished genesis load/);
     // A writer starts over: the same dir takes the good file.
-    const chain = await Chain.open({ genesisFile: file, dataDir, blockTimeMs: 0 });
+    const chain = await Chain.open({ genesisFile: file, dataDir, blockTimeMs: 0, streamGenesisFromBytes: 0 });
     const roots = chain.head().postState.map((s) => hex(s.rootHash));
     await chain.close();
     expect(readdirSync(dataDir)).not.toContain("genesis-loading");
