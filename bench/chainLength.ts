@@ -20,7 +20,7 @@ import { base58Decode } from "@shardkit/primitives/base58";
 import { encodeSignedTransaction, signTransaction } from "../src/chain/transaction/index.js";
 
 const root = join(import.meta.dirname, "..");
-const cli = join(root, "dist", "src", "cli", "main.js");
+const cli = join(root, "dist", "cli", "main.js");
 const ALICE = "alice.test.near";
 
 interface Server {

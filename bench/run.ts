@@ -29,7 +29,7 @@ import { forkBench } from "./fork.js";
 
 const root = join(import.meta.dirname, "..");
 const work = join(root, ".bench");
-const cli = join(root, "dist", "src", "cli", "main.js");
+const cli = join(root, "dist", "cli", "main.js");
 const quick = process.argv.includes("--quick");
 const seconds = quick ? 2 : 5;
 const rounds = quick ? 1 : 3;

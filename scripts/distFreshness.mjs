@@ -1,12 +1,12 @@
 // Whether dist/ is the build of the current sources: no build input is newer than the last
-// build (tsc rewrites every output, so dist/src/cli/main.js marks when it last ran). Used by
+// build (the CLI bundle, dist/cli/main.js, is the build's last output, so it marks when it last ran). Used by
 // `npm start` (build-if-stale.mjs) and by the tests that run the CLI (the built one when fresh).
 import { readdirSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..");
-export const builtCli = join(repoRoot, "dist", "src", "cli", "main.js");
+export const builtCli = join(repoRoot, "dist", "cli", "main.js");
 
 function newestInput() {
   let newest = 0;

@@ -11,7 +11,18 @@ const cliSource = join(repoRoot, "src", "cli", "main.ts");
  * the sources through tsx (workspace packages from their sources too, by their "shardkit-source"
  * export condition), so a local run never tests a stale build.
  */
-export const cliNodeArgs: readonly string[] = distIsFresh() ? [builtCli] : ["--conditions=shardkit-source", "--import", "tsx", cliSource];
+export const cliNodeArgs: readonly string[] = distIsFresh() ? [builtCli] : sourceCliNodeArgs();
+
+/**
+ * The same command one module per file: tsc's output (dist/src/cli/main.js) when dist/ is
+ * fresh, else the sources. For tests about which modules a command loads; the bundle keeps
+ * each lazy `import()` as a chunk of its own, so what is lazy here is lazy there.
+ */
+export const moduleCliNodeArgs: readonly string[] = distIsFresh() ? [join(repoRoot, "dist", "src", "cli", "main.js")] : sourceCliNodeArgs();
+
+function sourceCliNodeArgs(): string[] {
+  return ["--conditions=shardkit-source", "--import", "tsx", cliSource];
+}
 
 export interface CliProcess {
   child: ChildProcess;
@@ -21,8 +32,8 @@ export interface CliProcess {
 }
 
 /** Runs the `shardkit` command (see cliNodeArgs) as a real child process; `nodeArgs` go to node before it. */
-export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; entry?: string; cwd?: string; nodeArgs?: readonly string[] } = {}): CliProcess {
-  const nodeArgs = options.entry === undefined ? cliNodeArgs : [options.entry];
+export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; entry?: string; cli?: readonly string[]; cwd?: string; nodeArgs?: readonly string[] } = {}): CliProcess {
+  const nodeArgs = options.entry === undefined ? (options.cli ?? cliNodeArgs) : [options.entry];
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...nodeArgs, ...args], {
     stdio: ["ignore", "pipe", "pipe"],
     env: options.env ?? process.env,

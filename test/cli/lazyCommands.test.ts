@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { runCli, waitFor } from "./cliProcess.js";
+import { moduleCliNodeArgs, runCli, waitFor } from "./cliProcess.js";
 
 const dir = mkdtempSync(join(tmpdir(), "shardkit-modules-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -10,7 +10,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** The modules a `shardkit` run loaded (every URL it resolved), with its exit code. */
 async function loadedBy(args: string[]): Promise<{ code: number | null; modules: string[] }> {
   const log = join(dir, `${args.join("_").replace(/\W/g, "-")}.log`);
-  const proc = runCli(args, { nodeArgs: ["--import", join(import.meta.dirname, "recordModules.mjs")], env: { ...process.env, SHARDKIT_MODULE_LOG: log } });
+  const proc = runCli(args, { cli: moduleCliNodeArgs, nodeArgs: ["--import", join(import.meta.dirname, "recordModules.mjs")], env: { ...process.env, SHARDKIT_MODULE_LOG: log } });
   const code = await proc.exited;
   return { code, modules: readFileSync(log, "utf8").split("\n").filter(Boolean) };
 }
@@ -51,6 +51,7 @@ describe("shardkit loads the chain, the server and the gateway only for a comman
 
     const log = join(dir, "sandbox-run.log");
     const run = runCli(["sandbox", "--home", home, "run", "--rpc-addr", "127.0.0.1:0"], {
+      cli: moduleCliNodeArgs,
       nodeArgs: ["--import", join(import.meta.dirname, "recordModules.mjs")],
       env: { ...process.env, SHARDKIT_MODULE_LOG: log },
     });

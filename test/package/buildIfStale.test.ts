@@ -9,7 +9,7 @@ import { repoRoot } from "../cli/cliProcess.js";
 const root = mkdtempSync(join(tmpdir(), "shardkit-prestart-"));
 mkdirSync(join(root, "scripts"));
 for (const script of ["build-if-stale.mjs", "distFreshness.mjs"]) copyFileSync(join(repoRoot, "scripts", script), join(root, "scripts", script));
-const build = `node -e "const fs=require('fs');fs.mkdirSync('dist/src/cli',{recursive:true});fs.writeFileSync('dist/src/cli/main.js','');fs.appendFileSync('builds','x')"`;
+const build = `node -e "const fs=require('fs');fs.mkdirSync('dist/cli',{recursive:true});fs.writeFileSync('dist/cli/main.js','');fs.appendFileSync('builds','x')"`;
 writeFileSync(join(root, "package.json"), JSON.stringify({ name: "stand-in", private: true, scripts: { build } }));
 mkdirSync(join(root, "src"));
 writeFileSync(join(root, "src", "a.ts"), "export {};\n");
@@ -32,7 +32,7 @@ describe("npm start's prestart (scripts/build-if-stale.mjs)", () => {
     expect(prestart().status).toBe(0);
     expect(builds()).toBe(1);
 
-    age(join(root, "dist", "src", "cli", "main.js"), 30);
+    age(join(root, "dist", "cli", "main.js"), 30);
     writeFileSync(join(root, "src", "a.ts"), "export const changed = 1;\n");
     expect(prestart().status).toBe(0);
     expect(builds()).toBe(2);

@@ -54,7 +54,8 @@ describe("npm package contents", () => {
     const allowed = [
       /^package\.json$/,
       /^README\.md$/,
-      /^dist\/(src|generated)\/.+\.(js|d\.ts)$/,
+      /^dist\/cli\/[\w-]+\.js$/,
+      /^dist\/src\/(client|proof)\/.+\.(js|d\.ts)$/,
       /^dist\/generated\/openrpc\.json$/,
       /^generated\/(openrpc|openapi)\.json$/,
       /^generated\/docs\/((rpc|rest|guides)\/)?[\w.-]+\.html$/,

@@ -53,6 +53,6 @@ describe("documentation code blocks", () => {
     expect(ci).toMatch(/^npm ci$/m);
     expect(ci).toMatch(/^npm test$/m);
     const manifest = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { scripts: Record<string, string> };
-    expect(manifest.scripts.start).toBe("node dist/src/cli/main.js serve");
+    expect(manifest.scripts.start).toBe("node dist/cli/main.js serve");
   });
 });

@@ -1,0 +1,31 @@
+// `npm run build` runs this after tsc: bundles the `shardkit` command from tsc's output into
+// dist/cli/ (main.js, the worker entries, shared chunks). Node resolves, reads and compiles
+// ~370 files one by one to start the unbundled CLI (a third of a sandbox's start-up CPU); the
+// bundle is a few files. Lazy `import()`s stay lazy (split chunks); npm packages stay external
+// (lmdb is native). Worker entries sit next to the chunks under their own names, where
+// startWorker looks for them (a file next to its caller).
+import { rmSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const compiled = (path) => join(root, "dist", "src", path);
+const outdir = join(root, "dist", "cli");
+
+rmSync(outdir, { recursive: true, force: true });
+await build({
+  entryPoints: [compiled("cli/main.js"), compiled("chain/genesis/entrySortWorker.js"), compiled("chain/store/bucketOrderWorker.js"), compiled("chain/fork/blockingRpcWorker.js")],
+  outdir,
+  entryNames: "[name]",
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  packages: "external",
+  // Maps for a checkout (to tsc's output, which maps on to src/); the package ships none.
+  sourcemap: "linked",
+  sourcesContent: false,
+  logLevel: "warning",
+});
