@@ -112,6 +112,11 @@ export interface ChainOptions {
   /** Runs FunctionCall actions (default: the wasm contract VM, vm/wasmExecutor.ts). */
   readonly functionCalls?: FunctionCallExecutor;
   /**
+   * Where the wasm VM keeps prepared contracts across processes (vm/PreparedContractFiles.ts;
+   * the CLI passes one directory per user). Default: none, each process prepares its own.
+   */
+  readonly preparedContractsDir?: string | undefined;
+  /**
    * Fork an upstream chain: continue from its block, reading its state lazily beneath the
    * local writes (fork/). A data dir that holds a fork resumes it (the URL may change).
    */
@@ -198,6 +203,7 @@ export class Chain implements ChainReader {
     validityPeriod: number;
     minimumStake: bigint;
     functionCalls: FunctionCallExecutor | undefined;
+    preparedContractsDir: string | undefined;
     fork?: { readonly point: ForkPoint; readonly options: ForkOptions | undefined } | undefined;
   }) {
     const { config, layout, author } = init;
@@ -295,7 +301,7 @@ export class Chain implements ChainReader {
 
     const params = this.runtimeParameters;
     // Prepared contracts and guest memories, shared by block production and view calls.
-    const contracts = new ContractCache(wasmLimitsOf(params));
+    const contracts = new ContractCache(wasmLimitsOf(params), undefined, undefined, init.preparedContractsDir);
     const memories = new MemoryPool(params.wasm.initialMemoryPages, params.wasm.maxMemoryPages);
     this.producer = new Producer({
       config,
@@ -379,6 +385,7 @@ export class Chain implements ChainReader {
       validityPeriod,
       minimumStake: opts.minimumStake ?? 0n,
       functionCalls: opts.functionCalls,
+      preparedContractsDir: opts.preparedContractsDir,
     };
     const resumed = chainStore.genesis();
     if (resumed !== undefined) {
@@ -442,6 +449,7 @@ export class Chain implements ChainReader {
       validityPeriod: number;
       minimumStake: bigint;
       functionCalls: FunctionCallExecutor | undefined;
+      preparedContractsDir: string | undefined;
       chainStore: ChainStore;
       blockTimeMs: number;
       now: () => number;

@@ -10,6 +10,7 @@ import { CatchUpLine, type CatchUpDone } from "./catchUpLine.js";
 import { startProgress, type Progress } from "./progressLine.js";
 import { shutdownOnSignals } from "./shutdownOnSignals.js";
 import { listenError } from "./listenError.js";
+import { preparedContractsDir } from "./preparedContractsDir.js";
 
 /** Serves the dev chain `options` describe (from `serve`'s flags) until a signal, logging at `level`. */
 export async function runServe(options: ServiceOptions & { apiPort: number }, level: LogLevel): Promise<void> {
@@ -28,7 +29,7 @@ export async function runServe(options: ServiceOptions & { apiPort: number }, le
   let indexed: CatchUpDone | undefined;
   const service = await startService({
     ...options,
-    chain: { ...options.chain, ...(loading && { onGenesisProgress: genesisProgressTo(loading, loadingLabel!) }) },
+    chain: { preparedContractsDir: preparedContractsDir(), ...options.chain, ...(loading && { onGenesisProgress: genesisProgressTo(loading, loadingLabel!) }) },
     logger,
     // A resumed chain is indexed for the REST API in the background, 64 blocks per event-loop turn: requests are answered meanwhile.
     onIndexCatchUp: (height, target) => {

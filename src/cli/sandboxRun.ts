@@ -5,6 +5,7 @@ import { HoldingListener } from "../server/http/HoldingListener.js";
 import type { Service } from "../server/startService.js";
 import { UsageError } from "./flags.js";
 import { shutdownOnSignals } from "./shutdownOnSignals.js";
+import { preparedContractsDir } from "./preparedContractsDir.js";
 
 export interface SandboxRunOptions {
   readonly home: string;
@@ -34,7 +35,7 @@ export async function sandboxRun(options: SandboxRunOptions): Promise<void> {
   const rpcListener = await HoldingListener.open(host, port).catch(cannotListen);
   const dataDir = join(home, "data");
   // A data dir that exists holds the chain of an earlier run: resume it.
-  const chainOptions = { blockTimeMs: options.blockTimeMs, dataDir, ...(!existsSync(dataDir) && { genesisFile }) };
+  const chainOptions = { blockTimeMs: options.blockTimeMs, dataDir, preparedContractsDir: preparedContractsDir(), ...(!existsSync(dataDir) && { genesisFile }) };
   const starting = startSandboxService(host, port, rpcListener, chainOptions, fastForwardStepMs(home)).catch(async (error: unknown) => {
     await rpcListener.close();
     return cannotListen(error);

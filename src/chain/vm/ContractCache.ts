@@ -1,3 +1,4 @@
+import { PreparedContractFiles } from "./PreparedContractFiles.js";
 import { type PrepareOptions, prepareContract, type PrepareResult } from "./wasm/prepareContract.js";
 import type { WasmLimits } from "./wasm/wasmLimits.js";
 
@@ -28,20 +29,27 @@ export function cachedContractBytes(entry: CachedContract): number {
  * is prepared and compiled once; a failed preparation is cached too (it is deterministic).
  * Bounded by estimated bytes, not by count (contracts range from bytes to megabytes): least
  * recently used entries leave first once `maxBytes` would be exceeded; the newest entry stays
- * even if it alone exceeds the bound, so a call never prepares its code twice.
+ * even if it alone exceeds the bound, so a call never prepares its code twice. Given a
+ * directory, a miss looks there before preparing, and files what it prepared
+ * (PreparedContractFiles: shared with other processes, kept across restarts).
  */
 export class ContractCache {
   private readonly entries = new Map<string, { entry: CachedContract; bytes: number }>();
   private total = 0;
   /** The key last moved to (or added at) the end of `entries`. */
   private newest: string | undefined;
+  private readonly files: PreparedContractFiles | undefined;
 
   constructor(
     private readonly limits: WasmLimits,
     private readonly maxBytes = DEFAULT_CONTRACT_CACHE_BYTES,
     /** How contracts are metered (tests compare the instrumentation variants). */
     private readonly prepareOptions: PrepareOptions = {},
-  ) {}
+    /** Where prepared contracts are kept on disk (none when undefined). */
+    preparedDir?: string,
+  ) {
+    this.files = preparedDir === undefined ? undefined : new PreparedContractFiles(preparedDir, limits, prepareOptions);
+  }
 
   /** The contract with hash `codeHash`; `code` is read (from state) only on a miss. */
   get(codeHash: string, code: () => Uint8Array): CachedContract {
@@ -56,7 +64,7 @@ export class ContractCache {
       return hit.entry;
     }
     const source = code();
-    const entry = { result: prepareContract(source, this.limits, this.prepareOptions), codeLength: source.length };
+    const entry = this.files?.load(source) ?? this.prepare(source);
     const bytes = cachedContractBytes(entry);
     for (const [oldest, old] of this.entries) {
       if (this.total + bytes <= this.maxBytes) break;
@@ -66,6 +74,12 @@ export class ContractCache {
     this.entries.set(codeHash, { entry, bytes });
     this.newest = codeHash;
     this.total += bytes;
+    return entry;
+  }
+
+  private prepare(source: Uint8Array): CachedContract {
+    const entry = { result: prepareContract(source, this.limits, this.prepareOptions), codeLength: source.length };
+    this.files?.save(source, entry);
     return entry;
   }
 

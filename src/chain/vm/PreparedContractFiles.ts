@@ -1,0 +1,100 @@
+import { createHash, randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { deserialize, serialize } from "node:v8";
+import type { CachedContract } from "./ContractCache.js";
+import { preparationFingerprint } from "./wasm/preparationFingerprint.js";
+import type { PreparedContract, PrepareErrorJson, PrepareOptions } from "./wasm/prepareContract.js";
+import type { WasmLimits } from "./wasm/wasmLimits.js";
+
+/** What a file holds: the cache entry without the compiled module (V8 cannot serialise a WebAssembly.Module to disk). */
+interface StoredContract {
+  readonly codeLength: number;
+  readonly result: { readonly ok: false; readonly error: PrepareErrorJson } | { readonly ok: true; readonly contract: Omit<PreparedContract, "module"> };
+}
+
+/**
+ * Prepared contracts on disk, shared by every shardkit process that is given the same
+ * directory (the CLI gives all of one user's the same: sandboxes of a near-workspaces run
+ * deploy the same wasm again and again, and a restarted chain calls the contracts it called
+ * before). Preparing a 200 KB contract takes 200-500 ms; reading it back and compiling the
+ * prepared binary takes ~10.
+ *
+ * Files are named by the sha256 of the deployed code (never by an account's `code_hash`,
+ * which a patched record may set to anything) under a directory named by everything else the
+ * result depends on: the preparation code (preparationFingerprint), the limits, the options
+ * and the V8 version (the file is V8-serialised). A file is written beside its final name and
+ * renamed into place, so concurrent writers and a kill leave whole files or none; one that
+ * does not read back (disk damage, a foreign file) is removed and prepared again.
+ */
+export class PreparedContractFiles {
+  private dirNow: string | undefined;
+
+  constructor(
+    private readonly root: string,
+    private readonly limits: WasmLimits,
+    private readonly options: PrepareOptions,
+  ) {}
+
+  /** The cached preparation of `code`, or undefined. */
+  load(code: Uint8Array): CachedContract | undefined {
+    const path = this.pathOf(code);
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(path);
+    } catch {
+      return undefined;
+    }
+    try {
+      const stored: StoredContract = deserialize(bytes);
+      if (stored.codeLength !== code.length) throw new Error("another code's file");
+      const { result } = stored;
+      if (!result.ok) return { codeLength: stored.codeLength, result };
+      return { codeLength: stored.codeLength, result: { ok: true, contract: { ...result.contract, module: new WebAssembly.Module(result.contract.code) } } };
+    } catch {
+      removeQuietly(path);
+      return undefined;
+    }
+  }
+
+  /** Files `entry` as the preparation of `code` (a failure to write only costs the next process a preparation). */
+  save(code: Uint8Array, entry: CachedContract): void {
+    const path = this.pathOf(code);
+    const { result } = entry;
+    let stored: StoredContract = { codeLength: entry.codeLength, result };
+    if (result.ok) {
+      const { module: _compiled, ...contract } = result.contract;
+      stored = { codeLength: entry.codeLength, result: { ok: true, contract } };
+    }
+    const partial = `${path}.${randomBytes(6).toString("hex")}.partial`;
+    try {
+      mkdirSync(this.dir(), { recursive: true });
+      writeFileSync(partial, serialize(stored));
+      renameSync(partial, path);
+    } catch {
+      removeQuietly(partial);
+    }
+  }
+
+  private pathOf(code: Uint8Array): string {
+    return join(this.dir(), `${createHash("sha256").update(code).digest("hex")}.prepared`);
+  }
+
+  private dir(): string {
+    if (this.dirNow !== undefined) return this.dirNow;
+    const generation = createHash("sha256")
+      .update(JSON.stringify({ code: preparationFingerprint(), v8: process.versions.v8, limits: this.limits, options: this.options }))
+      .digest("hex")
+      .slice(0, 32);
+    return (this.dirNow = join(this.root, generation));
+  }
+}
+
+/** A cache file that cannot be removed either (a read-only directory) is left as it is. */
+function removeQuietly(path: string): void {
+  try {
+    rmSync(path, { force: true });
+  } catch {
+    // nothing to do
+  }
+}
