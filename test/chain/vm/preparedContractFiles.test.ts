@@ -113,10 +113,11 @@ describe("a chain whose VM keeps prepared contracts on disk", () => {
       const put = outcomeOf(settle(chain, submit(chain, BOB, ALICE, [call("set", JSON.stringify({ key: "k", value: "v" }), 30n * TGAS, 0n)])));
       const got = chain.at(chain.head()).callFunction(ALICE, "get", new TextEncoder().encode(JSON.stringify({ key: "k" })));
       await chain.close();
-      return { status: put.status, gasBurnt: put.gas_burnt, got };
+      return { status: put.status, gasBurnt: put.receipts_outcome.map((r) => r.outcome.gas_burnt), got };
     };
     const none = await run(undefined);
     expect(none.status).toHaveProperty("SuccessValue");
+    expect(none.gasBurnt[0]).toBeGreaterThan(0);
     expect(await run(dir)).toEqual(none); // cold: prepared here and filed
     expect(readdirSync(dir)).toHaveLength(1);
     expect(await run(dir)).toEqual(none); // warm: read from the file
