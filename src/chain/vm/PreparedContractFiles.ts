@@ -1,11 +1,14 @@
 import { createHash, randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { deserialize, serialize } from "node:v8";
 import type { CachedContract } from "./ContractCache.js";
 import { preparationFingerprint } from "./wasm/preparationFingerprint.js";
 import type { PreparedContract, PrepareErrorJson, PrepareOptions } from "./wasm/prepareContract.js";
 import type { WasmLimits } from "./wasm/wasmLimits.js";
+
+/** A directory of another build that no file was written to for this long is removed when a new one starts. */
+const STALE_AFTER_MS = 30 * 24 * 3600 * 1000;
 
 /** What a file holds: the cache entry without the compiled module (V8 cannot serialise a WebAssembly.Module to disk). */
 interface StoredContract {
@@ -25,7 +28,9 @@ interface StoredContract {
  * result depends on: the preparation code (preparationFingerprint), the limits, the options
  * and the V8 version (the file is V8-serialised). A file is written beside its final name and
  * renamed into place, so concurrent writers and a kill leave whole files or none; one that
- * does not read back (disk damage, a foreign file) is removed and prepared again.
+ * does not read back (disk damage, a foreign file) is removed and prepared again. Each build
+ * of shardkit starts a directory of its own; starting one removes those of other builds left
+ * unwritten for 30 days.
  */
 export class PreparedContractFiles {
   private dirNow: string | undefined;
@@ -68,11 +73,25 @@ export class PreparedContractFiles {
     }
     const partial = `${path}.${randomBytes(6).toString("hex")}.partial`;
     try {
-      mkdirSync(this.dir(), { recursive: true });
+      if (mkdirSync(this.dir(), { recursive: true }) !== undefined) this.pruneOtherGenerations();
       writeFileSync(partial, serialize(stored));
       renameSync(partial, path);
     } catch {
       removeQuietly(partial);
+    }
+  }
+
+  /** Removes the directories of other shardkit builds that no file was written to for STALE_AFTER_MS (each new build starts one). */
+  private pruneOtherGenerations(): void {
+    const now = Date.now();
+    for (const name of readdirSync(this.root)) {
+      const dir = join(this.root, name);
+      if (dir === this.dir()) continue;
+      try {
+        if (now - statSync(dir).mtimeMs > STALE_AFTER_MS) rmSync(dir, { recursive: true, force: true });
+      } catch {
+        // another process pruned it first, or it is not ours to remove
+      }
     }
   }
 

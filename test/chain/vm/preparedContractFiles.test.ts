@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { serialize } from "node:v8";
@@ -121,5 +121,24 @@ describe("a chain whose VM keeps prepared contracts on disk", () => {
     expect(await run(dir)).toEqual(none); // cold: prepared here and filed
     expect(readdirSync(dir)).toHaveLength(1);
     expect(await run(dir)).toEqual(none); // warm: read from the file
+  });
+});
+
+describe("directories of other builds", () => {
+  it("are removed when a new one starts if no file was written to them for 30 days; recent ones stay", () => {
+    const dir = join(root, "prune");
+    const stale = join(dir, "a-build-of-long-ago");
+    const recent = join(dir, "a-build-of-last-week");
+    for (const old of [stale, recent]) {
+      mkdirSync(old, { recursive: true });
+      writeFileSync(join(old, "x.prepared"), "");
+    }
+    const daysAgo = (days: number) => new Date(Date.now() - days * 24 * 3600 * 1000);
+    utimesSync(stale, daysAgo(31), daysAgo(31));
+    utimesSync(recent, daysAgo(7), daysAgo(7));
+    new ContractCache(LIMITS, undefined, {}, dir).get("a", () => CODE);
+    const left = readdirSync(dir);
+    expect(left).toHaveLength(2); // this build's and last week's
+    expect(left).toContain("a-build-of-last-week");
   });
 });
