@@ -242,6 +242,7 @@ export class BlockIndexer<S extends IndexStore = IndexStore> {
     return this.store.apply({
       ...this.stateUpdates([...accountEntries, ...records.entriesOf("accessKey")]),
       height: genesis.height,
+      blockHash: genesis.hash,
       timestampNs: genesis.timestampNs,
       ...tokens,
       balancesRead: ftRead !== undefined,
@@ -281,6 +282,7 @@ export class BlockIndexer<S extends IndexStore = IndexStore> {
     const update: IndexBlockUpdate = {
       ...this.stateUpdates(commit.stateChanges.entries()),
       height: block.height,
+      blockHash: block.hash,
       timestampNs: block.timestampNs,
       ft: [...ft.values()],
       nft: [...nft.values()],

@@ -39,6 +39,8 @@ export type KeyPermission = "full" | "limited";
 /** Everything one block changes in the index. */
 export interface IndexBlockUpdate {
   readonly height: number;
+  /** The block's hash (base58), which a store that outlives the process keeps to recognise its chain. */
+  readonly blockHash?: string;
   readonly timestampNs: bigint;
   /** Account → its state after the block, or null when the block deleted it. */
   readonly accountStates: ReadonlyMap<string, AccountStateRow | null>;

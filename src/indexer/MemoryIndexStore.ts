@@ -10,9 +10,7 @@ import type {
   IndexStore,
   KeyPermission,
 } from "./IndexStore.js";
-
-const byKey = <T>(key: (row: T) => string) => (a: T, b: T) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
-const DECIMAL = /^(0|[1-9][0-9]*)$/;
+import { compareStrings, contractRows, sortFtHolders } from "./indexRowOrder.js";
 
 /** The in-process index: maps keyed like FastNEAR's Redis hashes (ft:/nf:/st:/pk:/b:/accounts). */
 export class MemoryIndexStore implements IndexStore {
@@ -109,15 +107,15 @@ export class MemoryIndexStore implements IndexStore {
         balance: this.balances.get(contractId)?.get(accountId) ?? null,
         lastUpdateBlockHeight: height,
       }))
-      .sort(byKey((r) => r.contractId));
+      .sort((a, b) => compareStrings(a.contractId, b.contractId));
   }
 
   nftRows(accountId: string): ContractRow[] {
-    return contractRows(this.nft.get(accountId));
+    return contractRows(this.nft.get(accountId) ?? []);
   }
 
   poolRows(accountId: string): ContractRow[] {
-    return contractRows(this.pools.get(accountId));
+    return contractRows(this.pools.get(accountId) ?? []);
   }
 
   keyHolders(publicKey: string, fullAccessOnly: boolean): string[] {
@@ -130,22 +128,7 @@ export class MemoryIndexStore implements IndexStore {
   /** Sorted once per token and block that changed it; requests in between slice the cached order. */
   topHolders(tokenId: string, limit: number): FtHolder[] {
     let sorted = this.sortedHolders.get(tokenId);
-    if (sorted === undefined) this.sortedHolders.set(tokenId, (sorted = this.sortHolders(tokenId)));
+    if (sorted === undefined) this.sortedHolders.set(tokenId, (sorted = sortFtHolders(this.balances.get(tokenId) ?? [])));
     return sorted.slice(0, limit);
   }
-
-  private sortHolders(tokenId: string): FtHolder[] {
-    const holders: { accountId: string; balance: string; value: bigint }[] = [];
-    for (const [accountId, balance] of this.balances.get(tokenId) ?? []) {
-      if (balance !== null && DECIMAL.test(balance)) holders.push({ accountId, balance, value: BigInt(balance) });
-    }
-    holders.sort((a, b) => (a.value !== b.value ? (a.value > b.value ? -1 : 1) : a.accountId < b.accountId ? 1 : -1));
-    return holders.map(({ accountId, balance }) => ({ accountId, balance }));
-  }
-}
-
-function contractRows(rows: Map<string, number> | undefined): ContractRow[] {
-  return [...(rows ?? [])]
-    .map(([contractId, lastUpdateBlockHeight]) => ({ contractId, lastUpdateBlockHeight }))
-    .sort(byKey((r) => r.contractId));
 }

@@ -8,6 +8,8 @@ import { HistoryIndexer, type HistoryIndexerOptions } from "../indexer/history/H
 import type { HistoryStore } from "../indexer/history/HistoryStore.js";
 import { LmdbHistoryStore } from "../indexer/history/LmdbHistoryStore.js";
 import { MemoryHistoryStore } from "../indexer/history/MemoryHistoryStore.js";
+import type { IndexStore } from "../indexer/IndexStore.js";
+import { LmdbIndexStore } from "../indexer/LmdbIndexStore.js";
 import { MemoryIndexStore } from "../indexer/MemoryIndexStore.js";
 import type { Logger } from "./log/Logger.js";
 import { logOutcomes } from "./log/outcomeLog.js";
@@ -26,9 +28,10 @@ export interface ChainSessionOptions {
 }
 
 /**
- * One chain a service serves and everything that follows it: the REST index, the transaction
- * history index (in `<data-dir>/history` on a durable chain), the dev-chain controls (a
- * revert rebuilds the indexes) and the outcome log. `shardkit_reset` closes one session and
+ * One chain a service serves and everything that follows it: the REST index (in
+ * `<data-dir>/rest-index` on a durable chain, else in memory), the transaction history index
+ * (in `<data-dir>/history`), the dev-chain controls (a revert rebuilds the REST index and
+ * rewinds the history) and the outcome log. `shardkit_reset` closes one session and
  * opens the next; the listeners stay.
  */
 export class ChainSession {
@@ -40,6 +43,8 @@ export class ChainSession {
   private constructor(
     readonly chain: Chain,
     private readonly historyStore: HistoryStore,
+    /** The data dir's REST index (undefined: a new one in memory per indexer). */
+    private readonly restStore: LmdbIndexStore | undefined,
     private readonly options: ChainSessionOptions,
   ) {
     const { logger } = options;
@@ -85,17 +90,18 @@ export class ChainSession {
   /** Opens the chain (or takes `opened`, opened from `chainOptions`) and its indexes; nothing runs until `start`. */
   static async open(chainOptions: ChainOptions, options: ChainSessionOptions, opened?: Chain): Promise<ChainSession> {
     const chain = opened ?? (await Chain.open(chainOptions));
-    let store: HistoryStore;
+    let store: HistoryStore | undefined;
+    let restStore: LmdbIndexStore | undefined;
     try {
-      store =
-        chain.durable && chainOptions.dataDir !== undefined
-          ? LmdbHistoryStore.open(join(chainOptions.dataDir, "history"))
-          : new MemoryHistoryStore({ idleBlockRow: idleBlockRowOf(chain) });
+      const dataDir = chain.durable ? chainOptions.dataDir : undefined;
+      store = dataDir !== undefined ? LmdbHistoryStore.open(join(dataDir, "history")) : new MemoryHistoryStore({ idleBlockRow: idleBlockRowOf(chain) });
+      if (dataDir !== undefined) restStore = LmdbIndexStore.open(join(dataDir, REST_INDEX_DIR));
     } catch (e) {
+      await store?.close();
       await chain.close();
       throw e;
     }
-    return new ChainSession(chain, store, options);
+    return new ChainSession(chain, store, restStore, options);
   }
 
   /** Starts the indexes and block production. */
@@ -113,12 +119,19 @@ export class ChainSession {
     this.indexerNow.stop();
     this.historyNow.stop();
     await this.historyStore.close();
+    await this.restStore?.close();
     await this.chain.close();
   }
 
   private newIndexer(onCatchUp: ChainSessionOptions["onIndexCatchUp"]): BlockIndexer {
     const ftBalances = this.options.ftBalances ?? ftBalanceReaderFrom(viewCallOf(this.chain));
-    return new BlockIndexer(this.chain, new MemoryIndexStore(), { ftBalances, ...(onCatchUp && { onCatchUp }) });
+    let store: IndexStore = new MemoryIndexStore();
+    if (this.restStore !== undefined) {
+      // An index holding a block the chain no longer has (a revert, now or while it was closed) is rebuilt from genesis.
+      if (this.restStore.height !== null && this.restStore.blockHash !== this.chain.blockByHeight(this.restStore.height)?.hash) this.restStore.clear();
+      store = this.restStore;
+    }
+    return new BlockIndexer(this.chain, store, { ftBalances, ...(onCatchUp && { onCatchUp }) });
   }
 
   private newHistoryIndexer(): HistoryIndexer {
@@ -126,3 +139,6 @@ export class ChainSession {
     return new HistoryIndexer(this.chain, this.historyStore, options);
   }
 }
+
+/** The REST index's directory in a data dir (a reset removes it with the chain). */
+export const REST_INDEX_DIR = "rest-index";

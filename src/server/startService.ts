@@ -4,7 +4,7 @@ import { closeServer, listenOn } from "./http/serverLifecycle.js";
 import { rmSync } from "node:fs";
 import type { Chain, ChainOptions } from "../chain/node.js";
 import { LmdbChainStore } from "../chain/store/LmdbChainStore.js";
-import { ChainSession, type ChainSessionOptions } from "./ChainSession.js";
+import { ChainSession, REST_INDEX_DIR, type ChainSessionOptions } from "./ChainSession.js";
 import { InternalError } from "./errors.js";
 import { forkOfReset, type ResetOutcome, type ResetRequest } from "./resetRequest.js";
 import { DevChainControl } from "../chain/sandbox/DevChainControl.js";
@@ -161,7 +161,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       const dataDir = options.chain.dataDir;
       if (dataDir !== undefined) {
         LmdbChainStore.removeChain(dataDir);
-        rmSync(join(dataDir, "history"), { recursive: true, force: true });
+        for (const index of ["history", REST_INDEX_DIR]) rmSync(join(dataDir, index), { recursive: true, force: true });
       }
       session = await ChainSession.open(chainOptions, sessionOptions);
       if (!stopping) session.start();

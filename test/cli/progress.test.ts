@@ -1,4 +1,4 @@
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -62,6 +62,9 @@ describe("REST index catch-up on a resumed chain", () => {
     const genesisHeight = (await status()).sync_info.latest_block_height;
     while ((await status()).sync_info.latest_block_height < genesisHeight + 10) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(await stop(first)).toBe(0);
+    // The REST index is kept in the data dir: without it, a restart indexes every block again.
+    const dropIndex = () => rm(join(dataDir, "rest-index"), { recursive: true, force: true });
+    await dropIndex();
 
     const piped = await startServe(["--data-dir", dataDir, "--block-time", "0"]);
     expect(await stop(piped)).toBe(0);
@@ -70,6 +73,7 @@ describe("REST index catch-up on a resumed chain", () => {
     expect(piped.output().stdout + piped.output().stderr).not.toContain("\r");
 
     if (!hasScript) return;
+    await dropIndex();
     const onTerminal = runCliOnTerminal(["serve", "--data-dir", dataDir, "--rpc-port", "0", "--archival-port", "0", "--api-port", "0", "--block-time", "0"]);
     await waitFor(() => onTerminal.output().stdout, /REST API\s+http/);
     expect(await stop(onTerminal)).toBe(0);

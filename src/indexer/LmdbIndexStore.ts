@@ -1,0 +1,180 @@
+import type { Database, RootDatabase } from "lmdb";
+import { openDerivedIndexEnv } from "./derivedIndexEnv.js";
+import { compareStrings, contractRows, sortFtHolders } from "./indexRowOrder.js";
+import type { AccountRows, AccountStateRow, FtBalance, FtHolder, FtRow, IndexBlockUpdate, IndexStatus, IndexStore, KeyPermission } from "./IndexStore.js";
+
+/** Bumped when the layout below changes: an index of another format is rebuilt from the blocks. */
+const FORMAT = 1;
+/**
+ * Between the two ids of a pair key: below every character of an account id or a public key,
+ * so one id's pairs are one range (up to END). Printable: lmdb's key encoding gives control
+ * characters a meaning of their own (a key with "\u0001" in it read back as an array).
+ */
+const SEP = " ";
+const END = "!";
+const pair = (a: string, b: string) => `${a}${SEP}${b}`;
+
+/** What the index holds, written with every block in the same transaction. */
+interface Head {
+  readonly format: number;
+  readonly height: number;
+  /** Hash of the block at `height`: a chain that no longer has it (a revert while this was not open) gets a rebuilt index. */
+  readonly blockHash: string;
+  readonly timestampNs: string;
+  readonly balanceHeight: number | null;
+}
+
+/**
+ * The REST account-data index in its own LMDB environment (`<data-dir>/rest-index`), so a
+ * restart resumes it at its last block instead of rebuilding it from every block, and nothing
+ * of it stays in the heap. The same rows as MemoryIndexStore, keyed `id SEP id` so that an
+ * account's (or a key's, or a token's) rows are one range scan; each block is one write
+ * transaction with the head, so a killed process leaves whole blocks.
+ */
+export class LmdbIndexStore implements IndexStore {
+  height: number | null = null;
+  private head: Head | undefined;
+  private readonly meta: Database<Head, string>;
+  private readonly accounts: Database<AccountStateRow, string>;
+  /** publicKey SEP accountId → permission */
+  private readonly keys: Database<KeyPermission, string>;
+  /** accountId SEP contractId → height of the block that last touched the pair */
+  private readonly ft: Database<number, string>;
+  private readonly nft: Database<number, string>;
+  private readonly pools: Database<number, string>;
+  /** contractId SEP accountId → balance */
+  private readonly balances: Database<FtBalance, string>;
+  /** token → its numeric holders sorted, until a block changes the token (as in memory) */
+  private readonly sortedHolders = new Map<string, FtHolder[]>();
+
+  private constructor(
+    private readonly env: RootDatabase,
+    private readonly closeEnv: () => Promise<void>,
+  ) {
+    this.meta = env.openDB({ name: "meta" });
+    this.accounts = env.openDB({ name: "accounts" });
+    this.keys = env.openDB({ name: "keys" });
+    this.ft = env.openDB({ name: "ft" });
+    this.nft = env.openDB({ name: "nft" });
+    this.pools = env.openDB({ name: "pools" });
+    this.balances = env.openDB({ name: "balances" });
+    const head = this.meta.get("head");
+    if (head !== undefined && head.format !== FORMAT) this.clear();
+    else this.setHead(head);
+  }
+
+  /** Opens (or creates) the index in `dir` (see openDerivedIndexEnv for what survives what). */
+  static open(dir: string): LmdbIndexStore {
+    const { env, close } = openDerivedIndexEnv(dir, 8);
+    return new LmdbIndexStore(env, close);
+  }
+
+  /** Hash of the last indexed block (undefined before genesis is indexed). */
+  get blockHash(): string | undefined {
+    return this.head?.blockHash;
+  }
+
+  apply(update: IndexBlockUpdate): void {
+    if (this.height !== null && update.height <= this.height) {
+      throw new RangeError(`index is at block ${this.height}; cannot apply block ${update.height}`);
+    }
+    const head: Head = {
+      format: FORMAT,
+      height: update.height,
+      blockHash: update.blockHash ?? "",
+      timestampNs: update.timestampNs.toString(),
+      balanceHeight: update.balancesRead ? update.height : (this.head?.balanceHeight ?? null),
+    };
+    this.env.transactionSync(() => {
+      for (const [accountId, state] of update.accountStates) {
+        if (state === null) this.accounts.removeSync(accountId);
+        else this.accounts.putSync(accountId, state);
+      }
+      for (const { publicKey, accountId, permission } of update.accessKeys) {
+        if (permission === null) this.keys.removeSync(pair(publicKey, accountId));
+        else this.keys.putSync(pair(publicKey, accountId), permission);
+      }
+      for (const row of update.ft) {
+        this.ft.putSync(pair(row.accountId, row.contractId), update.height);
+        const key = pair(row.contractId, row.accountId);
+        // A deferred read keeps the previous balance (null when there is none), as in memory.
+        if (row.deferred !== true) this.balances.putSync(key, row.balance);
+        else if (this.balances.get(key) === undefined) this.balances.putSync(key, null);
+        this.sortedHolders.delete(row.contractId);
+      }
+      for (const row of update.ftRetries ?? []) {
+        this.balances.putSync(pair(row.contractId, row.accountId), row.balance);
+        this.sortedHolders.delete(row.contractId);
+      }
+      for (const row of update.nft) this.nft.putSync(pair(row.accountId, row.contractId), update.height);
+      for (const row of update.pools) this.pools.putSync(pair(row.accountId, row.poolId), update.height);
+      this.meta.putSync("head", head);
+    });
+    this.setHead(head);
+  }
+
+  /** Forgets every row (the chain this index followed was reverted or replaced): the next `apply` is genesis again. */
+  clear(): void {
+    this.env.transactionSync(() => {
+      for (const db of [this.meta, this.accounts, this.keys, this.ft, this.nft, this.pools, this.balances]) db.clearSync();
+    });
+    this.sortedHolders.clear();
+    this.setHead(undefined);
+  }
+
+  status(): IndexStatus {
+    return { height: this.height, timestampNs: this.head === undefined ? null : BigInt(this.head.timestampNs), balanceHeight: this.head?.balanceHeight ?? null };
+  }
+
+  account(accountId: string): AccountRows {
+    return {
+      height: this.appliedHeight(),
+      state: this.accounts.get(accountId),
+      ft: this.ftRows(accountId),
+      nft: contractRows(this.pairsOf(this.nft, accountId)),
+      pools: contractRows(this.pairsOf(this.pools, accountId)),
+    };
+  }
+
+  accountsByKey(publicKey: string, fullAccessOnly: boolean): { height: number; accountIds: string[] } {
+    const accountIds = this.pairsOf(this.keys, publicKey)
+      .filter(([, permission]) => !fullAccessOnly || permission === "full")
+      .map(([accountId]) => accountId);
+    return { height: this.appliedHeight(), accountIds };
+  }
+
+  ftTop(tokenId: string, limit: number): { height: number; holders: FtHolder[] } {
+    let sorted = this.sortedHolders.get(tokenId);
+    if (sorted === undefined) this.sortedHolders.set(tokenId, (sorted = sortFtHolders(this.pairsOf(this.balances, tokenId))));
+    return { height: this.appliedHeight(), holders: sorted.slice(0, limit) };
+  }
+
+  /** Closes the environment (which flushes it). */
+  close(): Promise<void> {
+    return this.closeEnv();
+  }
+
+  private ftRows(accountId: string): FtRow[] {
+    return this.pairsOf(this.ft, accountId)
+      .map(([contractId, lastUpdateBlockHeight]) => ({ contractId, balance: this.balances.get(pair(contractId, accountId)) ?? null, lastUpdateBlockHeight }))
+      .sort((a, b) => compareStrings(a.contractId, b.contractId));
+  }
+
+  /** The (second id, value) entries under `first`, in key order. */
+  private pairsOf<V>(db: Database<V, string>, first: string): [string, V][] {
+    const prefix = `${first}${SEP}`;
+    const out: [string, V][] = [];
+    for (const { key, value } of db.getRange({ start: prefix, end: `${first}${END}` })) out.push([key.slice(prefix.length), value]);
+    return out;
+  }
+
+  private appliedHeight(): number {
+    if (this.height === null) throw new Error("the index has not applied genesis yet");
+    return this.height;
+  }
+
+  private setHead(head: Head | undefined): void {
+    this.head = head;
+    this.height = head?.height ?? null;
+  }
+}
