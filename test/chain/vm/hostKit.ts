@@ -14,6 +14,7 @@ export const CURRENT = "contract.test.near";
 const enc = new TextEncoder();
 
 export const DEFAULT_CONTEXT: VmContext = {
+  chainId: "localnet",
   currentAccountId: CURRENT,
   signerAccountId: "signer.test.near",
   signerAccountPk: new Uint8Array(33),

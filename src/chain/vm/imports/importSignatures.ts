@@ -14,6 +14,7 @@ const ENV: Record<string, string> = {
   signer_account_pk: `${I(1)}:`,
   predecessor_account_id: `${I(1)}:`,
   refund_to_account_id: `${I(1)}:`,
+  chain_id: `${I(1)}:`,
   input: `${I(1)}:`,
   block_index: ":I",
   block_timestamp: ":I",
