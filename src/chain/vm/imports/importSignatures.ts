@@ -82,6 +82,8 @@ const ENV: Record<string, string> = {
   p256_verify: `${I(6)}:I`,
   promise_yield_create: `${I(7)}:I`,
   promise_yield_resume: `${I(4)}:i`,
+  promise_yield_create_with_id: `${I(9)}:I`,
+  promise_yield_resume_with_yield_id: `${I(4)}:i`,
   promise_set_refund_to: `${I(3)}:`,
   promise_batch_action_deploy_global_contract: `${I(3)}:`,
   promise_batch_action_deploy_global_contract_by_account_id: `${I(3)}:`,
