@@ -5,6 +5,7 @@ import { contract } from "./wat.js";
  *  - request: yields "on_resume" (20 Tgas, its input as the callback's arguments), keeps the
  *    data id under storage key "id" and returns the yield's promise (the transaction's result
  *    is the callback's);
+ *  - leaf: request with a 5 Tgas callback (for PROBE's fork, which gives leaf 20 Tgas);
  *  - respond: resumes the kept id with its input as the payload; returns "1" or "0" (the
  *    host's answer);
  *  - resume_id: resumes the data id given as its input (32 bytes) with "forged"; returns "1"/"0";
@@ -32,11 +33,12 @@ export const YIELDER = contract(
    (data (i32.const 56) "early")
    (data (i32.const 64) "forged")
    ;; Yields on_resume with the input as its arguments; the data id goes to register 0 and storage.
-   (func $yield (result i64)
+   (func $yield (result i64) (call $yield_with_gas (i64.const 20000000000000)))
+   (func $yield_with_gas (param $gas i64) (result i64)
      (local $p i64)
      (call $input (i64.const 1))
      (local.set $p (call $yield_create (i64.const 9) (i64.const 0) (i64.const -1) (i64.const 1)
-       (i64.const 20000000000000) (i64.const 0) (i64.const 0)))
+       (local.get $gas) (i64.const 0) (i64.const 0)))
      (drop (call $storage_write (i64.const 2) (i64.const 16) (i64.const -1) (i64.const 0) (i64.const 5)))
      (local.get $p))
    ;; Returns "1" or "0".
@@ -44,6 +46,7 @@ export const YIELDER = contract(
      (i32.store8 (i32.const 100) (i32.add (i32.const 48) (local.get $r)))
      (call $value_return (i64.const 1) (i64.const 100)))
    (func (export "request") (call $promise_return (call $yield)))
+   (func (export "leaf") (call $promise_return (call $yield_with_gas (i64.const 5000000000000))))
    (func (export "respond")
      (drop (call $storage_read (i64.const 2) (i64.const 16) (i64.const 2)))
      (call $input (i64.const 1))

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { base58Decode, base58Encode } from "@shardkit/primitives/base58";
 import type { Chain } from "../../../src/chain/node.js";
@@ -6,6 +9,7 @@ import { receiptIdFromReceipt } from "../../../src/chain/runtime/receiptId.js";
 import { contractDataTrieKey } from "../../../src/chain/store/trieKeys.js";
 import { ALICE, BOB, CAROL, openChain, outcomeOf, settle, submit, sumOfBalances } from "../runtime/helpers.js";
 import { call, deploy } from "./deploy.js";
+import { PROBE } from "./probeContract.js";
 import { YIELDER } from "./yieldContract.js";
 
 const b64 = (s: string): string => Buffer.from(s).toString("base64");
@@ -150,6 +154,46 @@ describe("yield/resume end to end", () => {
     expect(chain.transactionStatus(hash)!.finalExecutionStatus).not.toBe("FINAL");
     expect(outcomeOf(settle(chain, submit(chain, CAROL, ALICE, [call("resume_id", dataId)]))).status).toEqual({ SuccessValue: b64("1") });
     expect(outcomeOf(settle(chain, hash)).status).toEqual({ SuccessValue: b64("forged") });
+  });
+
+  it("a caller's callback gets the resumed payload through the yield's promise_return (the MPC signer's flow)", async () => {
+    const chain = await openChain();
+    deploy(chain, BOB, YIELDER); // the signer, shard 1
+    deploy(chain, ALICE, PROBE); // the caller, shard 0: fork(BOB) calls BOB.leaf, then its own cb
+    const hash = submit(chain, CAROL, ALICE, [call("fork", BOB)]);
+    for (let i = 0; i < 4; i++) chain.produceBlock();
+    expect(chain.transactionStatus(hash)!.finalExecutionStatus).not.toBe("FINAL");
+    const idKey = contractDataTrieKey(BOB, new TextEncoder().encode("id"));
+    expect(chain.at(chain.head()).shard(chain.shardOf(BOB)).get(idKey)).toBeDefined();
+    expect(outcomeOf(settle(chain, submit(chain, BOB, BOB, [call("respond", "sig")]))).status).toEqual({ SuccessValue: b64("1") });
+    const done = outcomeOf(settle(chain, hash));
+    // cb logs each promise result and returns their count.
+    expect(done.status).toEqual({ SuccessValue: b64("1") });
+    expect(done.receipts_outcome.find((r) => r.outcome.executor_id === ALICE && r.outcome.logs.length > 0)!.outcome.logs).toEqual(["sig"]);
+  });
+
+  it("a yield pending when a data-dir chain closes is resumed after reopening, and its timeout stays queued", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "shardkit-yield-"));
+    try {
+      const chain = await openChain({ dataDir: dir });
+      deploy(chain, ALICE, YIELDER);
+      const first = request(chain);
+      const second = request(chain);
+      const yieldHeight = chain.blockByHash(outcomeOf(chain.transactionStatus(second.hash)!).receipts_outcome[0]!.block_hash)!.height;
+      expect(chain.receipt(first.yieldId)!.receipt).toMatchObject({ Action: { is_promise_yield: true } });
+      await chain.close();
+
+      const again = await openChain({ dataDir: dir });
+      expect(again.receipt(first.yieldId)!.receipt).toMatchObject({ Action: { is_promise_yield: true } });
+      // `respond` resumes the id kept last (the second request's); the first one times out.
+      expect(outcomeOf(settle(again, submit(again, BOB, ALICE, [call("respond", "after restart")]))).status).toEqual({ SuccessValue: b64("1") });
+      expect(outcomeOf(settle(again, second.hash)).status).toEqual({ SuccessValue: b64("after restart") });
+      while (again.head().height < yieldHeight + TIMEOUT) again.produceBlock();
+      expect(outcomeOf(settle(again, first.hash)).status).toEqual({ SuccessValue: b64("timeout") });
+      await again.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("a malformed id fails the call; a view may not yield or resume", async () => {
