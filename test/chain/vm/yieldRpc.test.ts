@@ -63,4 +63,14 @@ describe("yield/resume over JSON-RPC", () => {
     const tx = await rpcResult(url, "tx", { tx_hash: txHash, sender_account_id: CAROL });
     expect(tx.receipts_outcome.map((r: any) => r.id)).toContain(yieldId);
   });
+
+  it("sandbox_fast_forward past yield_timeout_length_in_blocks resolves a yield nobody resumes", async () => {
+    // ALICE runs YIELDER since the test above.
+    const requested = await send(CAROL, ALICE, [call("request", "{}")], "INCLUDED");
+    const txHash = requested.transaction.hash;
+    expect(await rpcResult(url, "sandbox_fast_forward", { delta_height: 202 })).toEqual({});
+    const done = await rpcResult(url, "EXPERIMENTAL_tx_status", { tx_hash: txHash, sender_account_id: CAROL, wait_until: "FINAL" });
+    expect(done.status).toEqual({ SuccessValue: b64("timeout") });
+    expect(done.receipts_outcome.some((r: any) => r.outcome.logs[0] === "timed out")).toBe(true);
+  });
 });
