@@ -44,13 +44,14 @@ export function enqueuePromiseYieldTimeout(su: StateUpdate, accountId: string, d
  * entry that expired by `blockHeight` leaves the queue; one whose yield is still stored gets a
  * PromiseResume receipt with no data, id sha256(data_id ‖ height ‖ n), sent to the account
  * like any new receipt (it runs in the next block; a resume that arrived first wins, see
- * processReceipt). The caller commits.
+ * processReceipt). Like nearcore, it stops while the chunk is full (`full`), leaving the rest
+ * for later chunks. The caller commits.
  */
-export function resolvePromiseYieldTimeouts(su: StateUpdate, blockHeight: number): YieldTimeout[] {
+export function resolvePromiseYieldTimeouts(su: StateUpdate, blockHeight: number, full: () => boolean): YieldTimeout[] {
   let [first, next] = loadIndices(su);
   const initialFirst = first;
   const out: YieldTimeout[] = [];
-  while (first < next) {
+  while (first < next && !full()) {
     const key = promiseYieldTimeoutKey(first);
     const raw = su.get(key);
     if (raw === undefined) throw new Error(`PromiseYield timeout queue entry #${first} should be in the state`);

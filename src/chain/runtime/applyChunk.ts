@@ -145,7 +145,7 @@ export function applyChunk(input: ChunkInput): ChunkResult {
     else run(receipt);
   }
   // Yields that got no data in time resume with none in the next block.
-  for (const { resume, yieldReceiptId } of resolvePromiseYieldTimeouts(su, ctx.blockHeight)) {
+  for (const { resume, yieldReceiptId } of resolvePromiseYieldTimeouts(su, ctx.blockHeight, full)) {
     result.created.push(resume);
     result.createdBy.push(yieldReceiptId);
     result.outgoing.push(resume);
