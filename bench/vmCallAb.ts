@@ -61,6 +61,7 @@ class Side {
 
   call(method: string, args: unknown, predecessor: string, deposit: bigint): VmOutcome {
     const context: VmContext = {
+      chainId: "localnet",
       currentAccountId: FT,
       signerAccountId: predecessor,
       signerAccountPk: new Uint8Array(33),

@@ -324,7 +324,7 @@ export class Chain implements ChainReader {
     this.view = new ViewClient({
       history: this.history,
       lightClient: this.lightClient,
-      host: { layout, params, contracts, memories, validatorStakes, epochHeightAt: (height) => this.headers.epochIndexOf(height) + 1 },
+      host: { layout, params, contracts, memories, validatorStakes, chainId: this.chainId, epochHeightAt: (height) => this.headers.epochIndexOf(height) + 1 },
       pooledTransaction: (hash) => this.producer.pooledTransaction(hash),
       finalHeight: () => this.blockByFinality("final").height,
     });

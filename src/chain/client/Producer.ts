@@ -258,6 +258,7 @@ export class Producer {
     const timestampNs = this.nextTimestamp(prev);
     const ctx: ApplyContext = {
       params: this.parts.params,
+      chainId: config.chainId,
       blockHeight: height,
       blockTimestampNs: timestampNs,
       epochHeight: headers.epochIndexOf(height) + 1,

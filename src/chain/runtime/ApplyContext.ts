@@ -5,6 +5,8 @@ import type { RuntimeParameters } from "./parameters.js";
 /** What executing a chunk needs to know about the block it belongs to. */
 export interface ApplyContext {
   readonly params: RuntimeParameters;
+  /** The genesis chain id (contracts read it with chain_id). */
+  readonly chainId: string;
   /** Height of the block whose chunk is being applied. */
   readonly blockHeight: number;
   /** That block's timestamp, ns (contracts read it with block_timestamp). */

@@ -9,7 +9,8 @@ import { applyDistribution, isDistribution } from "./globalContractDistribution.
 import { processReceipt } from "./processReceipt.js";
 import { processTransaction } from "./processTransaction.js";
 import { UPDATED_DELAYED_RECEIPTS, VALIDATOR_ACCOUNTS_UPDATE } from "./StateChangeCause.js";
-import type { Receipt } from "./receipt.js";
+import { isPromiseYield, type Receipt } from "./receipt.js";
+import { resolvePromiseYieldTimeouts } from "./PromiseYieldTimeouts.js";
 import { getAccount, setAccount } from "./stateAccess.js";
 import type { StateUpdate } from "./StateUpdate.js";
 
@@ -56,7 +57,9 @@ export interface ChunkResult {
  * "local" and runs in this chunk, any other waits for the next block), then local receipts,
  * the delayed queue (FIFO) and incoming receipts. Once the gas burnt reaches the limit, local
  * and incoming receipts go to the back of the delayed queue and the queue stops draining.
- * Every receipt created while executing goes out for the next block, whatever its shard.
+ * Every receipt created while executing goes out for the next block, whatever its shard,
+ * except PromiseYield receipts, stored at once; then yields that timed out get their
+ * PromiseResume receipts (nearcore `resolve_promise_yield_timeouts`).
  */
 export function applyChunk(input: ChunkInput): ChunkResult {
   const { ctx, su, gasLimit } = input;
@@ -102,10 +105,13 @@ export function applyChunk(input: ChunkInput): ChunkResult {
     result.receiptOutcomes.push(execution.outcome);
     result.created.push(...execution.newReceipts);
     for (let i = 0; i < execution.newReceipts.length; i++) result.createdBy.push(execution.outcome.id);
-    result.outgoing.push(...execution.newReceipts);
     result.gasUsed += execution.outcome.gasBurnt;
     result.balanceBurnt += execution.burnt;
     result.proposals.push(...execution.proposals);
+    // PromiseYield receipts are instant (nearcore InstantPromiseYield): stored right away, never sent.
+    const instant: Receipt[] = [];
+    for (const r of execution.newReceipts) (isPromiseYield(r) ? instant : result.outgoing).push(r);
+    for (const r of instant) record(processReceipt(ctx, su, r));
   };
   // A global contract distribution stores its code and goes on to the next shard; no outcome.
   const run = (receipt: Receipt): void => {
@@ -137,6 +143,12 @@ export function applyChunk(input: ChunkInput): ChunkResult {
   for (const receipt of input.incoming) {
     if (full()) delay(receipt);
     else run(receipt);
+  }
+  // Yields that got no data in time resume with none in the next block.
+  for (const { resume, yieldReceiptId } of resolvePromiseYieldTimeouts(su, ctx.blockHeight, full)) {
+    result.created.push(resume);
+    result.createdBy.push(yieldReceiptId);
+    result.outgoing.push(resume);
   }
   delayed.save(su);
   su.commit(UPDATED_DELAYED_RECEIPTS);

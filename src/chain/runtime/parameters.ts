@@ -178,6 +178,8 @@ export interface WasmConfig {
   readonly maxElementsPerContractTable: number;
   readonly maxFunctionBodySize: number;
   readonly maxYieldPayloadSize: bigint;
+  /** Blocks after which a yield that got no data resumes with none (PromiseResult Failed). */
+  readonly yieldTimeoutLengthInBlocks: number;
 }
 
 export interface RuntimeParameters {
@@ -349,6 +351,7 @@ export const NEARCORE_RUNTIME_PARAMETERS: RuntimeParameters = {
     maxElementsPerContractTable: 10_000,
     maxFunctionBodySize: 196_608,
     maxYieldPayloadSize: 1_024n,
+    yieldTimeoutLengthInBlocks: 200,
   },
   storageAmountPerByte: 10_000_000_000_000_000_000n,
   globalContractStorageAmountPerByte: 100_000_000_000_000_000_000n,

@@ -4,7 +4,15 @@ import { applyActionReceipt, type ReceiptExecution } from "./applyActionReceipt.
 import type { ApplyContext } from "./ApplyContext.js";
 import { isActionReceipt, type ActionReceiptOf, type Receipt } from "./receipt.js";
 import { decodeReceipt, encodeReceipt } from "./receiptCodec.js";
-import { pendingDataCountKey, postponedReceiptIdKey, postponedReceiptKey, receivedDataKey } from "./runtimeTrieKeys.js";
+import {
+  PROMISE_YIELD_STATUS,
+  pendingDataCountKey,
+  postponedReceiptIdKey,
+  postponedReceiptKey,
+  promiseYieldReceiptKey,
+  promiseYieldStatusKey,
+  receivedDataKey,
+} from "./runtimeTrieKeys.js";
 import type { StateUpdate } from "./StateUpdate.js";
 
 const u32le = (n: number): string => bytesToLatin1(new BorshWriter().u32(n).toBytes());
@@ -21,6 +29,7 @@ export function processReceipt(ctx: ApplyContext, su: StateUpdate, receipt: Rece
   const receiverId = receipt.receiverId;
   if (!isActionReceipt(receipt)) {
     const body = receipt.body as Extract<Receipt["body"], { type: "Data" }>;
+    if (body.isPromiseResume === true) return processPromiseResume(ctx, su, receipt, body);
     const data = body.data === null ? new BorshWriter().u8(0) : new BorshWriter().u8(1).bytes(body.data);
     su.set(receivedDataKey(receiverId, body.dataId), bytesToLatin1(data.toBytes()));
     const waitingKey = postponedReceiptIdKey(receiverId, body.dataId);
@@ -45,6 +54,12 @@ export function processReceipt(ctx: ApplyContext, su: StateUpdate, receipt: Rece
     su.commit({ type: "postponed_receipt", receiptHash: receipt.receiptId });
     return undefined;
   }
+  if (receipt.body.isPromiseYield === true) {
+    // Stored until its data comes (nearcore: instant, right after the receipt that made it).
+    su.set(promiseYieldReceiptKey(receiverId, receipt.body.inputDataIds[0]!), bytesToLatin1(encodeReceipt(receipt)));
+    su.commit({ type: "postponed_receipt", receiptHash: receipt.receiptId });
+    return undefined;
+  }
   let pending = 0;
   for (const dataId of receipt.body.inputDataIds) {
     if (!su.has(receivedDataKey(receiverId, dataId))) {
@@ -57,4 +72,31 @@ export function processReceipt(ctx: ApplyContext, su: StateUpdate, receipt: Rece
   su.set(postponedReceiptKey(receiverId, receipt.receiptId), bytesToLatin1(encodeReceipt(receipt)));
   su.commit({ type: "postponed_receipt", receiptHash: receipt.receiptId });
   return undefined;
+}
+
+/**
+ * nearcore lib.rs `process_receipt`, PromiseResume: the yielded receipt, if still stored, takes
+ * the data (none after a timeout: PromiseResult Failed) and runs now; its status goes. A
+ * timeout that finds a resume already initiated, and any resume after the first, do nothing.
+ */
+function processPromiseResume(
+  ctx: ApplyContext,
+  su: StateUpdate,
+  receipt: Receipt,
+  body: Extract<Receipt["body"], { type: "Data" }>,
+): ReceiptExecution | undefined {
+  const receiverId = receipt.receiverId;
+  const statusKey = promiseYieldStatusKey(receiverId, body.dataId);
+  const yieldKey = promiseYieldReceiptKey(receiverId, body.dataId);
+  const timedOutButResumed = body.data === null && su.get(statusKey) === PROMISE_YIELD_STATUS.ResumeInitiated;
+  const stored = timedOutButResumed ? undefined : su.get(yieldKey);
+  if (stored === undefined) {
+    su.commit({ type: "postponed_receipt", receiptHash: receipt.receiptId });
+    return undefined;
+  }
+  su.remove(yieldKey);
+  su.remove(statusKey);
+  const data = body.data === null ? new BorshWriter().u8(0) : new BorshWriter().u8(1).bytes(body.data);
+  su.set(receivedDataKey(receiverId, body.dataId), bytesToLatin1(data.toBytes()));
+  return applyActionReceipt(ctx, su, decodeReceipt(latin1ToBytes(stored)) as ActionReceiptOf);
 }

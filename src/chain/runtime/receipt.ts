@@ -26,6 +26,12 @@ export interface ActionReceipt {
   /** Data ids that must all have arrived before the receipt executes. */
   readonly inputDataIds: readonly Uint8Array[];
   readonly actions: readonly Action[];
+  /**
+   * nearcore `ReceiptEnum::PromiseYield`: made by promise_yield_create, its one input is the
+   * data a promise_yield_resume (or the timeout) delivers. It is stored in state as soon as it
+   * is made (an "instant" receipt) and runs when that data arrives.
+   */
+  readonly isPromiseYield?: true;
 }
 
 /** nearcore `DataReceipt`: a promise result on its way to a waiting action receipt (`null` = failed). */
@@ -33,6 +39,8 @@ export interface DataReceipt {
   readonly type: "Data";
   readonly dataId: Uint8Array;
   readonly data: Uint8Array | null;
+  /** nearcore `ReceiptEnum::PromiseResume`: the data for a yielded receipt (null = timed out). */
+  readonly isPromiseResume?: true;
 }
 
 /**
@@ -65,6 +73,10 @@ export type NewReceipt = Omit<Receipt, "receiptId">;
 
 export function isActionReceipt(r: Receipt): r is ActionReceiptOf {
   return r.body.type === "Action";
+}
+
+export function isPromiseYield(r: Receipt | NewReceipt): boolean {
+  return r.body.type === "Action" && r.body.isPromiseYield === true;
 }
 
 /** A refund from `system` of tokens to their owner (failed deposits, deleted account balances). */
@@ -148,11 +160,11 @@ function receiptEnumView(b: Receipt["body"]): ReceiptView["receipt"] {
           })),
           input_data_ids: b.inputDataIds.map((id) => base58Encode(id)),
           actions: b.actions.map(toActionView),
-          is_promise_yield: false,
+          is_promise_yield: b.isPromiseYield === true,
         },
       };
     case "Data":
-      return { Data: { data_id: base58Encode(b.dataId), data: b.data === null ? null : base64Encode(b.data), is_promise_resume: false } };
+      return { Data: { data_id: base58Encode(b.dataId), data: b.data === null ? null : base64Encode(b.data), is_promise_resume: b.isPromiseResume === true } };
     case "GlobalContractDistribution":
       return {
         GlobalContractDistribution: {

@@ -12,19 +12,20 @@ import type { Receipt } from "./receipt.js";
  *                output_data_receivers Vec<{data_id [32], receiver_id}>,
  *                input_data_ids Vec<[32]>, actions Vec<Action> },
  *     1 Data { data_id [32], data Option<Vec<u8>> },
+ *     2 PromiseYield (as Action), 3 PromiseResume (as Data),
  *     4 GlobalContractDistribution(enum { 1 V2 { id GlobalContractIdentifier,
  *       target_shard u64, already_delivered_shards Vec<u64>, code Vec<u8>, nonce u64 } }) }
  * (nearcore now wraps stored receipts in further versioned envelopes; we do not.)
  */
 
-const TAG = { Action: 0, Data: 1, GlobalContractDistribution: 4 } as const;
+const TAG = { Action: 0, Data: 1, PromiseYield: 2, PromiseResume: 3, GlobalContractDistribution: 4 } as const;
 const DISTRIBUTION_V2 = 1;
 
 export function encodeReceipt(r: Receipt): Uint8Array {
   const w = new BorshWriter().string(r.predecessorId).string(r.receiverId).fixed(r.receiptId);
   const b = r.body;
   if (b.type === "Action") {
-    w.u8(TAG.Action).string(b.signerId);
+    w.u8(b.isPromiseYield === true ? TAG.PromiseYield : TAG.Action).string(b.signerId);
     writePublicKey(w, b.signerPublicKey);
     w.u128(b.gasPrice).u32(b.outputDataReceivers.length);
     for (const d of b.outputDataReceivers) w.fixed(d.dataId).string(d.receiverId);
@@ -33,7 +34,7 @@ export function encodeReceipt(r: Receipt): Uint8Array {
     w.u32(b.actions.length);
     for (const a of b.actions) writeAction(w, a);
   } else if (b.type === "Data") {
-    w.u8(TAG.Data).fixed(b.dataId);
+    w.u8(b.isPromiseResume === true ? TAG.PromiseResume : TAG.Data).fixed(b.dataId);
     if (b.data === null) w.u8(0);
     else w.u8(1).bytes(b.data);
   } else {
@@ -54,7 +55,7 @@ export function decodeReceipt(bytes: Uint8Array): Receipt {
   const receiptId = r.fixed(32, "receipt_id");
   const tag = r.u8("receipt");
   let receipt: Receipt;
-  if (tag === 0) {
+  if (tag === TAG.Action || tag === TAG.PromiseYield) {
     const signerId = r.accountId("signer_id");
     const signerPublicKey = r.publicKey("signer_public_key");
     const gasPrice = r.u128("gas_price");
@@ -68,12 +69,22 @@ export function decodeReceipt(bytes: Uint8Array): Receipt {
       predecessorId,
       receiverId,
       receiptId,
-      body: { type: "Action", signerId, signerPublicKey, gasPrice, outputDataReceivers, inputDataIds, actions },
+      body: {
+        type: "Action",
+        signerId,
+        signerPublicKey,
+        gasPrice,
+        outputDataReceivers,
+        inputDataIds,
+        actions,
+        ...(tag === TAG.PromiseYield ? { isPromiseYield: true as const } : {}),
+      },
     };
-  } else if (tag === TAG.Data) {
+  } else if (tag === TAG.Data || tag === TAG.PromiseResume) {
     const dataId = r.fixed(32, "data_id");
     const data = r.option("data") ? r.bytesVec("data") : null;
-    receipt = { predecessorId, receiverId, receiptId, body: { type: "Data", dataId, data } };
+    const resume = tag === TAG.PromiseResume ? { isPromiseResume: true as const } : {};
+    receipt = { predecessorId, receiverId, receiptId, body: { type: "Data", dataId, data, ...resume } };
   } else if (tag === TAG.GlobalContractDistribution) {
     if (r.u8("distribution version") !== DISTRIBUTION_V2) return r.fail("unknown GlobalContractDistributionReceipt version");
     const idTag = r.u8("id");

@@ -46,3 +46,25 @@ function globalContractKey(col: string, id: GlobalContractKeyId): string {
 
 export const globalContractCodeKey = (id: GlobalContractKeyId): string => globalContractKey("\x12", id);
 export const globalContractNonceKey = (id: GlobalContractKeyId): string => globalContractKey("\x13", id);
+
+/*
+ * Yield/resume (NEP-519; trie_key.rs col 10 PROMISE_YIELD_INDICES, 11 PROMISE_YIELD_TIMEOUT,
+ * 12 PROMISE_YIELD_RECEIPT, 20 PROMISE_YIELD_STATUS):
+ *   10                               → timeout queue indices {first u64, next u64} (per shard)
+ *   11 ‖ u64_le(index)               → borsh PromiseYieldTimeout {account_id, data_id, expires_at u64}
+ *   12 ‖ receiver ‖ ',' ‖ data_id    → the yielded receipt (borsh, receiptCodec.ts), until resumed
+ *   20 ‖ receiver ‖ ',' ‖ data_id    → borsh PromiseYieldStatus {0 Yielded, 1 ResumeInitiated}
+ */
+export const PROMISE_YIELD_INDICES_KEY = "\x0a";
+
+export function promiseYieldTimeoutKey(index: bigint): string {
+  const b = Buffer.alloc(8);
+  b.writeBigUInt64LE(index);
+  return "\x0b" + bytesToLatin1(b);
+}
+
+export const promiseYieldReceiptKey = (receiverId: string, dataId: Uint8Array): string => perReceiver("\x0c", receiverId, dataId);
+export const promiseYieldStatusKey = (receiverId: string, dataId: Uint8Array): string => perReceiver("\x14", receiverId, dataId);
+
+/** nearcore `PromiseYieldStatus`, stored as its one-byte borsh tag. */
+export const PROMISE_YIELD_STATUS = { Yielded: "\x00", ResumeInitiated: "\x01" } as const;

@@ -44,6 +44,8 @@ export interface ViewHost {
   readonly contracts: ContractCache;
   readonly memories: MemoryPool;
   readonly validatorStakes: ReadonlyMap<string, bigint>;
+  /** The genesis chain id (chain_id in view calls). */
+  readonly chainId: string;
   /** The epoch height (1-based) contracts see at a block height. */
   epochHeightAt(height: number): number;
 }
@@ -142,6 +144,7 @@ export class StateView {
     return viewFunctionCall({
       state,
       block: {
+        chainId: host.chainId,
         height: block.height,
         timestampNs: block.timestampNs,
         epochHeight: host.epochHeightAt(block.height),

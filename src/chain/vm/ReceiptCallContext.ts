@@ -27,6 +27,7 @@ const NO_RECEIVERS: readonly string[] = [];
  * sha256 or an encoding.
  */
 export class ReceiptCallContext implements VmContext {
+  readonly chainId: string;
   readonly currentAccountId: string;
   readonly signerAccountId: string;
   readonly predecessorAccountId: string;
@@ -51,6 +52,7 @@ export class ReceiptCallContext implements VmContext {
   constructor(private readonly call: FunctionCallInput) {
     const { ctx, receipt, account, action } = call;
     const body = receipt.body;
+    this.chainId = ctx.chainId;
     this.currentAccountId = call.accountId;
     this.signerAccountId = body.signerId;
     this.predecessorAccountId = receipt.predecessorId;

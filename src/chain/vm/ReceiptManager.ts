@@ -7,6 +7,14 @@ export interface PendingReceipt {
   readonly inputDataIds: Uint8Array[];
   readonly outputDataReceivers: DataReceiver[];
   readonly actions: Action[];
+  /** Made by promise_yield_create (nearcore `ReceiptMetadata::is_promise_yield`). */
+  readonly isPromiseYield?: true;
+}
+
+/** The data a promise_yield_resume submits (nearcore: a PromiseResume receipt to the account itself). */
+export interface PromiseResume {
+  readonly dataId: Uint8Array;
+  readonly data: Uint8Array;
 }
 
 /**
@@ -17,6 +25,7 @@ export interface PendingReceipt {
  */
 export class ReceiptManager {
   readonly receipts: PendingReceipt[] = [];
+  readonly resumes: PromiseResume[] = [];
   private readonly weights: { receipt: number; action: number; weight: bigint }[] = [];
 
   constructor(private readonly newDataId: () => Uint8Array) {}
@@ -34,6 +43,16 @@ export class ReceiptManager {
     }
     this.receipts.push({ receiverId, inputDataIds, outputDataReceivers: [], actions: [] });
     return this.receipts.length - 1;
+  }
+
+  /**
+   * nearcore `create_promise_yield_receipt`: a receipt to `receiverId` (the current account)
+   * whose one input, the returned data id, nothing in this call produces.
+   */
+  createYieldReceipt(receiverId: string): { receipt: number; dataId: Uint8Array } {
+    const dataId = this.newDataId();
+    this.receipts.push({ receiverId, inputDataIds: [dataId], outputDataReceivers: [], actions: [], isPromiseYield: true });
+    return { receipt: this.receipts.length - 1, dataId };
   }
 
   append(receiptIndex: number, action: Action): void {

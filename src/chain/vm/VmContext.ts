@@ -3,6 +3,8 @@
  * u64 values are bigint because they cross the wasm boundary as i64.
  */
 export interface VmContext {
+  /** The genesis chain id (chain_id host function). */
+  readonly chainId: string;
   readonly currentAccountId: string;
   readonly signerAccountId: string;
   /** The signer's public key, borsh (key type byte + key bytes). */

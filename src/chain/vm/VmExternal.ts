@@ -10,4 +10,12 @@ export interface VmExternal {
   /** Stake of a current validator, undefined when the account is not one. */
   validatorStake(accountId: string): bigint | undefined;
   validatorTotalStake(): bigint;
+  /**
+   * Yield/resume bookkeeping of the current account (nearcore RuntimeExt): whether a yield
+   * with this data id is still awaiting its data (its receipt is stored or its status is set),
+   * and the status a yield or a resume leaves. Written with the call's other state. An
+   * external without them (a unit-test mock) has no yield awaiting and keeps no status.
+   */
+  promiseYieldAwaiting?(dataId: Uint8Array): boolean;
+  setPromiseYieldStatus?(dataId: Uint8Array, status: "Yielded" | "ResumeInitiated"): void;
 }

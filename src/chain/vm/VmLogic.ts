@@ -26,6 +26,8 @@ const RELEASED_EXT: VmExternal = {
   storageRemove: released,
   validatorStake: released,
   validatorTotalStake: released,
+  promiseYieldAwaiting: released,
+  setPromiseYieldStatus: released,
 };
 const RELEASED_DATA_ID = released;
 /** What a released VmLogic holds until its next call: empty, never written (begin replaces them). */

@@ -7,7 +7,7 @@ import { HostErrorThrow } from "./HostError.js";
 import { hostFunctions } from "./imports/hostFunctions.js";
 import { IMPORT_SIGNATURES, signatureOf } from "./imports/importSignatures.js";
 import type { MemoryPool } from "./MemoryPool.js";
-import type { PendingReceipt } from "./ReceiptManager.js";
+import type { PendingReceipt, PromiseResume } from "./ReceiptManager.js";
 import type { VmContext } from "./VmContext.js";
 import type { VmExternal } from "./VmExternal.js";
 import { VmLogic } from "./VmLogic.js";
@@ -46,6 +46,8 @@ export interface VmOutcome {
   readonly usedGas: bigint;
   readonly logs: string[];
   readonly receipts: readonly PendingReceipt[];
+  /** Data submitted by promise_yield_resume (PromiseResume receipts to the account itself). */
+  readonly resumes: readonly PromiseResume[];
   /** nearcore's gas_profile of the call (empty when the VM never started). */
   readonly profile: readonly GasProfileEntry[];
   readonly error?: VmError;
@@ -61,6 +63,7 @@ function nop(run: ContractRun, error: VmError): VmOutcome {
     usedGas: 0n,
     logs: [],
     receipts: [],
+    resumes: [],
     profile: [],
     error,
   };
@@ -75,6 +78,7 @@ function abort(l: VmLogic, error: VmError): VmOutcome {
     usedGas: l.gas.usedGas,
     logs: l.logs,
     receipts: [],
+    resumes: [],
     profile: l.gas.gasProfile(),
     error,
   };
@@ -232,6 +236,7 @@ function call(run: ContractRun, contract: PreparedContract, codeLength: number, 
     usedGas: l.gas.usedGas,
     logs: l.logs,
     receipts: l.receipts.receipts,
+    resumes: l.receipts.resumes,
     profile: l.gas.gasProfile(),
   };
 }

@@ -1,5 +1,6 @@
 import { bytesToLatin1, latin1ToBytes } from "../primitives/latin1.js";
 import { contractDataPrefix, contractDataTrieKey } from "../store/trieKeys.js";
+import { PROMISE_YIELD_STATUS, promiseYieldReceiptKey, promiseYieldStatusKey } from "../runtime/runtimeTrieKeys.js";
 import type { VmExternal } from "./VmExternal.js";
 
 /** Room for a prefix and a key of nearcore's default max_length_storage_key (2 KiB) and then some. */
@@ -88,6 +89,18 @@ export class StateExternal implements VmExternal {
   validatorTotalStake(): bigint {
     this.total ??= [...this.validators.values()].reduce((s, v) => s + v, 0n);
     return this.total;
+  }
+
+  promiseYieldAwaiting(dataId: Uint8Array): boolean {
+    return (
+      this.state.get(promiseYieldReceiptKey(this.accountId, dataId)) !== undefined ||
+      this.state.get(promiseYieldStatusKey(this.accountId, dataId)) !== undefined
+    );
+  }
+
+  setPromiseYieldStatus(dataId: Uint8Array, status: "Yielded" | "ResumeInitiated"): void {
+    if (this.state.set === undefined) throw new Error("this state cannot be written");
+    this.state.set(promiseYieldStatusKey(this.accountId, dataId), PROMISE_YIELD_STATUS[status]);
   }
 }
 

@@ -14,6 +14,8 @@ import type { ViewLimits } from "./ViewLimits.js";
 
 /** The block a view call reads: its post-state and what contracts see of it. */
 export interface ViewBlock {
+  /** The genesis chain id. */
+  readonly chainId: string;
   readonly height: number;
   readonly timestampNs: bigint;
   readonly epochHeight: number;
@@ -58,6 +60,7 @@ export function viewFunctionCall(call: ViewCall): CallFunctionOutcome {
     code: contract.code,
     methodName: call.methodName,
     context: {
+      chainId: call.block.chainId,
       currentAccountId: accountId,
       signerAccountId: accountId,
       signerAccountPk: EMPTY_ED25519,

@@ -38,7 +38,8 @@ export interface WasmExecutorOptions {
  * against the receipt's state update. Promises become action receipts from the receiver,
  * signed as the receipt was, with data ids derived from the action hash
  * (`sha256(action_hash ‖ height ‖ n)`); deposits leave the balance as they are attached;
- * storage usage follows contract-data writes. An account using a global contract runs that
+ * storage usage follows contract-data writes. Yields become PromiseYield receipts and resumes
+ * PromiseResume data receipts to the receiver itself. An account using a global contract runs that
  * contract's code. An account without code fails with
  * CompilationError.CodeDoesNotExist and burns no VM gas.
  */
@@ -87,8 +88,13 @@ export function createWasmExecutor(options: WasmExecutorOptions = {}): FunctionC
         outputDataReceivers: r.outputDataReceivers,
         inputDataIds: r.inputDataIds,
         actions: r.actions,
+        ...(r.isPromiseYield === true ? { isPromiseYield: true as const } : {}),
       },
     }));
+    // Resumed yields: data receipts to the account itself, after the action receipts (nearcore order).
+    for (const { dataId, data } of outcome.resumes) {
+      newReceipts.push({ predecessorId: accountId, receiverId: accountId, body: { type: "Data", dataId, data, isPromiseResume: true } });
+    }
     return {
       ok: true,
       returnData: outcome.returnData,

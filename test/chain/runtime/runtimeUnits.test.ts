@@ -87,15 +87,29 @@ describe("receipt codec", () => {
         outputDataReceivers: fc.array(fc.record({ dataId: id, receiverId: account }), { maxLength: 2 }),
         inputDataIds: fc.array(id, { maxLength: 2 }),
         actions: fc.array(action, { maxLength: 3 }),
-      }),
+        isPromiseYield: fc.constant(true as const),
+      }, { requiredKeys: ["type", "signerId", "signerPublicKey", "gasPrice", "outputDataReceivers", "inputDataIds", "actions"] }),
     }),
     fc.record({
       predecessorId: account,
       receiverId: account,
       receiptId: id,
-      body: fc.record({ type: fc.constant("Data" as const), dataId: id, data: fc.option(fc.uint8Array({ maxLength: 20 }), { nil: null }) }),
+      body: fc.record(
+        { type: fc.constant("Data" as const), dataId: id, data: fc.option(fc.uint8Array({ maxLength: 20 }), { nil: null }), isPromiseResume: fc.constant(true as const) },
+        { requiredKeys: ["type", "dataId", "data"] },
+      ),
     }),
   );
+
+  it("writes nearcore's ReceiptEnum tags: 0 Action, 1 Data, 2 PromiseYield, 3 PromiseResume", () => {
+    const base = { predecessorId: ALICE, receiverId: ALICE, receiptId: new Uint8Array(32) };
+    const tagOf = (r: Receipt) => encodeReceipt(r)[4 + ALICE.length + 4 + ALICE.length + 32];
+    const action = { type: "Action" as const, signerId: ALICE, signerPublicKey: EMPTY_ED25519_KEY, gasPrice: 0n, outputDataReceivers: [], inputDataIds: [], actions: [] };
+    expect(tagOf({ ...base, body: action })).toBe(0);
+    expect(tagOf({ ...base, body: { type: "Data", dataId: new Uint8Array(32), data: null } })).toBe(1);
+    expect(tagOf({ ...base, body: { ...action, isPromiseYield: true } })).toBe(2);
+    expect(tagOf({ ...base, body: { type: "Data", dataId: new Uint8Array(32), data: null, isPromiseResume: true } })).toBe(3);
+  });
 
   it("round-trips every receipt", () => {
     fc.assert(

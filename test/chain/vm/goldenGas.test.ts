@@ -535,6 +535,7 @@ const CASES: GoldenCase[] = [
 
 function context(prepaidGas: bigint, code: Uint8Array): VmContext {
   return {
+    chainId: "localnet",
     currentAccountId: "alice",
     signerAccountId: "bob",
     signerAccountPk: Uint8Array.from([0, 1, 2]),

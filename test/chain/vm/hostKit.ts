@@ -14,6 +14,7 @@ export const CURRENT = "contract.test.near";
 const enc = new TextEncoder();
 
 export const DEFAULT_CONTEXT: VmContext = {
+  chainId: "localnet",
   currentAccountId: CURRENT,
   signerAccountId: "signer.test.near",
   signerAccountPk: new Uint8Array(33),
@@ -49,8 +50,12 @@ export const NO_STATE_EXT: VmExternal = {
 
 export function hostKit(context: Partial<VmContext> = {}, params: RuntimeParameters = P) {
   const storage = new Map<string, Uint8Array>();
+  /** Yield statuses by data id (hex); a test may add an id as if its yield receipt were stored. */
+  const yieldStatus = new Map<string, string>();
   const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
   const ext: VmExternal = {
+    promiseYieldAwaiting: (id) => yieldStatus.has(hex(id)),
+    setPromiseYieldStatus: (id, status) => void yieldStatus.set(hex(id), status),
     storageGet: (k) => storage.get(hex(k)),
     storageSet: (k, v) => void storage.set(hex(k), v),
     storageRemove: (k) => void storage.delete(hex(k)),
@@ -69,6 +74,7 @@ export function hostKit(context: Partial<VmContext> = {}, params: RuntimeParamet
     l,
     env,
     storage,
+    yieldStatus,
     mem,
     /** Writes bytes (or a UTF-8 string) at ptr and returns [len, ptr] as bigints. */
     put(ptr: number, data: Uint8Array | string): [bigint, bigint] {

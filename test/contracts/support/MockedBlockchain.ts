@@ -129,6 +129,7 @@ export class MockedBlockchain {
       code: () => this.wasm,
       methodName: method,
       context: {
+        chainId: "localnet",
         currentAccountId: this.accountId,
         signerAccountId: ctx.signer ?? predecessor,
         signerAccountPk: new Uint8Array(33),

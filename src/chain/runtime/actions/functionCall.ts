@@ -2,6 +2,7 @@ import type { FunctionCallAction } from "../../transaction/index.js";
 import type { ActionResult, NewReceipt } from "../ActionResult.js";
 import type { ReceiptValidationErrorJson } from "../actionError.js";
 import { validateActions } from "../validateActions.js";
+import { enqueuePromiseYieldTimeout } from "../PromiseYieldTimeouts.js";
 import type { ActionEnv } from "./ActionEnv.js";
 
 /**
@@ -43,6 +44,11 @@ export function functionCall(
   if (invalid !== undefined) {
     result.fail({ NewReceiptValidationError: invalid });
     return;
+  }
+  // Each yield gets its timeout (nearcore action_function_call, on success).
+  const expiresAt = env.ctx.blockHeight + env.ctx.params.wasm.yieldTimeoutLengthInBlocks;
+  for (const r of outcome.newReceipts) {
+    if (r.body.type === "Action" && r.body.isPromiseYield === true) enqueuePromiseYieldTimeout(env.su, env.accountId, r.body.inputDataIds[0]!, expiresAt);
   }
   env.account = { ...account, amount: outcome.balance, storageUsage: outcome.storageUsage };
   result.newReceipts.push(...outcome.newReceipts);

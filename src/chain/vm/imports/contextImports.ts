@@ -21,6 +21,11 @@ function utf8(text: string): Uint8Array {
 /** Context API: account ids, input, block and epoch, storage usage, contract code. */
 export function contextImports(l: VmLogic): HostImports {
   return {
+    /** NEP-638 (protocol 85): the chain id of the genesis ("mainnet", "testnet", shardkit's own); also in views. */
+    chain_id(reg: bigint): void {
+      l.gas.payBase("base");
+      l.writeRegister(reg, utf8(l.context.chainId));
+    },
     current_account_id(reg: bigint): void {
       l.gas.payBase("base");
       l.writeRegister(reg, utf8(l.context.currentAccountId));

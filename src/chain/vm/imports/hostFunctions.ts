@@ -16,6 +16,7 @@ import { registerImports } from "./registerImports.js";
 import { storageImports } from "./storageImports.js";
 import { unsupportedImports } from "./unsupportedImports.js";
 import { validatorImports } from "./validatorImports.js";
+import { yieldImports } from "./yieldImports.js";
 
 /** An i64 argument as nearcore's host sees it (u64); i32 arguments and in-range values pass as they are. */
 function u64(a: unknown): unknown {
@@ -99,6 +100,7 @@ export function hostFunctions(l: VmLogic): Record<string, HostImports> {
       ...storageImports(l),
       ...promiseImports(l),
       ...promiseResultImports(l),
+      ...yieldImports(l),
       ...validatorImports(l),
       ...unsupportedImports(l),
     }),
