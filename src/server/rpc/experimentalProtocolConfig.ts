@@ -128,6 +128,7 @@ function limitConfig(w: WasmConfig, p: RuntimeParameters): LimitConfig {
     max_elements_per_contract_table: w.maxElementsPerContractTable,
     max_function_body_size: w.maxFunctionBodySize,
     max_yield_payload_size: Number(w.maxYieldPayloadSize),
+    yield_timeout_length_in_blocks: w.yieldTimeoutLengthInBlocks,
     ...UNENFORCED_LIMITS,
   };
 }

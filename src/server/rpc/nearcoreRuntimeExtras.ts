@@ -51,7 +51,6 @@ export const UNENFORCED_LIMITS = {
   max_blocks_per_contract: 50_000,
   max_types_per_contract: 1_024,
   account_id_validity_rules_version: 2,
-  yield_timeout_length_in_blocks: 200,
   per_receipt_storage_proof_size_limit: 4_000_000,
 } as const;
 
