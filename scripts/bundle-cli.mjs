@@ -7,11 +7,21 @@
 import { rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
 import { build } from "esbuild";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const compiled = (path) => join(root, "dist", "src", path);
 const outdir = join(root, "dist", "cli");
+
+// The contract-preparation code's hash, fixed into the bundle (see src/chain/vm/wasm/preparationFingerprint.ts: the same hash).
+const preparationDir = compiled("chain/vm/wasm");
+const fingerprint = createHash("sha256");
+for (const name of readdirSync(preparationDir).sort()) {
+  if (!/\.(js|ts)$/.test(name) || name.endsWith(".d.ts")) continue;
+  fingerprint.update(name).update("\0").update(readFileSync(join(preparationDir, name))).update("\0");
+}
 
 rmSync(outdir, { recursive: true, force: true });
 await build({
@@ -27,5 +37,6 @@ await build({
   // Maps for a checkout (to tsc's output, which maps on to src/); the package ships none.
   sourcemap: "linked",
   sourcesContent: false,
+  define: { SHARDKIT_PREPARATION_FINGERPRINT: JSON.stringify(fingerprint.digest("hex")) },
   logLevel: "warning",
 });

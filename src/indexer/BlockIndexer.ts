@@ -65,6 +65,8 @@ export class BlockIndexer<S extends IndexStore = IndexStore> {
   private applying = false;
   private unsubscribe: (() => void) | undefined;
   private readonly waiters: { height: number; resolve: () => void }[] = [];
+  /** Set by `stop`: a catch-up waiting for its next turn applies nothing more (a successor may own the store). */
+  private stopped = false;
   /** FT balance reads the per-block caps deferred, oldest first, keyed "contract account". */
   private readonly deferredReads = new Map<string, { accountId: string; contractId: string }>();
 
@@ -93,6 +95,7 @@ export class BlockIndexer<S extends IndexStore = IndexStore> {
   }
 
   stop(): void {
+    this.stopped = true;
     this.unsubscribe?.();
     this.unsubscribe = undefined;
     this.queue.length = 0;
@@ -203,6 +206,7 @@ export class BlockIndexer<S extends IndexStore = IndexStore> {
     };
     const applyFrom = (start: number): Awaitable<void> => {
       for (let h = start; h <= height; h++) {
+        if (this.stopped) return undefined;
         if (h - start >= batch) return new Promise<void>((resolve) => setImmediate(resolve)).then(() => applyFrom(h));
         const commit = this.chain.blockCommit(h);
         if (commit === undefined) throw new Error(`the chain kept no commit for block ${h}`);

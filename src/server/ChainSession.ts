@@ -1,3 +1,4 @@
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { Chain, type ChainOptions } from "../chain/node.js";
 import { DevChainControl } from "../chain/sandbox/DevChainControl.js";
@@ -95,7 +96,7 @@ export class ChainSession {
     try {
       const dataDir = chain.durable ? chainOptions.dataDir : undefined;
       store = dataDir !== undefined ? LmdbHistoryStore.open(join(dataDir, "history")) : new MemoryHistoryStore({ idleBlockRow: idleBlockRowOf(chain) });
-      if (dataDir !== undefined) restStore = LmdbIndexStore.open(join(dataDir, REST_INDEX_DIR));
+      if (dataDir !== undefined) restStore = openRestIndex(join(dataDir, REST_INDEX_DIR));
     } catch (e) {
       await store?.close();
       await chain.close();
@@ -142,3 +143,13 @@ export class ChainSession {
 
 /** The REST index's directory in a data dir (a reset removes it with the chain). */
 export const REST_INDEX_DIR = "rest-index";
+
+/** The data dir's REST index; one that cannot be opened (damaged) is removed and built again from the blocks. */
+function openRestIndex(dir: string): LmdbIndexStore {
+  try {
+    return LmdbIndexStore.open(dir);
+  } catch {
+    rmSync(dir, { recursive: true, force: true });
+    return LmdbIndexStore.open(dir);
+  }
+}

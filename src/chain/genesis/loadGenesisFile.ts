@@ -60,8 +60,10 @@ export async function loadGenesisFile(
   options: GenesisLoadOptions = {},
 ): Promise<LoadedGenesis> {
   const { onProgress } = options;
-  const totalBytes = (await stat(path)).size;
-  const streams = store instanceof DiskStateStore && totalBytes >= (options.streamFromBytes ?? STREAM_GENESIS_FROM_BYTES);
+  const file = await stat(path);
+  const totalBytes = file.size;
+  // A pipe (size 0) may be any size: streamed.
+  const streams = store instanceof DiskStateStore && (!file.isFile() || totalBytes >= (options.streamFromBytes ?? STREAM_GENESIS_FROM_BYTES));
   const bulk = streams ? store.bulkLoad(options.bucketMemory === undefined ? {} : { bucketMemory: options.bucketMemory }) : undefined;
   const streamed = bulk === undefined ? undefined : new StreamedGenesisBuilder(bulk, options.runBytes === undefined ? {} : { runBytes: options.runBytes });
   const builder = streamed ?? new GenesisStateBuilder();

@@ -79,7 +79,8 @@ export class ContractCache {
 
   private prepare(source: Uint8Array): CachedContract {
     const entry = { result: prepareContract(source, this.limits, this.prepareOptions), codeLength: source.length };
-    this.files?.save(source, entry);
+    // A failure is not kept on disk: prepareContract also reports a one-off (a stack overflow, memory) as one.
+    if (entry.result.ok) this.files?.save(source, entry);
     return entry;
   }
 

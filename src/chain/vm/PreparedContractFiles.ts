@@ -3,7 +3,7 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, wri
 import { join } from "node:path";
 import { deserialize, serialize } from "node:v8";
 import type { CachedContract } from "./ContractCache.js";
-import { preparationFingerprint } from "./wasm/preparationFingerprint.js";
+import { PREPARATION_FINGERPRINT } from "./wasm/preparationFingerprint.js";
 import type { PreparedContract, PrepareErrorJson, PrepareOptions } from "./wasm/prepareContract.js";
 import type { WasmLimits } from "./wasm/wasmLimits.js";
 
@@ -25,7 +25,7 @@ interface StoredContract {
  *
  * Files are named by the sha256 of the deployed code (never by an account's `code_hash`,
  * which a patched record may set to anything) under a directory named by everything else the
- * result depends on: the preparation code (preparationFingerprint), the limits, the options
+ * result depends on: the preparation code (PREPARATION_FINGERPRINT), the limits, the options
  * and the V8 version (the file is V8-serialised). A file is written beside its final name and
  * renamed into place, so concurrent writers and a kill leave whole files or none; one that
  * does not read back (disk damage, a foreign file) is removed and prepared again. Each build
@@ -102,7 +102,7 @@ export class PreparedContractFiles {
   private dir(): string {
     if (this.dirNow !== undefined) return this.dirNow;
     const generation = createHash("sha256")
-      .update(JSON.stringify({ code: preparationFingerprint(), v8: process.versions.v8, limits: this.limits, options: this.options }))
+      .update(JSON.stringify({ code: PREPARATION_FINGERPRINT, v8: process.versions.v8, limits: this.limits, options: this.options }))
       .digest("hex")
       .slice(0, 32);
     return (this.dirNow = join(this.root, generation));
