@@ -202,3 +202,23 @@ export function rewindHeight(indexed: number, height: number, receiptTxHeights: 
   }
   return keep;
 }
+
+/** The hashes of the transactions a block included (its own height), in tx_index order. */
+export function includedHashes(update: HistoryBlockUpdate): string[] {
+  const height = update.block.block_height;
+  return update.transactions
+    .filter((record) => record.row.tx_block_height === height)
+    .sort((a, b) => a.row.tx_index - b.row.tx_index)
+    .map((record) => record.row.transaction_hash);
+}
+
+/** A test of an account row against a query's flags (every given flag equal). */
+export function flagFilter(flags: AccountTxsQuery["flags"]): (row: AccountTxRow) => boolean {
+  const wanted = Object.entries(flags) as [AccountRoleFlag, boolean][];
+  return (row) => wanted.every(([flag, value]) => row[flag] === value);
+}
+
+/** Throws unless `height` is after the indexed one (blocks come in height order). */
+export function checkNextHeight(indexed: number | null, height: number): void {
+  if (indexed !== null && height <= indexed) throw new Error(`block ${height} is not after the indexed block ${indexed}`);
+}

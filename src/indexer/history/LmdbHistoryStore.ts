@@ -11,7 +11,7 @@ import type {
   ReceiptRow,
   TransactionRecord,
 } from "./HistoryStore.js";
-import { rewindHeight } from "./HistoryStore.js";
+import { checkNextHeight, flagFilter, includedHashes, rewindHeight } from "./HistoryStore.js";
 
 /** Bumped when the layout below changes: an index of another format is rebuilt from the blocks. */
 const FORMAT = 1;
@@ -95,11 +95,8 @@ export class LmdbHistoryStore implements HistoryStore {
 
   apply(update: HistoryBlockUpdate): void {
     const height = update.block.block_height;
-    if (this.height !== null && height <= this.height) throw new Error(`block ${height} is not after the indexed block ${this.height}`);
-    const included = update.transactions
-      .filter((record) => record.row.tx_block_height === height)
-      .sort((a, b) => a.row.tx_index - b.row.tx_index)
-      .map((record) => record.row.transaction_hash);
+    checkNextHeight(this.height, height);
+    const included = includedHashes(update);
     this.env.transactionSync(() => {
       for (const record of update.transactions) {
         const hash = record.row.transaction_hash;
@@ -177,8 +174,8 @@ export class LmdbHistoryStore implements HistoryStore {
     const account = query.accountId;
     const from = query.fromHeight ?? 0;
     const to = query.toHeight ?? Number.MAX_SAFE_INTEGER;
-    const flags = Object.entries(query.flags);
-    const matches = (row: AccountTxRow) => flags.every(([flag, value]) => row[flag as keyof AccountTxRow] === value);
+    const filtered = Object.keys(query.flags).length > 0;
+    const matches = flagFilter(query.flags);
     const after = query.after;
     // Keys are (account, height, index): `[account, h]` sorts before every key of height h.
     const range = query.desc
@@ -196,7 +193,7 @@ export class LmdbHistoryStore implements HistoryStore {
     if (!query.count) return { rows };
     const bounds = { start: [account, from] as unknown as AccountKey, end: [account, to + 1] as unknown as AccountKey };
     let count = 0;
-    if (flags.length === 0) for (const _ of this.accounts.getKeys(bounds)) count++;
+    if (!filtered) for (const _ of this.accounts.getKeys(bounds)) count++;
     else for (const { value } of this.accounts.getRange(bounds)) if (matches(value)) count++;
     return { rows, count };
   }

@@ -9,7 +9,7 @@ import type {
   TransactionRecord,
   TxPosition,
 } from "./HistoryStore.js";
-import { rewindHeight } from "./HistoryStore.js";
+import { checkNextHeight, flagFilter, includedHashes, rewindHeight } from "./HistoryStore.js";
 
 interface StoredBlock {
   readonly row: BlockRow;
@@ -54,21 +54,18 @@ export class MemoryHistoryStore implements HistoryStore {
 
   apply(update: HistoryBlockUpdate): void {
     const height = update.block.block_height;
-    if (this.height !== null && height <= this.height) throw new Error(`block ${height} is not after the indexed block ${this.height}`);
-    const included: string[] = [];
+    checkNextHeight(this.height, height);
     for (const record of update.transactions) {
       const hash = record.row.transaction_hash;
-      if (record.row.tx_block_height === height) included.push(hash);
       this.txs.set(hash, record);
       if (record.row.is_completed) this.incomplete.delete(hash);
       else this.incomplete.add(hash);
       for (const row of record.accounts) this.putAccountRow(row);
     }
-    included.sort((a, b) => this.txs.get(a)!.row.tx_index - this.txs.get(b)!.row.tx_index);
     for (const receipt of update.receipts) this.receipts.set(receipt.receipt_id, receipt);
     const idle = update.transactions.length === 0 && update.receipts.length === 0 && update.block.num_transactions === 0 && update.block.num_receipts === 0;
     if (!idle || this.options.idleBlockRow === undefined) {
-      this.blocksByHeight.set(height, { row: update.block, txHashes: included, receipts: update.receipts });
+      this.blocksByHeight.set(height, { row: update.block, txHashes: includedHashes(update), receipts: update.receipts });
       this.heightByHash.set(update.block.block_hash, height);
     }
     this.first ??= height;
@@ -137,8 +134,7 @@ export class MemoryHistoryStore implements HistoryStore {
     const all = this.byAccount.get(query.accountId) ?? [];
     const from = query.fromHeight ?? 0;
     const to = query.toHeight ?? Number.MAX_SAFE_INTEGER;
-    const matches = (row: AccountTxRow) =>
-      Object.entries(query.flags).every(([flag, value]) => row[flag as keyof AccountTxRow] === value);
+    const matches = flagFilter(query.flags);
     // The slice of rows within the height bounds.
     let start = lowerBound(all, { height: from, index: 0 });
     let end = lowerBound(all, { height: to + 1, index: 0 });
