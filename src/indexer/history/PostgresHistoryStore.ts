@@ -39,9 +39,14 @@ export class PostgresHistoryStore implements HistoryStore {
   /** Creates or migrates the schema, then resumes at the last indexed block. */
   static async open(pool: pg.Pool, watch?: PostgresHistoryStore["watch"]): Promise<PostgresHistoryStore> {
     await migrateIndexSchema(pool);
-    const store = new PostgresHistoryStore(pool, watch);
+    const store = PostgresHistoryStore.reader(pool, watch);
     await store.refreshHeight();
     return store;
+  }
+
+  /** A reader over a schema already migrated (a gateway instance's `/v0`), without a round trip. */
+  static reader(pool: pg.Pool, watch?: PostgresHistoryStore["watch"]): PostgresHistoryStore {
+    return new PostgresHistoryStore(pool, watch);
   }
 
   /** Re-reads the indexed height (after a failed write, or another writer's). */
@@ -68,7 +73,7 @@ export class PostgresHistoryStore implements HistoryStore {
     this.height = update.block.block_height;
   }
 
-  /** Writes one block inside the caller's transaction (the follower's, with the block's other rows); `height` follows once it commits. */
+  /** Writes one block inside the caller's transaction (the follower's, with the block's other rows); the caller sets `height` once it commits. */
   async write(client: Session, update: HistoryBlockUpdate): Promise<void> {
     const height = update.block.block_height;
     const meta = await client.query<{ height: string | null }>("SELECT height FROM hist_meta FOR UPDATE");
