@@ -14,7 +14,7 @@ import type {
 import { checkNextHeight, flagFilter, includedHashes, rewindHeight } from "./HistoryStore.js";
 
 /** Bumped when the layout below changes: an index of another format is rebuilt from the blocks. */
-const FORMAT = 1;
+const FORMAT = 2;
 /** Present while a process has the index open: the boot it was opened in (see `open`). */
 const OPEN_MARKER = "open-in-boot";
 
@@ -42,7 +42,8 @@ type AccountKey = [account: string, height: number, index: number];
  * 6 ms, an unflushed one 0.1 ms), which LMDB makes safe against a process crash but not a
  * system crash; the index is derived from the chain's blocks, so an environment left open by
  * an earlier boot is thrown away and indexed again (OPEN_MARKER). An account's page is one
- * range scan over (account, tx_block_height, tx_index) keys.
+ * range scan over (account, tx_block_height, tx_index) keys; its unfiltered count one read of
+ * the per-account counts kept beside them.
  */
 export class LmdbHistoryStore implements HistoryStore {
   height: number | null;
@@ -51,6 +52,8 @@ export class LmdbHistoryStore implements HistoryStore {
   private readonly heightByHash: Database<number, string>;
   private readonly txs: Database<TransactionRecord, string>;
   private readonly accounts: Database<AccountTxRow, AccountKey>;
+  /** Rows per account, so a first page's unfiltered count is one read (FORMAT 2). */
+  private readonly accountCounts: Database<number, string>;
   private readonly receipts: Database<ReceiptRow, string>;
   /** Hashes of transactions with receipts still to execute (value unused). */
   private readonly incomplete: Database<true, string>;
@@ -64,13 +67,14 @@ export class LmdbHistoryStore implements HistoryStore {
     this.heightByHash = env.openDB({ name: "block-heights" });
     this.txs = env.openDB({ name: "transactions" });
     this.accounts = env.openDB({ name: "account-txs" });
+    this.accountCounts = env.openDB({ name: "account-counts" });
     this.receipts = env.openDB({ name: "receipts" });
     this.incomplete = env.openDB({ name: "incomplete" });
     const head = this.meta.get("head");
     if (head !== undefined && head.format !== FORMAT) {
       // Written by another version of the layout: start again from the blocks.
       env.transactionSync(() => {
-        for (const db of [this.meta, this.blockEntries, this.heightByHash, this.txs, this.accounts, this.receipts, this.incomplete]) db.clearSync();
+        for (const db of [this.meta, this.blockEntries, this.heightByHash, this.txs, this.accounts, this.accountCounts, this.receipts, this.incomplete]) db.clearSync();
       });
       this.height = null;
     } else this.height = head?.height ?? null;
@@ -90,7 +94,7 @@ export class LmdbHistoryStore implements HistoryStore {
     } finally {
       closeSync(fd);
     }
-    return new LmdbHistoryStore(open({ path: dir, maxDbs: 8, compression: false, noSync: true }), dir);
+    return new LmdbHistoryStore(open({ path: dir, maxDbs: 9, compression: false, noSync: true }), dir);
   }
 
   apply(update: HistoryBlockUpdate): void {
@@ -103,7 +107,11 @@ export class LmdbHistoryStore implements HistoryStore {
         this.txs.putSync(hash, record);
         if (record.row.is_completed) this.incomplete.removeSync(hash);
         else this.incomplete.putSync(hash, true);
-        for (const row of record.accounts) this.accounts.putSync(accountKey(row), row);
+        for (const row of record.accounts) {
+          const key = accountKey(row);
+          if (!this.accounts.doesExist(key)) this.addToCount(row.account_id, 1);
+          this.accounts.putSync(key, row);
+        }
       }
       for (const receipt of update.receipts) this.receipts.putSync(receipt.receipt_id, receipt);
       this.blockEntries.putSync(height, { row: update.block, txHashes: included, receiptIds: update.receipts.map((r) => r.receipt_id) });
@@ -148,9 +156,18 @@ export class LmdbHistoryStore implements HistoryStore {
   private forgetTransaction(hash: string): void {
     const record = this.txs.get(hash);
     if (record === undefined) return;
-    for (const row of record.accounts) this.accounts.removeSync(accountKey(row));
+    for (const row of record.accounts) {
+      if (this.accounts.removeSync(accountKey(row))) this.addToCount(row.account_id, -1);
+    }
     this.txs.removeSync(hash);
     this.incomplete.removeSync(hash);
+  }
+
+  /** Inside a write transaction: moves an account's row count. */
+  private addToCount(accountId: string, delta: number): void {
+    const count = (this.accountCounts.get(accountId) ?? 0) + delta;
+    if (count > 0) this.accountCounts.putSync(accountId, count);
+    else this.accountCounts.removeSync(accountId);
   }
 
   /** Closes the environment (which flushes it) and then removes the open marker. */
@@ -192,6 +209,7 @@ export class LmdbHistoryStore implements HistoryStore {
     }
     if (!query.count) return { rows };
     const bounds = { start: [account, from] as unknown as AccountKey, end: [account, to + 1] as unknown as AccountKey };
+    if (!filtered && query.fromHeight === undefined && query.toHeight === undefined) return { rows, count: this.accountCounts.get(account) ?? 0 };
     let count = 0;
     if (!filtered) for (const _ of this.accounts.getKeys(bounds)) count++;
     else for (const { value } of this.accounts.getRange(bounds)) if (matches(value)) count++;
