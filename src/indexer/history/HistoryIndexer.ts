@@ -174,6 +174,12 @@ export class HistoryIndexer {
   private update(commit: BlockCommit): HistoryBlockUpdate {
     const { block } = commit;
     const chain = this.chain;
+    // Asked once per transaction and block: the chain computes every outcome's proof on each call.
+    const statuses = new Map<string, ReturnType<Chain["transactionStatus"]>>();
+    const statusOf = (hash: string) => {
+      if (!statuses.has(hash)) statuses.set(hash, chain.transactionStatus(hash));
+      return statuses.get(hash);
+    };
     const transactions: IncludedTransaction[] = [];
     let txIndex = 0;
     for (const chunk of block.view.chunks) {
@@ -181,7 +187,7 @@ export class HistoryIndexer {
       for (const stx of chain.chunkBodies.get(chunk.chunk_hash)?.transactions ?? []) {
         const hash = base58Encode(stx.hash);
         const index = txIndex++;
-        const outcome = chain.transactionStatus(hash)?.outcome;
+        const outcome = statusOf(hash)?.outcome;
         if (outcome !== undefined) transactions.push({ hash, index, shardId: chunk.shard_id, transaction: outcome.transaction, outcome: outcome.transaction_outcome });
       }
     }
@@ -208,7 +214,7 @@ export class HistoryIndexer {
       transactions,
       receipts,
       // Outcome views (with their proofs) as the chain shows them.
-      outcomeViews: (hash) => chain.transactionStatus(hash)?.outcome?.receipts_outcome ?? [],
+      outcomeViews: (hash) => statusOf(hash)?.outcome?.receipts_outcome ?? [],
     });
   }
 }
