@@ -2,7 +2,7 @@
 // PostgreSQL in each block's transaction, from the upstream's RPC alone, and every instance
 // serves them. Real flows run on a real `serve` (a cross-shard transfer, an ft_transfer_call
 // with its refund, a failing callback, a relayed transfer, an NFT mint, batches, transactions
-// sharing blocks); then every `/v0` answer of the gateway equals `serve`'s (whose rows
+// sharing blocks); then every `/v0` answer of the gateway (`/v0/transfers` too) equals `serve`'s (whose rows
 // test/rest/history.test.ts checks flag by flag), on the leader and on a second instance.
 
 import pg from "pg";
@@ -107,6 +107,7 @@ const OPERATIONS: Record<string, RestOperationId> = {
   "/v0/block": "historyBlock",
   "/v0/blocks": "historyBlocks",
   "/v0/receipt": "historyReceipt",
+  "/v0/transfers": "historyTransfers",
 };
 
 /** POSTs a body to a `/v0` route, checks the answer against the spec and returns its JSON. */
@@ -149,6 +150,12 @@ describe("gateway --index transaction history", () => {
       ]) {
         expect({ account, body, ...(await v0(gatewayUrl, "/v0/account", body)) }).toEqual({ account, body, ...(await v0(service.apiUrl!, "/v0/account", body)) });
       }
+      // Transfers up to the flows' last block (serve's index also has the later ones).
+      const upToFlows = (rows: { block_height: string }[]) => rows.filter((r) => Number(r.block_height) <= flowsHeight);
+      const transfers = { account_id: account, limit: 100 };
+      const expected = upToFlows((await v0(service.apiUrl!, "/v0/transfers", transfers)).transfers);
+      expect({ account, rows: upToFlows((await v0(gatewayUrl, "/v0/transfers", transfers)).transfers) }).toEqual({ account, rows: expected });
+      if (account === ALICE) expect(expected.length).toBeGreaterThan(5);
     }
   });
 

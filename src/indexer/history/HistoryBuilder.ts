@@ -3,7 +3,8 @@ import type { SignedTransactionView } from "../../chain/transaction/index.js";
 import { parseNep297Log } from "../nep297.js";
 import { accountsNamedIn, jsonArguments } from "./accountsNamedIn.js";
 import type { BlockWork } from "./historyBlockRow.js";
-import type { AccountRoleFlag, AccountTxRow, BlockRow, HistoryBlockUpdate, ReceiptRow, TransactionRecord } from "./HistoryStore.js";
+import type { AccountRoleFlag, AccountTxRow, BlockRow, HistoryBlockUpdate, ReceiptRow, TransactionRecord, TransferRow } from "./HistoryStore.js";
+import { transferItems, transfersOf } from "./transfersOf.js";
 
 /** A transaction a block included, at its block-wide `tx_index`. */
 export interface IncludedTransaction {
@@ -153,11 +154,17 @@ export class HistoryBuilder {
       touched.add(draft.hash);
     }
     const receipts: ReceiptRow[] = [];
+    const transfers: TransferRow[] = [];
+    let itemsBefore = 0;
     input.receipts.forEach((executed, receiptIndex) => {
       gasBurnt += executed.gasBurnt;
       tokensBurnt += executed.tokensBurnt;
       const hash = this.receiptTx.get(executed.id);
       const draft = hash === undefined ? undefined : this.drafts.get(hash);
+      const place = { height: input.height, timestamp: input.timestamp, itemsBefore };
+      const known = executed.receipt ?? (draft === undefined ? undefined : localReceipt(draft.transaction, executed.id, draft.gasPrice ?? "0"));
+      itemsBefore += transferItems(known, executed.logs);
+      if (known !== undefined) transfers.push(...transfersOf(known, executed.status, executed.logs, draft?.hash ?? null, place));
       if (draft === undefined) return;
       this.receiptTx.delete(executed.id);
       draft.pending.delete(executed.id);
@@ -168,7 +175,7 @@ export class HistoryBuilder {
       draft.lastBlockHeight = input.height;
       draft.gasBurnt += executed.gasBurnt;
       draft.tokensBurnt += executed.tokensBurnt;
-      const receipt = executed.receipt ?? localReceipt(draft.transaction, executed.id, draft.gasPrice ?? "0");
+      const receipt = known!;
       this.addReceiptRoles(draft, receipt, executed.logs);
       const succeeded = !(typeof executed.status === "object" && "Failure" in executed.status);
       draft.statuses.set(executed.id, executed.status);
@@ -194,7 +201,7 @@ export class HistoryBuilder {
       });
     });
     const transactions = [...touched].map((hash) => this.record(this.drafts.get(hash)!, input));
-    return { block: input.row({ transactions: input.transactionCount, receipts: input.receipts.length, gasBurnt, tokensBurnt }), transactions, receipts };
+    return { block: input.row({ transactions: input.transactionCount, receipts: input.receipts.length, gasBurnt, tokensBurnt }), transactions, receipts, transfers };
   }
 
   /** A transaction the block included: its conversion outcome and its signers' rows. */

@@ -11,7 +11,7 @@ import type {
   ReceiptRow,
   TransactionRecord,
 } from "./HistoryStore.js";
-import { checkNextHeight, flagFilter, includedHashes, rewindHeight } from "./HistoryStore.js";
+import { checkNextHeight, flagFilter, includedHashes, rewindHeight, transferFilter, type TransferRow, type TransfersQuery } from "./HistoryStore.js";
 
 /** Bumped when the layout below changes: an index of another format is rebuilt from the blocks. */
 const FORMAT = 2;
@@ -23,6 +23,8 @@ interface StoredBlock {
   readonly row: BlockRow;
   readonly txHashes: readonly string[];
   readonly receiptIds: readonly string[];
+  /** Keys of the transfer rows it made. */
+  readonly transferKeys?: readonly TransferKey[];
 }
 
 /** The marker written with every block, in the same transaction: what the index holds. */
@@ -33,6 +35,10 @@ interface Head {
 }
 
 type AccountKey = [account: string, height: number, index: number];
+/** The timestamp as 20 zero-padded digits, so that string order is numeric order (ns exceed 2^53). */
+type TransferKey = [account: string, timestamp: string, index: number];
+const TIMESTAMP_DIGITS = 20;
+const paddedTimestamp = (ns: bigint) => ns.toString().padStart(TIMESTAMP_DIGITS, "0");
 
 /**
  * The history index in its own LMDB environment (`<data-dir>/history`), so nothing of it stays
@@ -54,6 +60,7 @@ export class LmdbHistoryStore implements HistoryStore {
   private readonly accounts: Database<AccountTxRow, AccountKey>;
   /** Rows per account, so a first page's unfiltered count is one read (FORMAT 2). */
   private readonly accountCounts: Database<number, string>;
+  private readonly transfers: Database<TransferRow, TransferKey>;
   private readonly receipts: Database<ReceiptRow, string>;
   /** Hashes of transactions with receipts still to execute (value unused). */
   private readonly incomplete: Database<true, string>;
@@ -68,13 +75,14 @@ export class LmdbHistoryStore implements HistoryStore {
     this.txs = env.openDB({ name: "transactions" });
     this.accounts = env.openDB({ name: "account-txs" });
     this.accountCounts = env.openDB({ name: "account-counts" });
+    this.transfers = env.openDB({ name: "account-transfers" });
     this.receipts = env.openDB({ name: "receipts" });
     this.incomplete = env.openDB({ name: "incomplete" });
     const head = this.meta.get("head");
     if (head !== undefined && head.format !== FORMAT) {
       // Written by another version of the layout: start again from the blocks.
       env.transactionSync(() => {
-        for (const db of [this.meta, this.blockEntries, this.heightByHash, this.txs, this.accounts, this.accountCounts, this.receipts, this.incomplete]) db.clearSync();
+        for (const db of [this.meta, this.blockEntries, this.heightByHash, this.txs, this.accounts, this.accountCounts, this.transfers, this.receipts, this.incomplete]) db.clearSync();
       });
       this.height = null;
     } else this.height = head?.height ?? null;
@@ -94,7 +102,7 @@ export class LmdbHistoryStore implements HistoryStore {
     } finally {
       closeSync(fd);
     }
-    return new LmdbHistoryStore(open({ path: dir, maxDbs: 9, compression: false, noSync: true }), dir);
+    return new LmdbHistoryStore(open({ path: dir, maxDbs: 10, compression: false, noSync: true }), dir);
   }
 
   apply(update: HistoryBlockUpdate): void {
@@ -114,7 +122,9 @@ export class LmdbHistoryStore implements HistoryStore {
         }
       }
       for (const receipt of update.receipts) this.receipts.putSync(receipt.receipt_id, receipt);
-      this.blockEntries.putSync(height, { row: update.block, txHashes: included, receiptIds: update.receipts.map((r) => r.receipt_id) });
+      const transferKeys = (update.transfers ?? []).map((row): TransferKey => [row.account_id, paddedTimestamp(BigInt(row.block_timestamp)), row.transfer_index]);
+      (update.transfers ?? []).forEach((row, i) => this.transfers.putSync(transferKeys[i]!, row));
+      this.blockEntries.putSync(height, { row: update.block, txHashes: included, receiptIds: update.receipts.map((r) => r.receipt_id), transferKeys });
       this.heightByHash.putSync(update.block.block_hash, height);
       this.meta.putSync("head", { format: FORMAT, height, hash: update.block.block_hash });
     });
@@ -141,6 +151,7 @@ export class LmdbHistoryStore implements HistoryStore {
         if (stored === undefined) continue;
         for (const hash of stored.txHashes) this.forgetTransaction(hash);
         for (const id of stored.receiptIds) this.receipts.removeSync(id);
+        for (const key of stored.transferKeys ?? []) this.transfers.removeSync(key);
         this.blockEntries.removeSync(h);
         this.heightByHash.removeSync(stored.row.block_hash);
       }
@@ -237,6 +248,26 @@ export class LmdbHistoryStore implements HistoryStore {
     if (from > to) return [];
     const range = query.desc ? { start: to, end: from - 0.5, reverse: true, limit: query.limit } : { start: from, end: to + 0.5, limit: query.limit };
     return [...this.blockEntries.getRange(range).map(({ value }) => value.row)];
+  }
+
+  accountTransfers(query: TransfersQuery): TransferRow[] {
+    const account = query.accountId;
+    const from = paddedTimestamp(query.fromTimestamp ?? 0n);
+    const to = query.toTimestamp === undefined ? "9".repeat(TIMESTAMP_DIGITS) + "9" : paddedTimestamp(query.toTimestamp);
+    const after = query.after === undefined ? undefined : { timestamp: paddedTimestamp(query.after.timestamp), index: query.after.index };
+    // `[account, t]` sorts before every key of timestamp t: `to` is exclusive, `from` inclusive.
+    const range = query.desc
+      ? { start: after === undefined ? [account, to] : [account, after.timestamp, after.index - 0.5], end: [account, from], reverse: true }
+      : { start: after === undefined ? [account, from] : [account, after.timestamp, after.index + 0.5], end: [account, to] };
+    const matches = transferFilter(query);
+    const rows: TransferRow[] = [];
+    for (const { key, value } of this.transfers.getRange(range as unknown as { start: TransferKey; end: TransferKey; reverse?: boolean })) {
+      if (rows.length >= query.limit) break;
+      // A desc range starting at [account, after...] may not pass `to`: keys stay below it anyway.
+      if (key[1] >= to || key[1] < from) continue;
+      if (matches(value)) rows.push(value);
+    }
+    return rows;
   }
 
   receipt(receiptId: string): { row: ReceiptRow; transaction: TransactionRecord | undefined } | undefined {

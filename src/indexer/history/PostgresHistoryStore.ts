@@ -14,6 +14,8 @@ import {
   type HistoryStore,
   type ReceiptRow,
   type TransactionRecord,
+  type TransferRow,
+  type TransfersQuery,
 } from "./HistoryStore.js";
 
 /** A session a block is written in: a pooled client, or the gateway leader's own (which holds its lock). */
@@ -97,6 +99,23 @@ export class PostgresHistoryStore implements HistoryStore {
         [receipts.map((r) => r.receipt_id), receipts.map((r) => r.block_height), receipts.map((r) => r.tx_block_height), receipts.map((r) => r.transaction_hash), receipts.map((r) => JSON.stringify(r))],
       );
     }
+    const transfers = update.transfers ?? [];
+    if (transfers.length > 0) {
+      await client.query(
+        `INSERT INTO hist_transfers (account_id, block_timestamp, transfer_index, block_height, asset_id, amount, other_account_id, row)
+         SELECT * FROM unnest($1::text[], $2::numeric[], $3::bigint[], $4::bigint[], $5::text[], $6::numeric[], $7::text[], $8::json[])`,
+        [
+          transfers.map((t) => t.account_id),
+          transfers.map((t) => t.block_timestamp),
+          transfers.map((t) => t.transfer_index),
+          transfers.map((t) => t.block_height),
+          transfers.map((t) => t.asset_id),
+          transfers.map((t) => t.amount),
+          transfers.map((t) => t.other_account_id),
+          transfers.map((t) => JSON.stringify(t)),
+        ],
+      );
+    }
     await client.query("INSERT INTO hist_blocks (block_height, block_hash, row, tx_hashes, receipt_ids) VALUES ($1, $2, $3::json, $4, $5)", [
       height,
       update.block.block_hash,
@@ -160,6 +179,7 @@ export class PostgresHistoryStore implements HistoryStore {
       }
       await client.query("DELETE FROM hist_transactions WHERE tx_block_height > $1", [keep]);
       await client.query("DELETE FROM hist_receipts WHERE block_height > $1", [keep]);
+      await client.query("DELETE FROM hist_transfers WHERE block_height > $1", [keep]);
       await client.query("DELETE FROM hist_blocks WHERE block_height > $1", [keep]);
       const { rows } = await client.query<{ first_height: string | null }>("SELECT first_height FROM hist_meta");
       const first = rows[0]?.first_height == null ? null : Number(rows[0].first_height);
@@ -243,6 +263,30 @@ export class PostgresHistoryStore implements HistoryStore {
     const rows = await this.read<{ row: BlockRow }>(
       `SELECT row FROM hist_blocks WHERE block_height BETWEEN $1 AND $2 ORDER BY block_height ${order} LIMIT $3`,
       [query.fromHeight ?? 0, query.toHeight ?? Number.MAX_SAFE_INTEGER, query.limit],
+    );
+    return rows.map((r) => r.row);
+  }
+
+  async accountTransfers(query: TransfersQuery): Promise<TransferRow[]> {
+    const values: unknown[] = [query.accountId, (query.fromTimestamp ?? 0n).toString(), query.toTimestamp?.toString() ?? "1e30"];
+    const conditions = ["account_id = $1", "block_timestamp >= $2", "block_timestamp < $3"];
+    const add = (condition: (n: number) => string, value: unknown) => {
+      values.push(value);
+      conditions.push(condition(values.length));
+    };
+    if (query.after !== undefined) {
+      values.push(query.after.timestamp.toString(), query.after.index);
+      conditions.push(`(block_timestamp, transfer_index) ${query.desc ? "<" : ">"} ($${values.length - 1}, $${values.length})`);
+    }
+    if (query.direction !== undefined) conditions.push(query.direction === "sender" ? "amount < 0" : "amount >= 0");
+    if (query.assetId !== undefined) add((n) => `asset_id = $${n}`, query.assetId);
+    if (query.minAmount !== undefined) add((n) => `abs(amount) >= $${n}`, query.minAmount.toString());
+    if (query.ignoreSystem === true) conditions.push("other_account_id IS DISTINCT FROM 'system'");
+    values.push(query.limit);
+    const order = query.desc ? "DESC" : "ASC";
+    const rows = await this.read<{ row: TransferRow }>(
+      `SELECT row FROM hist_transfers WHERE ${conditions.join(" AND ")} ORDER BY block_timestamp ${order}, transfer_index ${order} LIMIT $${values.length}`,
+      values,
     );
     return rows.map((r) => r.row);
   }

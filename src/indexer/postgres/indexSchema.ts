@@ -118,6 +118,18 @@ const MIGRATIONS: readonly (readonly string[])[] = [
        row json NOT NULL
      )`,
     `CREATE INDEX hist_receipts_height ON hist_receipts (block_height)`,
+    `CREATE TABLE hist_transfers (
+       account_id text COLLATE "C" NOT NULL,
+       block_timestamp numeric(20, 0) NOT NULL,
+       transfer_index bigint NOT NULL,
+       block_height bigint NOT NULL,
+       asset_id text COLLATE "C" NOT NULL,
+       amount numeric(40, 0) NOT NULL,
+       other_account_id text COLLATE "C",
+       row json NOT NULL,
+       PRIMARY KEY (account_id, block_timestamp, transfer_index)
+     )`,
+    `CREATE INDEX hist_transfers_height ON hist_transfers (block_height)`,
   ],
 ];
 

@@ -6,7 +6,7 @@
 // The same stores under real chain flows: test/rest/history.test.ts, test/gateway/gatewayHistory.test.ts.
 
 import { beforeAll, describe, expect, it } from "vitest";
-import type { AccountTxRow, BlockRow, HistoryStore, ReceiptRow, TransactionRecord } from "../../../src/indexer/history/HistoryStore.js";
+import type { AccountTxRow, BlockRow, HistoryStore, ReceiptRow, TransactionRecord, TransferRow } from "../../../src/indexer/history/HistoryStore.js";
 
 /** A fresh store of one backend; `reopen` gives the same data back from a new instance. */
 export interface HistoryBackend {
@@ -68,6 +68,31 @@ export const positions = (rows: readonly AccountTxRow[]) => rows.map((r) => `${r
 /** A receipt row of block `height` for the transaction at (txHeight, txIndex). */
 export const receipt = (height: number, txHeight: number, txIndex: number): ReceiptRow =>
   ({ receipt_id: `r${height}.${txHeight}.${txIndex}`, block_height: height, transaction_hash: `tx${txHeight}.${txIndex}`, tx_block_height: txHeight, tx_index: txIndex }) as ReceiptRow;
+
+/** A transfer row of block `height` (timestamp height x 10^18, beyond 2^53) seen by `account`. */
+export const transfer = (height: number, index: number, account: string, amount: string, other: string | null = "x.near", asset = "native:near"): TransferRow => ({
+  block_height: String(height),
+  block_timestamp: (BigInt(height) * 10n ** 18n).toString(),
+  transaction_id: null,
+  receipt_id: `r${height}.${index}`,
+  action_index: 0,
+  log_index: null,
+  transfer_index: index,
+  signer_id: account,
+  predecessor_id: account,
+  receipt_account_id: account,
+  account_id: account,
+  other_account_id: other,
+  asset_id: asset,
+  asset_type: asset === "native:near" ? "Near" : "Ft",
+  amount,
+  method_name: null,
+  transfer_type: asset === "native:near" ? "NativeTransfer" : "FtTransfer",
+  human_amount: null,
+  usd_amount: null,
+  start_of_block_balance: null,
+  end_of_block_balance: null,
+});
 
 /** Defines the suite for each backend. */
 export function historyStoreSuite(backends: readonly HistoryBackend[]): void {
@@ -138,6 +163,45 @@ export function historyStoreSuite(backends: readonly HistoryBackend[]): void {
       expect(positions((await again.accountTxs({ accountId: "a", flags: {}, desc: true, limit: 10, count: true })).rows)).toEqual(["2.0", "1.1", "1.0"]);
       expect((await again.incompleteTransactions()).map((r) => r.row.transaction_hash)).toEqual(["tx4.0"]);
       await again.close();
+    });
+  });
+
+  describe.each(backends)("$name history store transfers", (backend) => {
+    let store: HistoryStore;
+    const at = (rows: readonly TransferRow[]) => rows.map((r) => `${r.block_height}.${r.transfer_index}`);
+    const page = async (query: Partial<Parameters<HistoryStore["accountTransfers"]>[0]>) =>
+      at(await store.accountTransfers({ accountId: "a", desc: false, limit: 10, ...query }));
+    beforeAll(async () => {
+      ({ store } = await backend.open());
+      await store.apply({ block: block(0), transactions: [], receipts: [] });
+      await store.apply({ block: block(1), transactions: [], receipts: [], transfers: [transfer(1, 9999, "a", "-5"), transfer(1, 9999, "x.near", "5", "a"), transfer(1, 20000, "a", "7", "system")] });
+      await store.apply({ block: block(2), transactions: [], receipts: [], transfers: [transfer(2, 3, "a", "100", "t.near", "nep141:t.near"), transfer(2, 10000, "a", "-1", null)] });
+    });
+
+    it("pages by (timestamp, index) both ways, strictly after the cursor, within timestamp bounds", async () => {
+      expect(await page({})).toEqual(["1.9999", "1.20000", "2.3", "2.10000"]);
+      expect(await page({ desc: true, limit: 3 })).toEqual(["2.10000", "2.3", "1.20000"]);
+      expect(await page({ after: { timestamp: 10n ** 18n, index: 9999 } })).toEqual(["1.20000", "2.3", "2.10000"]);
+      expect(await page({ desc: true, after: { timestamp: 2n * 10n ** 18n, index: 3 } })).toEqual(["1.20000", "1.9999"]);
+      expect(await page({ fromTimestamp: 2n * 10n ** 18n })).toEqual(["2.3", "2.10000"]);
+      expect(await page({ toTimestamp: 2n * 10n ** 18n, desc: true })).toEqual(["1.20000", "1.9999"]);
+      expect(await page({ accountId: "x.near" })).toEqual(["1.9999"]);
+      expect((await store.accountTransfers({ accountId: "a", desc: false, limit: 1 }))[0]).toEqual(transfer(1, 9999, "a", "-5"));
+    });
+
+    it("filters by direction, asset, smallest amount and system", async () => {
+      expect(await page({ direction: "sender" })).toEqual(["1.9999", "2.10000"]);
+      expect(await page({ direction: "receiver" })).toEqual(["1.20000", "2.3"]);
+      expect(await page({ assetId: "nep141:t.near" })).toEqual(["2.3"]);
+      expect(await page({ minAmount: 6n })).toEqual(["1.20000", "2.3"]);
+      expect(await page({ minAmount: 5n, direction: "sender" })).toEqual(["1.9999"]);
+      expect(await page({ ignoreSystem: true })).toEqual(["1.9999", "2.3", "2.10000"]);
+    });
+
+    it("forgets the transfers of the blocks a rewind drops", async () => {
+      expect(await store.rewind(1)).toBe(1);
+      expect(await page({})).toEqual(["1.9999", "1.20000"]);
+      await store.close();
     });
   });
 
