@@ -8,7 +8,7 @@
  *     1,000, interleaved over the same heights; transaction records carry no details (the
  *     account page never reads them). Timed: the REST handler and its store (parse, validate,
  *     read, serialise), in-process, interleaved rounds; target <= 1.3x.
- * (t) block production throughput with the history index on vs off: two dev chains of the same
+ * (s) block production throughput with the history index on vs off: two dev chains of the same
  *     kind, one followed by a HistoryIndexer into an LMDB store; rounds of 300 transactions
  *     (Transfers, then ft_transfer), each until produced and (on the indexed chain) indexed,
  *     alternating chains; throughput ratio from the totals; target >= 0.75x.
@@ -247,7 +247,7 @@ async function productionWithHistory(kind: Kind, quick: boolean): Promise<void> 
 
 export async function historyBench({ quick }: { quick: boolean }): Promise<void> {
   await accountPages(quick);
-  console.log(`(t) block production throughput with the history index on vs off: rounds of 300 transactions until produced and indexed, two chains alternating`);
+  console.log(`(s) block production throughput with the history index on vs off: rounds of 300 transactions until produced and indexed, two chains alternating`);
   await productionWithHistory("transfer", quick);
   await productionWithHistory("ft", quick);
 }
