@@ -18,6 +18,7 @@ import { sha256 } from "../src/chain/primitives/sha256.js";
 import { encodeSignedTransaction, signTransaction, type Action } from "../src/chain/transaction/index.js";
 import { gatewayOverhead } from "./gateway.js";
 import { gatewayIndexBench } from "./gatewayIndex.js";
+import { historyBench } from "./history.js";
 import { indexerCostPerBlock, restThroughput } from "./rest.js";
 import { bigStateBench } from "./bigState.js";
 import { chainLengthBench } from "./chainLength.js";
@@ -34,7 +35,7 @@ const quick = process.argv.includes("--quick");
 const seconds = quick ? 2 : 5;
 const rounds = quick ? 1 : 3;
 const latencySamples = quick ? 300 : 2000;
-/** `--only=throughput`, `--only=paging`, `--only=transactions`, `--only=rest`, `--only=indexer`, `--only=storage`, `--only=chainlength`, `--only=bigstate`, `--only=vm`, `--only=gateway`, `--only=gatewayindex`, `--only=ratecap`, `--only=workspaces` or `--only=fork` runs one part. */
+/** `--only=throughput`, `--only=paging`, `--only=transactions`, `--only=rest`, `--only=indexer`, `--only=storage`, `--only=chainlength`, `--only=bigstate`, `--only=vm`, `--only=gateway`, `--only=gatewayindex`, `--only=history`, `--only=ratecap`, `--only=workspaces` or `--only=fork` runs one part. */
 const only = process.argv.find((arg) => arg.startsWith("--only="))?.slice("--only=".length);
 
 const hasTaskset = (() => {
@@ -364,6 +365,7 @@ async function main(): Promise<void> {
   if (only === undefined || only === "vm") await vmCallCost({ quick });
   if (only === undefined || only === "gateway") await gatewayOverhead({ startProcess, cli, seconds, rounds, latencySamples, serverNodeArgs });
   if (only === undefined || only === "gatewayindex") await gatewayIndexBench({ startProcess, cli, seconds, rounds, quick, serverNodeArgs });
+  if (only === undefined || only === "history") await historyBench({ quick });
   if (only === undefined || only === "ratecap") await rateCapCost({ quick });
   if (only === undefined || only === "workspaces") await workspacesBench({ quick, root, cli });
   if (only === undefined || only === "fork") await forkBench({ quick, cli, startProcess });

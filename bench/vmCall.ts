@@ -229,10 +229,10 @@ function noopBlocks(chain: Chain, blocks: number): void {
   for (let i = 0; i < blocks; i++) chain.produceBlock();
 }
 
-type Kind = "ft" | "transfer" | "noop";
+export type Kind = "ft" | "transfer" | "noop";
 
 /** A dev chain with the FT and empty contracts deployed, and a maker of one kind's transactions. */
-async function chainFor(kind: Kind): Promise<{ chain: Chain; make: () => Uint8Array }> {
+export async function chainFor(kind: Kind): Promise<{ chain: Chain; make: () => Uint8Array }> {
   const chain = await Chain.open({ blockTimeMs: 0 });
   const [a, b, c] = chain.devAccounts.map((d) => d.accountId);
   const call = (m: string, args: unknown, deposit = 0n, gas = 100n * TGAS): Action => ({ type: "FunctionCall", methodName: m, args: enc.encode(JSON.stringify(args)), gas, deposit });

@@ -73,6 +73,7 @@ function historyBodies(facts: TargetFacts): Partial<Record<RestOperationId, unkn
     historyBlocks: { limit: 3 },
     historyReceipt: { receipt_id: facts.transaction?.receiptId ?? facts.finalHash },
     historyTransactions: { tx_hashes: facts.transaction === undefined ? [] : [facts.transaction.hash] },
+    historyTransfers: { account_id: facts.accountId, limit: 5, desc: true },
   };
 }
 

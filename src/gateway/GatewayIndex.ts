@@ -1,3 +1,4 @@
+import type { HistoryReader } from "../indexer/history/HistoryStore.js";
 import type { Awaitable, IndexReader } from "../indexer/IndexStore.js";
 
 /** The index follower's state, as the gateway's /status reports it. */
@@ -20,6 +21,8 @@ export interface GatewayIndexStatus {
  */
 export interface GatewayIndex {
   readonly reader: IndexReader;
+  /** The transaction history (`/v0`); without one, `/v0` answers 503. */
+  readonly history?: HistoryReader;
   status(): Awaitable<GatewayIndexStatus>;
   close(): Promise<void>;
 }

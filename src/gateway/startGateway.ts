@@ -190,6 +190,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
           : createServiceRestListener({
               handlers: gatewayRestHandlers(source),
               index: () => index.reader,
+              ...(index.history !== undefined && { history: () => index.history! }),
               // The highest head an upstream reported; before the first probe, 0 (the index is then taken as current).
               headHeight: () => regular.headHeight() ?? 0,
               version: SERVICE_VERSION,

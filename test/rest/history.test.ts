@@ -55,6 +55,7 @@ const OPERATIONS: Record<string, RestOperationId> = {
   "/v0/block": "historyBlock",
   "/v0/blocks": "historyBlocks",
   "/v0/receipt": "historyReceipt",
+  "/v0/transfers": "historyTransfers",
 };
 
 /** POSTs a JSON body to a `/v0` route and checks the answer against the spec. */
@@ -245,6 +246,84 @@ describe("account rows from real execution", () => {
   });
 });
 
+describe("transfers from real execution (/v0/transfers)", () => {
+  const FT_ASSET = `nep141:${FT_ACCOUNT}`;
+  const transfers = async (body: Record<string, unknown>) => (await v0("/v0/transfers", body)).json;
+  const sides = (rows: { amount: string; other_account_id: string | null }[]) => rows.map((r) => `${r.amount} ${r.other_account_id}`);
+
+  it("a token's events, its ft_transfer_call and the refund ft_resolve_transfer returned, as the holder saw them", async () => {
+    const { transfers: rows, resume_token } = await transfers({ account_id: ALICE, asset_id: FT_ASSET });
+    // Received 1000 from the root, sent 100 to the relay with ft_transfer_call, 70 back (the relay kept 30).
+    expect(sides(rows)).toEqual([`1000 ${ROOT}`, `-100 ${RELAY_ACCOUNT}`, `70 ${RELAY_ACCOUNT}`]);
+    expect(resume_token).toBeNull();
+    for (const row of rows) expect(row).toMatchObject({ account_id: ALICE, asset_type: "Ft", transfer_type: "FtTransfer", receipt_account_id: FT_ACCOUNT, human_amount: null, start_of_block_balance: null });
+    // The relay's side of the same two movements.
+    expect(sides((await transfers({ account_id: RELAY_ACCOUNT, asset_id: FT_ASSET })).transfers)).toEqual([`100 ${ALICE}`, `-70 ${ALICE}`]);
+  });
+
+  it("a NEAR Transfer action: the row, its block and its place; gas refunds from system; attached deposits", async () => {
+    const bob = (await transfers({ account_id: BOB, asset_id: "native:near", direction: "receiver", limit: 1 })).transfers[0];
+    const story = (await v0("/v0/account", { account_id: BOB, desc: false, limit: 1 })).json.account_txs[0];
+    const receipt = (await v0("/v0/transactions", { tx_hashes: [story.transaction_hash] })).json.transactions[0].receipts[0];
+    const height = heightOf(receipt.execution_outcome.block_hash);
+    expect(bob).toEqual({
+      block_height: String(height),
+      block_timestamp: service.chain.blockByHeight(height)!.timestampNs.toString(),
+      transaction_id: story.transaction_hash,
+      receipt_id: receipt.receipt.receipt_id,
+      action_index: 0,
+      log_index: null,
+      transfer_index: bob.transfer_index,
+      signer_id: ALICE,
+      predecessor_id: ALICE,
+      receipt_account_id: BOB,
+      account_id: BOB,
+      other_account_id: ALICE,
+      asset_id: "native:near",
+      asset_type: "Near",
+      amount: NEAR.toString(),
+      method_name: null,
+      transfer_type: "NativeTransfer",
+      human_amount: 1,
+      usd_amount: null,
+      start_of_block_balance: null,
+      end_of_block_balance: null,
+    });
+    expect(bob.transfer_index % 10_000).toBe(9999);
+    const near = (await transfers({ account_id: ALICE, asset_id: "native:near" })).transfers;
+    expect(near.some((r: { other_account_id: string }) => r.other_account_id === "system")).toBe(true);
+    const withoutSystem = (await transfers({ account_id: ALICE, asset_id: "native:near", ignore_system: true })).transfers;
+    expect(withoutSystem.length).toBeGreaterThan(0);
+    expect(withoutSystem.every((r: { other_account_id: string }) => r.other_account_id !== "system")).toBe(true);
+    expect((await transfers({ account_id: ALICE, direction: "sender" })).transfers.every((r: { amount: string }) => r.amount.startsWith("-"))).toBe(true);
+    // The transfer to bob, and the one a relayer carried for alice (a delegate action: alice is the predecessor).
+    expect(sides((await transfers({ account_id: ALICE, min_amount: NEAR.toString() })).transfers)).toEqual([`-${NEAR} ${BOB}`, `-${NEAR} ${BOB}`]);
+    const deposit = (await transfers({ account_id: ROOT, asset_id: "native:near", direction: "sender" })).transfers.find((r: { transfer_type: string }) => r.transfer_type === "AttachedDeposit");
+    expect(deposit).toMatchObject({ amount: `-${MIN_STORAGE}`, other_account_id: FT_ACCOUNT, method_name: "storage_deposit", transfer_index: expect.any(Number) });
+    expect(deposit.transfer_index % 10_000).toBe(9998);
+  });
+
+  it("pages with resume tokens in both orders, and answers 400 outside the limits", async () => {
+    const all = (await transfers({ account_id: ALICE })).transfers;
+    expect(all.length).toBeGreaterThan(4);
+    for (const desc of [false, true]) {
+      const seen = [];
+      let token: string | null = null;
+      do {
+        const page: { transfers: unknown[]; resume_token: string | null } = await transfers({ account_id: ALICE, limit: 2, desc, ...(token !== null && { resume_token: token }) });
+        seen.push(...page.transfers);
+        token = page.resume_token;
+      } while (token !== null);
+      expect(seen).toEqual(desc ? [...all].reverse() : all);
+    }
+    for (const body of [{ account_id: ALICE, limit: 101 }, { account_id: ALICE, limit: 0 }, { account_id: ALICE, min_amount: "-1" }, { account_id: ALICE, direction: "both" }, { limit: 5 }]) {
+      const { status, json } = await v0("/v0/transfers", body);
+      expect(status).toBe(400);
+      expect(json.error).toBe("Bad request");
+    }
+  });
+});
+
 describe("paging", () => {
   it("never skips or repeats a row while blocks arrive, in both orders, within height ranges", async () => {
     const before = await allRows({ account_id: ALICE, limit: 200 });
@@ -311,6 +390,9 @@ describe("the typed REST client", () => {
     expect(data?.account_txs[0]?.is_receiver).toBe(true);
     const block = await api.POST("/v0/block", { body: { block_id: 0 } });
     expect(block.data?.block?.prev_block_height).toBeNull();
+    const transfers = await api.POST("/v0/transfers", { body: { account_id: BOB, direction: "receiver", asset_id: "native:near", limit: 1 } });
+    expect(transfers.data?.transfers[0]?.amount).toBe(NEAR.toString());
+    expect(transfers.data?.resume_token).toEqual(expect.any(String));
   });
 });
 

@@ -1,10 +1,12 @@
 import pg from "pg";
+import { PostgresHistoryStore } from "../../indexer/history/PostgresHistoryStore.js";
 import { migrateIndexSchema } from "../../indexer/postgres/indexSchema.js";
 import { PostgresIndexReader } from "../../indexer/postgres/PostgresIndexReader.js";
 import { PostgresIndexStore } from "../../indexer/postgres/PostgresIndexStore.js";
 import { UpstreamFollower } from "../../indexer/upstream/UpstreamFollower.js";
 import { upstreamRpc, type UpstreamCall } from "../../indexer/upstream/UpstreamRpc.js";
 import { connectionFailure } from "../../indexer/postgres/connectionFailure.js";
+import type { IndexUnavailableError } from "../../indexer/IndexUnavailableError.js";
 import type { GatewayIndex, GatewayIndexStatus } from "../GatewayIndex.js";
 import { LeaderLock } from "./LeaderLock.js";
 
@@ -43,6 +45,7 @@ const HEAD_CACHE_MS = 1000;
  */
 export class PostgresGatewayIndex implements GatewayIndex {
   readonly reader: PostgresIndexReader;
+  readonly history: PostgresHistoryStore;
   private readonly pool: pg.Pool;
   private readonly call: UpstreamCall;
   private leader: { lock: LeaderLock; follower: UpstreamFollower } | undefined;
@@ -62,10 +65,12 @@ export class PostgresGatewayIndex implements GatewayIndex {
     this.pool = new pg.Pool({ connectionString: options.postgresUrl, max: options.readConnections ?? 8, keepAlive: true, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
     // An idle pooled session cut by a database restart: the pool drops it and reconnects on demand.
     this.pool.on("error", () => undefined);
-    this.reader = new PostgresIndexReader(this.pool, {
+    const watch = {
       reachable: () => this.markReachable(),
-      unreachable: (error) => this.markUnreachable(error.reason),
-    });
+      unreachable: (error: IndexUnavailableError) => this.markUnreachable(error.reason),
+    };
+    this.reader = new PostgresIndexReader(this.pool, watch);
+    this.history = PostgresHistoryStore.reader(this.pool, watch);
     this.call = upstreamRpc(options.upstreamUrls);
   }
 
@@ -166,6 +171,7 @@ export class PostgresGatewayIndex implements GatewayIndex {
         call: this.call,
         upstreamName: this.options.upstreamUrls.map(redact).join(", "),
         store,
+        history: await PostgresHistoryStore.open(this.pool),
         ...(this.options.followPollMs !== undefined && { pollMs: this.options.followPollMs }),
         ...(this.options.startHeight !== undefined && { startHeight: this.options.startHeight }),
         log: this.options.log,

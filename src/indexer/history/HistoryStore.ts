@@ -127,6 +127,73 @@ export interface TransactionRecord {
   readonly accounts: readonly AccountTxRow[];
 }
 
+/** One transfer as one account saw it (FastNEAR's transfers-api row; see transfersOf). */
+export interface TransferRow {
+  readonly block_height: string;
+  readonly block_timestamp: string;
+  readonly transaction_id: string | null;
+  readonly receipt_id: string;
+  readonly action_index: number | null;
+  readonly log_index: number | null;
+  readonly transfer_index: number;
+  readonly signer_id: string;
+  readonly predecessor_id: string;
+  readonly receipt_account_id: string;
+  readonly account_id: string;
+  readonly other_account_id: string | null;
+  readonly asset_id: string;
+  readonly asset_type: "Near" | "Ft";
+  /** Negative when the account sent. */
+  readonly amount: string;
+  readonly method_name: string | null;
+  readonly transfer_type: "NativeTransfer" | "AttachedDeposit" | "FtTransfer";
+  readonly human_amount: number | null;
+  readonly usd_amount: null;
+  readonly start_of_block_balance: null;
+  readonly end_of_block_balance: null;
+}
+
+/** A position in an account's transfers: (block_timestamp in ns, transfer_index). */
+export interface TransferPosition {
+  readonly timestamp: bigint;
+  readonly index: number;
+}
+
+export interface TransfersQuery {
+  readonly accountId: string;
+  /** Block timestamps in ns: from inclusive, to exclusive. */
+  readonly fromTimestamp?: bigint;
+  readonly toTimestamp?: bigint;
+  /** Rows strictly after this position in the query's order. */
+  readonly after?: TransferPosition;
+  readonly desc: boolean;
+  readonly limit: number;
+  readonly direction?: "sender" | "receiver";
+  readonly assetId?: string;
+  /** Smallest absolute amount. */
+  readonly minAmount?: bigint;
+  /** Leave out rows whose other side is `system`. */
+  readonly ignoreSystem?: boolean;
+}
+
+/** A test of a transfer row against a query's filters (direction, asset, amount, system). */
+export function transferFilter(query: TransfersQuery): (row: TransferRow) => boolean {
+  return (row) => {
+    const negative = row.amount.startsWith("-");
+    if (query.direction === "sender" && !negative) return false;
+    if (query.direction === "receiver" && negative) return false;
+    if (query.assetId !== undefined && row.asset_id !== query.assetId) return false;
+    if (query.ignoreSystem === true && row.other_account_id === "system") return false;
+    if (query.minAmount !== undefined && BigInt(negative ? row.amount.slice(1) : row.amount) < query.minAmount) return false;
+    return true;
+  };
+}
+
+/** Orders transfer positions ascending. */
+export function compareTransfers(a: TransferPosition, b: TransferPosition): number {
+  return a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : a.index - b.index;
+}
+
 /** Everything one block changes in the history index. */
 export interface HistoryBlockUpdate {
   readonly block: BlockRow;
@@ -134,6 +201,8 @@ export interface HistoryBlockUpdate {
   readonly transactions: readonly TransactionRecord[];
   /** The receipts the block executed, in `receipt_index` order. */
   readonly receipts: readonly ReceiptRow[];
+  /** The transfers the block's receipts made, one row per account (none when absent). */
+  readonly transfers?: readonly TransferRow[];
 }
 
 /** A position in an account's history: (tx_block_height, tx_index). */
@@ -167,6 +236,8 @@ export interface HistoryReader {
   block(id: number | string): Awaitable<{ readonly row: BlockRow; readonly txs: readonly BlockTxRow[]; readonly receipts: readonly ReceiptRow[] } | undefined>;
   /** Block rows within inclusive bounds, newest first when `desc`. */
   blocks(query: { readonly fromHeight?: number; readonly toHeight?: number; readonly desc: boolean; readonly limit: number }): Awaitable<readonly BlockRow[]>;
+  /** One page of an account's transfers, ordered by (block_timestamp, transfer_index). */
+  accountTransfers(query: TransfersQuery): Awaitable<readonly TransferRow[]>;
   /** A receipt row and its transaction's record. */
   receipt(receiptId: string): Awaitable<{ readonly row: ReceiptRow; readonly transaction: TransactionRecord | undefined } | undefined>;
 }
@@ -201,4 +272,24 @@ export function rewindHeight(indexed: number, height: number, receiptTxHeights: 
     for (const txHeight of receiptTxHeights(h)) keep = Math.min(keep, txHeight - 1);
   }
   return keep;
+}
+
+/** The hashes of the transactions a block included (its own height), in tx_index order. */
+export function includedHashes(update: HistoryBlockUpdate): string[] {
+  const height = update.block.block_height;
+  return update.transactions
+    .filter((record) => record.row.tx_block_height === height)
+    .sort((a, b) => a.row.tx_index - b.row.tx_index)
+    .map((record) => record.row.transaction_hash);
+}
+
+/** A test of an account row against a query's flags (every given flag equal). */
+export function flagFilter(flags: AccountTxsQuery["flags"]): (row: AccountTxRow) => boolean {
+  const wanted = Object.entries(flags) as [AccountRoleFlag, boolean][];
+  return (row) => wanted.every(([flag, value]) => row[flag] === value);
+}
+
+/** Throws unless `height` is after the indexed one (blocks come in height order). */
+export function checkNextHeight(indexed: number | null, height: number): void {
+  if (indexed !== null && height <= indexed) throw new Error(`block ${height} is not after the indexed block ${indexed}`);
 }

@@ -11,10 +11,10 @@ import type {
   ReceiptRow,
   TransactionRecord,
 } from "./HistoryStore.js";
-import { rewindHeight } from "./HistoryStore.js";
+import { checkNextHeight, flagFilter, includedHashes, rewindHeight, transferFilter, type TransferRow, type TransfersQuery } from "./HistoryStore.js";
 
 /** Bumped when the layout below changes: an index of another format is rebuilt from the blocks. */
-const FORMAT = 1;
+const FORMAT = 2;
 /** Present while a process has the index open: the boot it was opened in (see `open`). */
 const OPEN_MARKER = "open-in-boot";
 
@@ -23,6 +23,8 @@ interface StoredBlock {
   readonly row: BlockRow;
   readonly txHashes: readonly string[];
   readonly receiptIds: readonly string[];
+  /** Keys of the transfer rows it made. */
+  readonly transferKeys?: readonly TransferKey[];
 }
 
 /** The marker written with every block, in the same transaction: what the index holds. */
@@ -33,6 +35,10 @@ interface Head {
 }
 
 type AccountKey = [account: string, height: number, index: number];
+/** The timestamp as 20 zero-padded digits, so that string order is numeric order (ns exceed 2^53). */
+type TransferKey = [account: string, timestamp: string, index: number];
+const TIMESTAMP_DIGITS = 20;
+const paddedTimestamp = (ns: bigint) => ns.toString().padStart(TIMESTAMP_DIGITS, "0");
 
 /**
  * The history index in its own LMDB environment (`<data-dir>/history`), so nothing of it stays
@@ -42,7 +48,8 @@ type AccountKey = [account: string, height: number, index: number];
  * 6 ms, an unflushed one 0.1 ms), which LMDB makes safe against a process crash but not a
  * system crash; the index is derived from the chain's blocks, so an environment left open by
  * an earlier boot is thrown away and indexed again (OPEN_MARKER). An account's page is one
- * range scan over (account, tx_block_height, tx_index) keys.
+ * range scan over (account, tx_block_height, tx_index) keys; its unfiltered count one read of
+ * the per-account counts kept beside them.
  */
 export class LmdbHistoryStore implements HistoryStore {
   height: number | null;
@@ -51,6 +58,9 @@ export class LmdbHistoryStore implements HistoryStore {
   private readonly heightByHash: Database<number, string>;
   private readonly txs: Database<TransactionRecord, string>;
   private readonly accounts: Database<AccountTxRow, AccountKey>;
+  /** Rows per account, so a first page's unfiltered count is one read (FORMAT 2). */
+  private readonly accountCounts: Database<number, string>;
+  private readonly transfers: Database<TransferRow, TransferKey>;
   private readonly receipts: Database<ReceiptRow, string>;
   /** Hashes of transactions with receipts still to execute (value unused). */
   private readonly incomplete: Database<true, string>;
@@ -64,13 +74,15 @@ export class LmdbHistoryStore implements HistoryStore {
     this.heightByHash = env.openDB({ name: "block-heights" });
     this.txs = env.openDB({ name: "transactions" });
     this.accounts = env.openDB({ name: "account-txs" });
+    this.accountCounts = env.openDB({ name: "account-counts" });
+    this.transfers = env.openDB({ name: "account-transfers" });
     this.receipts = env.openDB({ name: "receipts" });
     this.incomplete = env.openDB({ name: "incomplete" });
     const head = this.meta.get("head");
     if (head !== undefined && head.format !== FORMAT) {
       // Written by another version of the layout: start again from the blocks.
       env.transactionSync(() => {
-        for (const db of [this.meta, this.blockEntries, this.heightByHash, this.txs, this.accounts, this.receipts, this.incomplete]) db.clearSync();
+        for (const db of [this.meta, this.blockEntries, this.heightByHash, this.txs, this.accounts, this.accountCounts, this.transfers, this.receipts, this.incomplete]) db.clearSync();
       });
       this.height = null;
     } else this.height = head?.height ?? null;
@@ -90,26 +102,29 @@ export class LmdbHistoryStore implements HistoryStore {
     } finally {
       closeSync(fd);
     }
-    return new LmdbHistoryStore(open({ path: dir, maxDbs: 8, compression: false, noSync: true }), dir);
+    return new LmdbHistoryStore(open({ path: dir, maxDbs: 10, compression: false, noSync: true }), dir);
   }
 
   apply(update: HistoryBlockUpdate): void {
     const height = update.block.block_height;
-    if (this.height !== null && height <= this.height) throw new Error(`block ${height} is not after the indexed block ${this.height}`);
-    const included = update.transactions
-      .filter((record) => record.row.tx_block_height === height)
-      .sort((a, b) => a.row.tx_index - b.row.tx_index)
-      .map((record) => record.row.transaction_hash);
+    checkNextHeight(this.height, height);
+    const included = includedHashes(update);
     this.env.transactionSync(() => {
       for (const record of update.transactions) {
         const hash = record.row.transaction_hash;
         this.txs.putSync(hash, record);
         if (record.row.is_completed) this.incomplete.removeSync(hash);
         else this.incomplete.putSync(hash, true);
-        for (const row of record.accounts) this.accounts.putSync(accountKey(row), row);
+        for (const row of record.accounts) {
+          const key = accountKey(row);
+          if (!this.accounts.doesExist(key)) this.addToCount(row.account_id, 1);
+          this.accounts.putSync(key, row);
+        }
       }
       for (const receipt of update.receipts) this.receipts.putSync(receipt.receipt_id, receipt);
-      this.blockEntries.putSync(height, { row: update.block, txHashes: included, receiptIds: update.receipts.map((r) => r.receipt_id) });
+      const transferKeys = (update.transfers ?? []).map((row): TransferKey => [row.account_id, paddedTimestamp(BigInt(row.block_timestamp)), row.transfer_index]);
+      (update.transfers ?? []).forEach((row, i) => this.transfers.putSync(transferKeys[i]!, row));
+      this.blockEntries.putSync(height, { row: update.block, txHashes: included, receiptIds: update.receipts.map((r) => r.receipt_id), transferKeys });
       this.heightByHash.putSync(update.block.block_hash, height);
       this.meta.putSync("head", { format: FORMAT, height, hash: update.block.block_hash });
     });
@@ -136,6 +151,7 @@ export class LmdbHistoryStore implements HistoryStore {
         if (stored === undefined) continue;
         for (const hash of stored.txHashes) this.forgetTransaction(hash);
         for (const id of stored.receiptIds) this.receipts.removeSync(id);
+        for (const key of stored.transferKeys ?? []) this.transfers.removeSync(key);
         this.blockEntries.removeSync(h);
         this.heightByHash.removeSync(stored.row.block_hash);
       }
@@ -151,9 +167,18 @@ export class LmdbHistoryStore implements HistoryStore {
   private forgetTransaction(hash: string): void {
     const record = this.txs.get(hash);
     if (record === undefined) return;
-    for (const row of record.accounts) this.accounts.removeSync(accountKey(row));
+    for (const row of record.accounts) {
+      if (this.accounts.removeSync(accountKey(row))) this.addToCount(row.account_id, -1);
+    }
     this.txs.removeSync(hash);
     this.incomplete.removeSync(hash);
+  }
+
+  /** Inside a write transaction: moves an account's row count. */
+  private addToCount(accountId: string, delta: number): void {
+    const count = (this.accountCounts.get(accountId) ?? 0) + delta;
+    if (count > 0) this.accountCounts.putSync(accountId, count);
+    else this.accountCounts.removeSync(accountId);
   }
 
   /** Closes the environment (which flushes it) and then removes the open marker. */
@@ -177,8 +202,8 @@ export class LmdbHistoryStore implements HistoryStore {
     const account = query.accountId;
     const from = query.fromHeight ?? 0;
     const to = query.toHeight ?? Number.MAX_SAFE_INTEGER;
-    const flags = Object.entries(query.flags);
-    const matches = (row: AccountTxRow) => flags.every(([flag, value]) => row[flag as keyof AccountTxRow] === value);
+    const filtered = Object.keys(query.flags).length > 0;
+    const matches = flagFilter(query.flags);
     const after = query.after;
     // Keys are (account, height, index): `[account, h]` sorts before every key of height h.
     const range = query.desc
@@ -195,8 +220,9 @@ export class LmdbHistoryStore implements HistoryStore {
     }
     if (!query.count) return { rows };
     const bounds = { start: [account, from] as unknown as AccountKey, end: [account, to + 1] as unknown as AccountKey };
+    if (!filtered && query.fromHeight === undefined && query.toHeight === undefined) return { rows, count: this.accountCounts.get(account) ?? 0 };
     let count = 0;
-    if (flags.length === 0) for (const _ of this.accounts.getKeys(bounds)) count++;
+    if (!filtered) for (const _ of this.accounts.getKeys(bounds)) count++;
     else for (const { value } of this.accounts.getRange(bounds)) if (matches(value)) count++;
     return { rows, count };
   }
@@ -222,6 +248,26 @@ export class LmdbHistoryStore implements HistoryStore {
     if (from > to) return [];
     const range = query.desc ? { start: to, end: from - 0.5, reverse: true, limit: query.limit } : { start: from, end: to + 0.5, limit: query.limit };
     return [...this.blockEntries.getRange(range).map(({ value }) => value.row)];
+  }
+
+  accountTransfers(query: TransfersQuery): TransferRow[] {
+    const account = query.accountId;
+    const from = paddedTimestamp(query.fromTimestamp ?? 0n);
+    const to = query.toTimestamp === undefined ? "9".repeat(TIMESTAMP_DIGITS) + "9" : paddedTimestamp(query.toTimestamp);
+    const after = query.after === undefined ? undefined : { timestamp: paddedTimestamp(query.after.timestamp), index: query.after.index };
+    // `[account, t]` sorts before every key of timestamp t: `to` is exclusive, `from` inclusive.
+    const range = query.desc
+      ? { start: after === undefined ? [account, to] : [account, after.timestamp, after.index - 0.5], end: [account, from], reverse: true }
+      : { start: after === undefined ? [account, from] : [account, after.timestamp, after.index + 0.5], end: [account, to] };
+    const matches = transferFilter(query);
+    const rows: TransferRow[] = [];
+    for (const { key, value } of this.transfers.getRange(range as unknown as { start: TransferKey; end: TransferKey; reverse?: boolean })) {
+      if (rows.length >= query.limit) break;
+      // A desc range starting at [account, after...] may not pass `to`: keys stay below it anyway.
+      if (key[1] >= to || key[1] < from) continue;
+      if (matches(value)) rows.push(value);
+    }
+    return rows;
   }
 
   receipt(receiptId: string): { row: ReceiptRow; transaction: TransactionRecord | undefined } | undefined {

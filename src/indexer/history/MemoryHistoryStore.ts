@@ -9,13 +9,14 @@ import type {
   TransactionRecord,
   TxPosition,
 } from "./HistoryStore.js";
-import { rewindHeight } from "./HistoryStore.js";
+import { checkNextHeight, compareTransfers, flagFilter, includedHashes, rewindHeight, transferFilter, type TransferRow, type TransfersQuery } from "./HistoryStore.js";
 
 interface StoredBlock {
   readonly row: BlockRow;
   /** Hashes of the transactions the block included, in tx_index order. */
   readonly txHashes: readonly string[];
   readonly receipts: readonly ReceiptRow[];
+  readonly transfers: readonly TransferRow[];
 }
 
 /** Orders positions ascending: by height, then index. */
@@ -49,27 +50,31 @@ export class MemoryHistoryStore implements HistoryStore {
   private readonly byAccount = new Map<string, AccountTxRow[]>();
   /** Hashes of transactions with receipts still to execute. */
   private readonly incomplete = new Set<string>();
+  /** account → its transfer rows sorted by (block_timestamp, transfer_index). */
+  private readonly transfersByAccount = new Map<string, TransferRow[]>();
 
   constructor(private readonly options: MemoryHistoryStoreOptions = {}) {}
 
   apply(update: HistoryBlockUpdate): void {
     const height = update.block.block_height;
-    if (this.height !== null && height <= this.height) throw new Error(`block ${height} is not after the indexed block ${this.height}`);
-    const included: string[] = [];
+    checkNextHeight(this.height, height);
     for (const record of update.transactions) {
       const hash = record.row.transaction_hash;
-      if (record.row.tx_block_height === height) included.push(hash);
       this.txs.set(hash, record);
       if (record.row.is_completed) this.incomplete.delete(hash);
       else this.incomplete.add(hash);
       for (const row of record.accounts) this.putAccountRow(row);
     }
-    included.sort((a, b) => this.txs.get(a)!.row.tx_index - this.txs.get(b)!.row.tx_index);
     for (const receipt of update.receipts) this.receipts.set(receipt.receipt_id, receipt);
     const idle = update.transactions.length === 0 && update.receipts.length === 0 && update.block.num_transactions === 0 && update.block.num_receipts === 0;
     if (!idle || this.options.idleBlockRow === undefined) {
-      this.blocksByHeight.set(height, { row: update.block, txHashes: included, receipts: update.receipts });
+      this.blocksByHeight.set(height, { row: update.block, txHashes: includedHashes(update), receipts: update.receipts, transfers: update.transfers ?? [] });
       this.heightByHash.set(update.block.block_hash, height);
+    }
+    for (const row of update.transfers ?? []) {
+      let rows = this.transfersByAccount.get(row.account_id);
+      if (rows === undefined) this.transfersByAccount.set(row.account_id, (rows = []));
+      rows.splice(transferBound(rows, transferPositionOf(row), false), 0, row);
     }
     this.first ??= height;
     this.height = height;
@@ -98,6 +103,13 @@ export class MemoryHistoryStore implements HistoryStore {
       if (stored === undefined) continue;
       for (const hash of stored.txHashes) this.forgetTransaction(hash);
       for (const receipt of stored.receipts) this.receipts.delete(receipt.receipt_id);
+      for (const row of stored.transfers) {
+        const rows = this.transfersByAccount.get(row.account_id);
+        if (rows === undefined) continue;
+        const at = transferBound(rows, transferPositionOf(row), false);
+        if (rows[at] === row) rows.splice(at, 1);
+        if (rows.length === 0) this.transfersByAccount.delete(row.account_id);
+      }
       this.blocksByHeight.delete(h);
       this.heightByHash.delete(stored.row.block_hash);
     }
@@ -137,8 +149,7 @@ export class MemoryHistoryStore implements HistoryStore {
     const all = this.byAccount.get(query.accountId) ?? [];
     const from = query.fromHeight ?? 0;
     const to = query.toHeight ?? Number.MAX_SAFE_INTEGER;
-    const matches = (row: AccountTxRow) =>
-      Object.entries(query.flags).every(([flag, value]) => row[flag as keyof AccountTxRow] === value);
+    const matches = flagFilter(query.flags);
     // The slice of rows within the height bounds.
     let start = lowerBound(all, { height: from, index: 0 });
     let end = lowerBound(all, { height: to + 1, index: 0 });
@@ -189,10 +200,45 @@ export class MemoryHistoryStore implements HistoryStore {
     return rows;
   }
 
+  accountTransfers(query: TransfersQuery): TransferRow[] {
+    const all = this.transfersByAccount.get(query.accountId) ?? [];
+    const matches = transferFilter(query);
+    let start = transferBound(all, { timestamp: query.fromTimestamp ?? 0n, index: 0 }, false);
+    let end = query.toTimestamp === undefined ? all.length : transferBound(all, { timestamp: query.toTimestamp, index: 0 }, false);
+    if (query.after !== undefined) {
+      if (query.desc) end = Math.min(end, transferBound(all, query.after, false));
+      else start = Math.max(start, transferBound(all, query.after, true));
+    }
+    const rows: TransferRow[] = [];
+    if (query.desc) {
+      for (let i = end - 1; i >= start && rows.length < query.limit; i--) if (matches(all[i]!)) rows.push(all[i]!);
+    } else {
+      for (let i = start; i < end && rows.length < query.limit; i++) if (matches(all[i]!)) rows.push(all[i]!);
+    }
+    return rows;
+  }
+
   receipt(receiptId: string): { row: ReceiptRow; transaction: TransactionRecord | undefined } | undefined {
     const row = this.receipts.get(receiptId);
     return row === undefined ? undefined : { row, transaction: this.txs.get(row.transaction_hash) };
   }
+}
+
+function transferPositionOf(row: TransferRow): { timestamp: bigint; index: number } {
+  return { timestamp: BigInt(row.block_timestamp), index: row.transfer_index };
+}
+
+/** First index whose transfer is at or after `position` (strictly after with `strict`). */
+function transferBound(rows: readonly TransferRow[], position: { timestamp: bigint; index: number }, strict: boolean): number {
+  let lo = 0;
+  let hi = rows.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const order = compareTransfers(transferPositionOf(rows[mid]!), position);
+    if (order < 0 || (strict && order === 0)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 function positionOf(row: AccountTxRow): TxPosition {

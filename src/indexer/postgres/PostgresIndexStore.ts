@@ -59,13 +59,17 @@ export class PostgresIndexStore extends PostgresIndexReader implements IndexStor
     return this.applyWithFollowerState(update, undefined);
   }
 
-  /** Applies one block and, in the same transaction, the follower's state after it. */
-  async applyWithFollowerState(update: IndexBlockUpdate, follower: unknown): Promise<void> {
+  /**
+   * Applies one block and, in the same transaction, the follower's state after it and whatever
+   * else belongs to the block (`alsoWrite`: its transaction history rows).
+   */
+  async applyWithFollowerState(update: IndexBlockUpdate, follower: unknown, alsoWrite?: (client: WriterSession) => Promise<void>): Promise<void> {
     const client = this.writer ?? (await this.pool.connect());
     try {
       await client.query("BEGIN");
       try {
         await this.write(client, update, follower);
+        await alsoWrite?.(client);
         await client.query("COMMIT");
       } catch (error) {
         await client.query("ROLLBACK").catch(() => undefined);

@@ -1,7 +1,7 @@
 import type pg from "pg";
 
 /** The index schema's version this shardkit writes; older schemas are migrated at start. */
-export const INDEX_SCHEMA_VERSION = 1;
+export const INDEX_SCHEMA_VERSION = 2;
 
 /** Serializes concurrent migrations of several instances starting at once (advisory lock key). */
 const MIGRATION_LOCK = 0x5348_4b01;
@@ -60,6 +60,76 @@ const MIGRATIONS: readonly (readonly string[])[] = [
        last_height bigint NOT NULL,
        PRIMARY KEY (account_id, pool_id)
      )`,
+  ],
+  // The transaction history (`/v0`, see PostgresHistoryStore): rows as the stores' types, as
+  // `json` (kept as written: the wire's field order); an account's page is one range scan of
+  // hist_account_txs' primary key, its unfiltered count one row of hist_account_counts.
+  [
+    `CREATE TABLE hist_meta (
+       singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+       height bigint,
+       first_height bigint
+     )`,
+    `INSERT INTO hist_meta DEFAULT VALUES`,
+    `CREATE TABLE hist_blocks (
+       block_height bigint PRIMARY KEY,
+       block_hash text COLLATE "C" NOT NULL UNIQUE,
+       row json NOT NULL,
+       tx_hashes text[] NOT NULL,
+       receipt_ids text[] NOT NULL
+     )`,
+    `CREATE TABLE hist_transactions (
+       transaction_hash text COLLATE "C" PRIMARY KEY,
+       tx_block_height bigint NOT NULL,
+       is_completed boolean NOT NULL,
+       record json NOT NULL
+     )`,
+    `CREATE INDEX hist_transactions_height ON hist_transactions (tx_block_height)`,
+    `CREATE INDEX hist_transactions_incomplete ON hist_transactions (transaction_hash) WHERE NOT is_completed`,
+    `CREATE TABLE hist_account_txs (
+       account_id text COLLATE "C" NOT NULL,
+       tx_block_height bigint NOT NULL,
+       tx_index integer NOT NULL,
+       is_signer boolean NOT NULL,
+       is_delegated_signer boolean NOT NULL,
+       is_real_signer boolean NOT NULL,
+       is_any_signer boolean NOT NULL,
+       is_predecessor boolean NOT NULL,
+       is_explicit_refund_to boolean NOT NULL,
+       is_receiver boolean NOT NULL,
+       is_real_receiver boolean NOT NULL,
+       is_function_call boolean NOT NULL,
+       is_action_arg boolean NOT NULL,
+       is_event_log boolean NOT NULL,
+       is_success boolean NOT NULL,
+       row json NOT NULL,
+       PRIMARY KEY (account_id, tx_block_height, tx_index)
+     )`,
+    `CREATE INDEX hist_account_txs_height ON hist_account_txs (tx_block_height)`,
+    `CREATE TABLE hist_account_counts (
+       account_id text COLLATE "C" PRIMARY KEY,
+       txs bigint NOT NULL
+     )`,
+    `CREATE TABLE hist_receipts (
+       receipt_id text COLLATE "C" PRIMARY KEY,
+       block_height bigint NOT NULL,
+       tx_block_height bigint NOT NULL,
+       transaction_hash text COLLATE "C" NOT NULL,
+       row json NOT NULL
+     )`,
+    `CREATE INDEX hist_receipts_height ON hist_receipts (block_height)`,
+    `CREATE TABLE hist_transfers (
+       account_id text COLLATE "C" NOT NULL,
+       block_timestamp numeric(20, 0) NOT NULL,
+       transfer_index bigint NOT NULL,
+       block_height bigint NOT NULL,
+       asset_id text COLLATE "C" NOT NULL,
+       amount numeric(40, 0) NOT NULL,
+       other_account_id text COLLATE "C",
+       row json NOT NULL,
+       PRIMARY KEY (account_id, block_timestamp, transfer_index)
+     )`,
+    `CREATE INDEX hist_transfers_height ON hist_transfers (block_height)`,
   ],
 ];
 

@@ -1,5 +1,9 @@
+import type { ShardLayout } from "../../chain/shards/ShardLayout.js";
+import { HistoryBuilder } from "../history/HistoryBuilder.js";
+import type { PostgresHistoryStore } from "../history/PostgresHistoryStore.js";
 import type { PostgresIndexStore } from "../postgres/PostgresIndexStore.js";
 import { blockUpdateFromRpc, type RpcChainView } from "./blockUpdateFromRpc.js";
+import { historyInputFromRpc, shardLayoutFromView } from "./historyInputFromRpc.js";
 import type { UpstreamCall } from "./UpstreamRpc.js";
 
 export interface UpstreamFollowerOptions {
@@ -8,6 +12,8 @@ export interface UpstreamFollowerOptions {
   /** Named in log lines (never a credential: pass the URL without its key). */
   readonly upstreamName: string;
   readonly store: PostgresIndexStore;
+  /** The transaction history (`/v0`), written in each block's transaction with its REST rows. */
+  readonly history?: PostgresHistoryStore;
   /** Height a fresh index starts at (default: the upstream's genesis height, indexed from its state). */
   readonly startHeight?: number;
   /** Delay between polls of the upstream's final head once caught up (default 300 ms). */
@@ -41,6 +47,9 @@ export class UpstreamFollower {
   private running: Promise<void> | undefined;
   private wake: (() => void) | undefined;
   private readonly view: RpcChainView;
+  private readonly builder = new HistoryBuilder();
+  /** The upstream's genesis height and shard layout (asked once, for the history rows). */
+  private chainFacts: { genesisHeight: number; layout: ShardLayout } | undefined;
 
   constructor(private readonly options: UpstreamFollowerOptions) {
     this.view = { call: options.call, heights: new Map(), concurrency: options.concurrency ?? 8 };
@@ -69,6 +78,7 @@ export class UpstreamFollower {
           const state = (await store.followerState()) as FollowerState;
           open = new Map(state.openTransactions ?? []);
           next = undefined;
+          await this.resumeHistory();
         }
         const head = (await this.options.call("block", { finality: "final" })) as { header: { height: number } };
         this.upstreamFinalHeight = head.header.height;
@@ -77,9 +87,19 @@ export class UpstreamFollower {
         const last = Math.min(head.header.height, this.options.stopAfterHeight ?? Infinity);
         while (!this.stopped && next <= last) {
           const genesis = store.height === null && next === genesisHeight && this.options.startHeight === undefined;
-          const result = await blockUpdateFromRpc(this.view, next, open, genesis);
+          // The history's transactions still executing are followed too (the same set, unless a step failed in between).
+          const following = this.options.history === undefined ? open : new Map([...open, ...this.builder.openTransactions.map((t): [string, string] => [t.hash, t.signerId])]);
+          const result = await blockUpdateFromRpc(this.view, next, following, genesis);
           if (result !== undefined) {
-            await store.applyWithFollowerState(result.update, { openTransactions: [...result.open] } satisfies FollowerState);
+            const history = this.options.history;
+            const facts = this.chainFacts;
+            const rows = history === undefined || facts === undefined ? undefined : this.builder.update(historyInputFromRpc(result.answers, facts.layout, next === facts.genesisHeight));
+            await store.applyWithFollowerState(
+              result.update,
+              { openTransactions: [...result.open] } satisfies FollowerState,
+              rows === undefined ? undefined : (client) => history!.write(client, rows),
+            );
+            if (history !== undefined) history.height = next;
             open = result.open;
             this.options.onIndexed?.(next);
           }
@@ -103,6 +123,23 @@ export class UpstreamFollower {
         open = undefined;
         await this.sleep(delay);
       }
+    }
+  }
+
+  /** The history builder back at what the history store committed: its transactions still executing. */
+  private async resumeHistory(): Promise<void> {
+    const history = this.options.history;
+    if (history === undefined) return;
+    if (this.chainFacts === undefined) {
+      const genesis = (await this.options.call("EXPERIMENTAL_genesis_config", {})) as { genesis_height: number; shard_layout: unknown };
+      this.chainFacts = { genesisHeight: genesis.genesis_height, layout: shardLayoutFromView(genesis.shard_layout) };
+    }
+    await history.refreshHeight();
+    this.builder.clear();
+    for (const record of await history.incompleteTransactions()) {
+      // A local receipt still to execute is rebuilt with its transaction block's gas price.
+      const block = (await this.options.call("block", { block_id: record.row.tx_block_hash })) as { header: { gas_price: string } };
+      this.builder.resume(record, block.header.gas_price);
     }
   }
 

@@ -14,7 +14,7 @@ export type OpenTransactions = ReadonlyMap<string, string>;
 // The parts of nearcore's RPC views the follower reads.
 interface BlockView {
   header: { height: number; hash: string; timestamp_nanosec: string };
-  chunks: { chunk_hash: string; height_included: number }[];
+  chunks: { chunk_hash: string; height_included: number; shard_id: number }[];
 }
 type ActionView = string | Record<string, unknown>;
 interface ChunkView {
@@ -51,6 +51,16 @@ export interface RpcBlockResult {
   readonly update: IndexBlockUpdate;
   readonly open: Map<string, string>;
   readonly hash: string;
+  /** What the upstream answered, for the history index (historyInputFromRpc). */
+  readonly answers: RpcBlockAnswers;
+}
+
+/** The upstream's answers a block step read: the block, its new chunks' transactions (in chunk order) and the open transactions' statuses. */
+export interface RpcBlockAnswers {
+  readonly block: unknown;
+  readonly chunks: readonly { readonly shardId: number; readonly transactions: readonly { readonly hash: string }[] }[];
+  /** By transaction hash: nearcore's EXPERIMENTAL_tx_status answer. */
+  readonly statuses: ReadonlyMap<string, unknown>;
 }
 
 /** nearcore's answer for a height that has no block (no producer made one). */
@@ -109,6 +119,11 @@ export async function blockUpdateFromRpc(
   return {
     hash,
     open,
+    answers: {
+      block,
+      chunks: chunks.map((chunk, i) => ({ shardId: newChunks[i]!.shard_id, transactions: chunk.transactions })),
+      statuses: new Map(statuses.map(({ txHash, status }) => [txHash, status])),
+    },
     update: {
       height,
       timestampNs: BigInt(block.header.timestamp_nanosec),

@@ -9,6 +9,7 @@ import { historyAccount } from "./historyAccount.js";
 import { historyBlock } from "./historyBlock.js";
 import { historyBlocks } from "./historyBlocks.js";
 import { historyReceipt } from "./historyReceipt.js";
+import { historyTransfers } from "./historyTransfers.js";
 import { historyTransactions } from "./historyTransactions.js";
 import { publicKeyAccounts } from "./publicKeyAccounts.js";
 import { publicKeyAllAccounts } from "./publicKeyAllAccounts.js";
@@ -27,6 +28,7 @@ export const restHandlers: RestHandlers<RestContext> = {
   historyBlock,
   historyBlocks,
   historyReceipt,
+  historyTransfers,
   historyTransactions,
   publicKeyAccounts,
   publicKeyAllAccounts,

@@ -2,12 +2,13 @@
 // `shardkit serve`: one leader follows the chain; SIGKILL of the leader mid-activity → another
 // takes over and the index catches up; PostgreSQL restarted mid-activity → the gateways recover
 // without a restart. At the end the index equals, table by table, one built by a single clean
-// follower run to the same height (no row lost or duplicated), and /v1 and /status answer
+// follower run to the same height (no row lost or duplicated; the `/v0` history tables too), and /v1 and /status answer
 // through every surviving instance.
 
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FT_ACCOUNT } from "../../../src/chain/genesis/devGenesis.js";
+import { PostgresHistoryStore } from "../../../src/indexer/history/PostgresHistoryStore.js";
 import { PostgresIndexStore } from "../../../src/indexer/postgres/PostgresIndexStore.js";
 import { UpstreamFollower } from "../../../src/indexer/upstream/UpstreamFollower.js";
 import { upstreamRpc } from "../../../src/indexer/upstream/UpstreamRpc.js";
@@ -74,6 +75,12 @@ async function dump(client: pg.Pool): Promise<Record<string, unknown[]>> {
     idx_nft: "account_id, contract_id",
     idx_pools: "account_id, pool_id",
     idx_meta: "height",
+    hist_meta: "height",
+    hist_blocks: "block_height",
+    hist_transactions: "transaction_hash",
+    hist_account_txs: "account_id, tx_block_height, tx_index",
+    hist_account_counts: "account_id",
+    hist_receipts: "receipt_id",
   };
   const out: Record<string, unknown[]> = {};
   for (const [table, order] of Object.entries(tables)) out[table] = (await client.query(`SELECT * FROM ${table} ORDER BY ${order}`)).rows;
@@ -137,6 +144,7 @@ describe("gateway --index --postgres, three instances", () => {
         call: upstreamRpc(serve.rpcUrl),
         upstreamName: "serve",
         store: cleanStore,
+        history: await PostgresHistoryStore.open(cleanPool),
         log: () => undefined,
         pollMs: 50,
         stopAfterHeight: height,
@@ -148,6 +156,7 @@ describe("gateway --index --postgres, three instances", () => {
       expect(failedOver).toEqual(clean);
       expect(failedOver.idx_ft!.length).toBeGreaterThan(3);
       expect(failedOver.idx_nft!.length).toBeGreaterThan(1);
+      expect(failedOver.hist_account_txs!.length).toBeGreaterThan(10);
     } finally {
       await cleanPool.end();
     }

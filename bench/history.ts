@@ -1,0 +1,253 @@
+/**
+ * Transaction history part of `npm run bench` (`--only=history`):
+ * (r) POST /v0/account first page (limit 200, with its txs_count) for an account with 1,000,000
+ *     indexed transactions vs one with 1,000, on the data-dir index (LMDB) and on PostgreSQL 15
+ *     (test/support/postgresServer.ts: fsync off, as the tests run it). The stores are filled
+ *     directly: 1,000 blocks of 1,000 transactions, each with a signer row and a receiver row
+ *     (flags and ids as a transfer's), `busy.near` in 999,000 + 1,000 of them, `quiet.near` in
+ *     1,000, interleaved over the same heights; transaction records carry no details (the
+ *     account page never reads them). Timed: the REST handler and its store (parse, validate,
+ *     read, serialise), in-process, interleaved rounds; target <= 1.3x.
+ * (s) block production throughput with the history index on vs off: two dev chains of the same
+ *     kind, one followed by a HistoryIndexer into an LMDB store; rounds of 300 transactions
+ *     (Transfers, then ft_transfer), each until produced and (on the indexed chain) indexed,
+ *     alternating chains; throughput ratio from the totals; target >= 0.75x.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+import { HistoryIndexer } from "../src/indexer/history/HistoryIndexer.js";
+import type { AccountTxRow, BlockRow, HistoryReader, TransactionRecord } from "../src/indexer/history/HistoryStore.js";
+import { LmdbHistoryStore } from "../src/indexer/history/LmdbHistoryStore.js";
+import { PostgresHistoryStore } from "../src/indexer/history/PostgresHistoryStore.js";
+import { restHandlers } from "../src/server/rest/handlers.js";
+import type { RestContext } from "../src/server/rest/RestContext.js";
+import { startPostgres } from "../test/support/postgresServer.js";
+import { median } from "./measure.js";
+import { chainFor, type Kind } from "./vmCall.js";
+
+const BUSY = "busy.near";
+const QUIET = "quiet.near";
+const PER_BLOCK = 1000;
+const T0 = 1_763_000_000_000_000_000n;
+
+const FLAGS_FALSE = {
+  is_signer: false,
+  is_delegated_signer: false,
+  is_real_signer: false,
+  is_any_signer: false,
+  is_predecessor: false,
+  is_explicit_refund_to: false,
+  is_receiver: false,
+  is_real_receiver: false,
+  is_function_call: false,
+  is_action_arg: false,
+  is_event_log: false,
+  is_success: true,
+};
+
+/** A 44-character base58-looking hash of a position (the length of a real one). */
+const hashOf = (height: number, index: number) => `${height}x${index}`.padEnd(44, "1");
+
+function blockRow(height: number, transactions: number): BlockRow {
+  return {
+    block_height: height,
+    prev_block_height: height - 1,
+    block_hash: `block${height}`.padEnd(44, "1"),
+    prev_block_hash: `block${height - 1}`.padEnd(44, "1"),
+    block_timestamp: (T0 + BigInt(height) * 1_000_000_000n).toString(),
+    epoch_id: "11111111111111111111111111111111",
+    next_epoch_id: "11111111111111111111111111111111",
+    chunks_included: 4,
+    author_id: "test.near",
+    protocol_version: 78,
+    gas_price: "100000000",
+    block_ordinal: height,
+    total_supply: "2000000000000000000000000000000000",
+    num_transactions: transactions,
+    num_receipts: transactions,
+    gas_burnt: (BigInt(transactions) * 446_365_125_000n).toString(),
+    tokens_burnt: (BigInt(transactions) * 44_636_512_500_000_000_000n).toString(),
+  };
+}
+
+/** Transaction `index` of block `height`: busy.near sends, except the first of each block, quiet.near's to busy.near. */
+function transaction(height: number, index: number): TransactionRecord {
+  const hash = hashOf(height, index);
+  const [signer, receiver] = index === 0 ? [QUIET, BUSY] : [BUSY, `r${(height * PER_BLOCK + index) % 5000}.near`];
+  const at = { transaction_hash: hash, tx_block_height: height, tx_block_timestamp: (T0 + BigInt(height) * 1_000_000_000n).toString(), tx_index: index };
+  const rows: AccountTxRow[] = [
+    { account_id: signer, ...at, ...FLAGS_FALSE, is_signer: true, is_real_signer: true, is_any_signer: true, is_predecessor: true },
+    { account_id: receiver, ...at, ...FLAGS_FALSE, is_receiver: true, is_real_receiver: true },
+  ].sort((a, b) => (a.account_id < b.account_id ? -1 : 1));
+  return {
+    row: {
+      transaction_hash: hash,
+      signer_id: signer,
+      tx_block_height: height,
+      tx_index: index,
+      tx_block_hash: `block${height}`.padEnd(44, "1"),
+      tx_block_timestamp: at.tx_block_timestamp,
+      last_block_height: height + 1,
+      is_completed: true,
+      shard_id: 0,
+      receiver_id: receiver,
+      signer_public_key: "ed25519:8pchsMqQRdU75ZfzgT4qb8xEvS8uqtgXedbumJEkizEp",
+      priority_fee: 0,
+      nonce: height * PER_BLOCK + index,
+      is_relayed: false,
+      real_signer_id: signer,
+      real_receiver_id: receiver,
+      is_success: true,
+      gas_burnt: 446_365_125_000,
+      tokens_burnt: "44636512500000000000",
+    },
+    details: {} as TransactionRecord["details"],
+    accounts: rows,
+  };
+}
+
+/** The LMDB index filled through its own `apply`, one block of 1,000 transactions at a time. */
+function fillLmdb(dir: string, blocks: number): LmdbHistoryStore {
+  const store = LmdbHistoryStore.open(dir);
+  for (let height = 1; height <= blocks; height++) {
+    const transactions = Array.from({ length: PER_BLOCK }, (_, index) => transaction(height, index));
+    store.apply({ block: blockRow(height, PER_BLOCK), transactions, receipts: [] });
+  }
+  return store;
+}
+
+/** The PostgreSQL tables filled in bulk with the same rows (generate_series), then analysed. */
+async function fillPostgres(pool: pg.Pool, blocks: number): Promise<PostgresHistoryStore> {
+  const store = await PostgresHistoryStore.open(pool);
+  const row = (account: string, flags: Record<string, boolean>) => {
+    const all = { ...FLAGS_FALSE, ...flags };
+    const fields = Object.entries(all).map(([flag, value]) => `'${flag}', ${value}`).join(", ");
+    return `json_build_object('account_id', ${account}, 'transaction_hash', rpad(h || 'x' || i, 44, '1'), 'tx_block_height', h,
+      'tx_block_timestamp', (${T0}::numeric + h::numeric * 1000000000)::text, 'tx_index', i, ${fields})`;
+  };
+  const columns = Object.keys(FLAGS_FALSE).join(", ");
+  const values = (flags: Record<string, boolean>) => Object.keys(FLAGS_FALSE).map((f) => String({ ...FLAGS_FALSE, ...flags }[f as keyof typeof FLAGS_FALSE])).join(", ");
+  const signer = { is_signer: true, is_real_signer: true, is_any_signer: true, is_predecessor: true };
+  const receiver = { is_receiver: true, is_real_receiver: true };
+  const insert = (account: string, flags: Record<string, boolean>, indexes: string) =>
+    pool.query(`INSERT INTO hist_account_txs (account_id, tx_block_height, tx_index, ${columns}, row)
+      SELECT ${account}, h, i, ${values(flags)}, ${row(account, flags)} FROM generate_series(1, ${blocks}) h, ${indexes}`);
+  await insert(`'${BUSY}'`, signer, `generate_series(1, ${PER_BLOCK - 1}) i`);
+  await insert(`'r' || ((h * ${PER_BLOCK} + i) % 5000) || '.near'`, receiver, `generate_series(1, ${PER_BLOCK - 1}) i`);
+  await insert(`'${QUIET}'`, signer, "generate_series(0, 0) i");
+  await insert(`'${BUSY}'`, receiver, "generate_series(0, 0) i");
+  await pool.query("INSERT INTO hist_account_counts SELECT account_id, count(*) FROM hist_account_txs GROUP BY account_id");
+  await pool.query("UPDATE hist_meta SET height = $1, first_height = 1", [blocks]);
+  await pool.query("VACUUM ANALYZE hist_account_txs");
+  await store.refreshHeight();
+  return store;
+}
+
+/** One first page through the REST handler: ms, and the page's size and count (checked). */
+async function firstPage(history: HistoryReader, accountId: string): Promise<{ ms: number; rows: number; count: number }> {
+  const ctx = { history } as unknown as RestContext;
+  const started = performance.now();
+  const reply = await restHandlers.historyAccount(undefined as never, ctx, { account_id: accountId, limit: 200 });
+  const text = JSON.stringify(reply.body);
+  const ms = performance.now() - started;
+  const body = reply.body as { account_txs?: unknown[]; txs_count?: number };
+  if (reply.status !== 200 || text.length < 1000) throw new Error(`unexpected answer ${text.slice(0, 200)}`);
+  return { ms, rows: body.account_txs!.length, count: body.txs_count! };
+}
+
+/** Interleaved rounds of first pages of both accounts: median ms each and their ratio. */
+async function compare(label: string, history: HistoryReader, rounds: number, perRound: number, expected: { busy: number; quiet: number }): Promise<void> {
+  const busy: number[] = [];
+  const quiet: number[] = [];
+  for (let i = 0; i < 20; i++) await firstPage(history, i % 2 ? BUSY : QUIET); // warm-up
+  for (let r = 0; r < rounds; r++) {
+    for (let i = 0; i < perRound; i++) {
+      const a = await firstPage(history, BUSY);
+      const b = await firstPage(history, QUIET);
+      if (a.count !== expected.busy || b.count !== expected.quiet || a.rows !== Math.min(200, a.count) || b.rows !== Math.min(200, b.count)) {
+        throw new Error(`${label}: pages of ${a.rows}/${b.rows} rows counting ${a.count}/${b.count}`);
+      }
+      busy.push(a.ms);
+      quiet.push(b.ms);
+    }
+  }
+  const ratio = median(busy) / median(quiet);
+  console.log(
+    `    ${label}: ${expected.busy.toLocaleString("en")} rows ${median(busy).toFixed(3)} ms, ${expected.quiet.toLocaleString("en")} rows ${median(quiet).toFixed(3)} ms, ratio ${ratio.toFixed(2)} (target <= 1.3: ${ratio <= 1.3 ? "met" : "not met"})`,
+  );
+}
+
+async function accountPages(quick: boolean): Promise<void> {
+  const blocks = quick ? 100 : 1000;
+  const expected = { busy: blocks * PER_BLOCK, quiet: blocks };
+  const rounds = quick ? 3 : 5;
+  const perRound = quick ? 50 : 200;
+  console.log(`(r) /v0/account first page (limit 200, with txs_count) for ${expected.busy.toLocaleString("en")} vs ${expected.quiet.toLocaleString("en")} indexed transactions; handler + store in-process, median of ${rounds}x${perRound} interleaved`);
+  const dir = mkdtempSync(join(tmpdir(), "shardkit-bench-history-"));
+  try {
+    let started = performance.now();
+    const lmdb = fillLmdb(dir, blocks);
+    console.log(`    data-dir (LMDB) filled through apply() in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    await compare("data dir (LMDB)", lmdb, rounds, perRound, expected);
+    await lmdb.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const postgres = await startPostgres();
+  const pool = new pg.Pool({ connectionString: postgres.url, max: 2 });
+  try {
+    const started = performance.now();
+    const store = await fillPostgres(pool, blocks);
+    console.log(`    PostgreSQL 15 filled in bulk in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    await compare("PostgreSQL", store, rounds, perRound, expected);
+  } finally {
+    await pool.end();
+    postgres.destroy();
+  }
+}
+
+/** Rounds of `n` transactions on two chains of one kind, one indexed: the throughput ratio (indexed / plain). */
+async function productionWithHistory(kind: Kind, quick: boolean): Promise<void> {
+  const n = 300;
+  const rounds = quick ? 5 : 30;
+  const plain = await chainFor(kind);
+  const indexed = await chainFor(kind);
+  const dir = mkdtempSync(join(tmpdir(), "shardkit-bench-history-"));
+  const indexer = new HistoryIndexer(indexed.chain, LmdbHistoryStore.open(dir));
+  indexer.start();
+  await indexer.whenIndexed(indexed.chain.head().height);
+  const seconds = { plain: 0, indexed: 0 };
+  try {
+    for (let r = 0; r < rounds + 2; r++) {
+      const order = r % 2 === 0 ? [plain, indexed] : [indexed, plain];
+      for (const side of order) {
+        const txs = Array.from({ length: n }, side.make);
+        const started = performance.now();
+        for (const t of txs) side.chain.submitTransaction(t);
+        for (let b = 0; b < 3; b++) side.chain.produceBlock();
+        if (side === indexed) await indexer.whenIndexed(side.chain.head().height);
+        else await new Promise((resolve) => setImmediate(resolve));
+        // The first two rounds warm up.
+        if (r >= 2) seconds[side === indexed ? "indexed" : "plain"] += (performance.now() - started) / 1000;
+      }
+    }
+  } finally {
+    indexer.stop();
+    await indexer.store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const count = rounds * n;
+  const ratio = seconds.plain / seconds.indexed;
+  console.log(
+    `    ${kind === "ft" ? "ft_transfer" : "Transfer"}: ${(count / seconds.indexed).toFixed(0)}/s with the history index (LMDB, indexed before the next round), ${(count / seconds.plain).toFixed(0)}/s without, ratio ${ratio.toFixed(2)} (target >= 0.75: ${ratio >= 0.75 ? "met" : "not met"})`,
+  );
+}
+
+export async function historyBench({ quick }: { quick: boolean }): Promise<void> {
+  await accountPages(quick);
+  console.log(`(s) block production throughput with the history index on vs off: rounds of 300 transactions until produced and indexed, two chains alternating`);
+  await productionWithHistory("transfer", quick);
+  await productionWithHistory("ft", quick);
+}

@@ -1,0 +1,368 @@
+import type { ExecutionOutcomeWithIdView, ExecutionStatusView, ReceiptView } from "../../chain/node.js";
+import type { SignedTransactionView } from "../../chain/transaction/index.js";
+import { parseNep297Log } from "../nep297.js";
+import { accountsNamedIn, jsonArguments } from "./accountsNamedIn.js";
+import type { BlockWork } from "./historyBlockRow.js";
+import type { AccountRoleFlag, AccountTxRow, BlockRow, HistoryBlockUpdate, ReceiptRow, TransactionRecord, TransferRow } from "./HistoryStore.js";
+import { transferItems, transfersOf } from "./transfersOf.js";
+
+/** A transaction a block included, at its block-wide `tx_index`. */
+export interface IncludedTransaction {
+  readonly hash: string;
+  readonly index: number;
+  readonly shardId: number;
+  readonly transaction: SignedTransactionView;
+  readonly outcome: ExecutionOutcomeWithIdView;
+}
+
+/** A receipt a block executed. */
+export interface ExecutedReceipt {
+  readonly id: string;
+  /** The receipts its execution created (a refund, when any, last). */
+  readonly receiptIds: readonly string[];
+  readonly gasBurnt: bigint;
+  readonly tokensBurnt: bigint;
+  readonly logs: readonly string[];
+  readonly status: ExecutionStatusView;
+  /** Undefined for a transaction's local receipt (to its own signer), which nearcore does not keep: rebuilt from the transaction. */
+  readonly receipt: ReceiptView | undefined;
+  /** The shard it executed on (its receiver's). */
+  readonly shardId: number;
+}
+
+/**
+ * What a block did, from wherever it comes (the local chain's commit, an upstream's RPC): the
+ * block's row, the transactions it included and the receipts it executed, in execution order.
+ */
+export interface HistoryBlockInput {
+  readonly height: number;
+  readonly hash: string;
+  readonly timestamp: string;
+  readonly gasPrice: string;
+  readonly row: (work: BlockWork) => BlockRow;
+  /** Block-wide count of included transactions (some may be unknown to the source: `transactions` lists the known ones). */
+  readonly transactionCount: number;
+  readonly transactions: readonly IncludedTransaction[];
+  readonly receipts: readonly ExecutedReceipt[];
+  /** The outcome views (with proofs) of a transaction's executed receipts, as the source shows them now. */
+  readonly outcomeViews: (txHash: string) => readonly ExecutionOutcomeWithIdView[];
+}
+
+type Flags = Record<Exclude<AccountRoleFlag, "is_success">, boolean>;
+type ActionView = SignedTransactionView["actions"][number];
+
+const NO_FLAGS: Flags = {
+  is_signer: false,
+  is_delegated_signer: false,
+  is_real_signer: false,
+  is_any_signer: false,
+  is_predecessor: false,
+  is_explicit_refund_to: false,
+  is_receiver: false,
+  is_real_receiver: false,
+  is_function_call: false,
+  is_action_arg: false,
+  is_event_log: false,
+};
+
+/** A transaction while receipts of it are still to execute. */
+interface TxDraft {
+  readonly hash: string;
+  readonly transaction: SignedTransactionView;
+  readonly outcome: ExecutionOutcomeWithIdView;
+  readonly blockHeight: number;
+  readonly blockHash: string;
+  readonly timestamp: string;
+  readonly index: number;
+  readonly shardId: number;
+  readonly delegate: { readonly senderId: string; readonly receiverId: string } | undefined;
+  /** The gas price of its block (its local receipt's), when known. */
+  readonly gasPrice: string | undefined;
+  lastBlockHeight: number;
+  gasBurnt: bigint;
+  tokensBurnt: bigint;
+  /** Receipt ids announced by an outcome and not executed yet. */
+  readonly pending: Set<string>;
+  /** Receipt id → how it ended (for the SuccessReceiptId chain that decides success). */
+  readonly statuses: Map<string, ExecutionStatusView>;
+  /** Executed receipts in execution order. */
+  readonly receipts: ReceiptView[];
+  readonly accounts: Map<string, Flags>;
+}
+
+/**
+ * Turns blocks into history updates: per transaction its block row, its receipts with outcomes
+ * and one row per account involved with the roles it played, rewritten each time a block
+ * executes one of its receipts, until none is pending. Holds the transactions still executing
+ * (`resume` takes them back from a store). Used by the local HistoryIndexer and by the
+ * gateway's upstream follower, so both write the same rows.
+ */
+export class HistoryBuilder {
+  private readonly drafts = new Map<string, TxDraft>();
+  /** Pending receipt id → its transaction's hash. */
+  private readonly receiptTx = new Map<string, string>();
+
+  /** The transactions a block of height `height` may advance: those with receipts still pending. */
+  get openTransactions(): readonly { readonly hash: string; readonly signerId: string }[] {
+    return [...this.drafts.values()].map((d) => ({ hash: d.hash, signerId: d.transaction.signer_id }));
+  }
+
+  /** Forgets every transaction in progress (before resuming from a store again). */
+  clear(): void {
+    this.drafts.clear();
+    this.receiptTx.clear();
+  }
+
+  /** A transaction a store holds as incomplete, back as a draft (its receipts still to come). */
+  resume(record: TransactionRecord, gasPrice?: string): void {
+    const { row, details } = record;
+    const executed = new Set(details.receipts.map((r) => r.receipt.receipt_id));
+    const announced = [...details.execution_outcome.outcome.receipt_ids, ...details.receipts.flatMap((r) => r.execution_outcome.outcome.receipt_ids)];
+    const pending = new Set(announced.filter((id) => !executed.has(id)));
+    const draft: TxDraft = {
+      hash: row.transaction_hash,
+      transaction: details.transaction,
+      outcome: details.execution_outcome,
+      blockHeight: row.tx_block_height,
+      blockHash: row.tx_block_hash,
+      timestamp: row.tx_block_timestamp,
+      index: row.tx_index,
+      shardId: row.shard_id,
+      delegate: delegateOf(details.transaction.actions),
+      gasPrice,
+      lastBlockHeight: row.last_block_height,
+      gasBurnt: BigInt(row.gas_burnt),
+      tokensBurnt: BigInt(row.tokens_burnt),
+      pending,
+      statuses: new Map(details.receipts.map((r) => [r.receipt.receipt_id, r.execution_outcome.outcome.status])),
+      receipts: details.receipts.map((r) => r.receipt),
+      accounts: new Map(record.accounts.map((a) => [a.account_id, flagsOf(a)])),
+    };
+    this.drafts.set(draft.hash, draft);
+    for (const id of pending) this.receiptTx.set(id, draft.hash);
+  }
+
+  /** The block's history update; the transactions it completes are forgotten here (the store keeps them). */
+  update(input: HistoryBlockInput): HistoryBlockUpdate {
+    const touched = new Set<string>();
+    let gasBurnt = 0n;
+    let tokensBurnt = 0n;
+    for (const tx of input.transactions) {
+      const draft = this.startTransaction(tx, input);
+      gasBurnt += draft.gasBurnt;
+      tokensBurnt += draft.tokensBurnt;
+      touched.add(draft.hash);
+    }
+    const receipts: ReceiptRow[] = [];
+    const transfers: TransferRow[] = [];
+    let itemsBefore = 0;
+    input.receipts.forEach((executed, receiptIndex) => {
+      gasBurnt += executed.gasBurnt;
+      tokensBurnt += executed.tokensBurnt;
+      const hash = this.receiptTx.get(executed.id);
+      const draft = hash === undefined ? undefined : this.drafts.get(hash);
+      const place = { height: input.height, timestamp: input.timestamp, itemsBefore };
+      const known = executed.receipt ?? (draft === undefined ? undefined : localReceipt(draft.transaction, executed.id, draft.gasPrice ?? "0"));
+      itemsBefore += transferItems(known, executed.logs);
+      if (known !== undefined) transfers.push(...transfersOf(known, executed.status, executed.logs, draft?.hash ?? null, place));
+      if (draft === undefined) return;
+      this.receiptTx.delete(executed.id);
+      draft.pending.delete(executed.id);
+      for (const child of executed.receiptIds) {
+        draft.pending.add(child);
+        this.receiptTx.set(child, draft.hash);
+      }
+      draft.lastBlockHeight = input.height;
+      draft.gasBurnt += executed.gasBurnt;
+      draft.tokensBurnt += executed.tokensBurnt;
+      const receipt = known!;
+      this.addReceiptRoles(draft, receipt, executed.logs);
+      const succeeded = !(typeof executed.status === "object" && "Failure" in executed.status);
+      draft.statuses.set(executed.id, executed.status);
+      draft.receipts.push(receipt);
+      touched.add(draft.hash);
+      receipts.push({
+        receipt_id: executed.id,
+        block_height: input.height,
+        block_timestamp: input.timestamp,
+        receipt_index: receiptIndex,
+        appear_block_height: input.height,
+        appear_receipt_index: receiptIndex,
+        transaction_hash: draft.hash,
+        tx_block_height: draft.blockHeight,
+        tx_block_timestamp: draft.timestamp,
+        tx_index: draft.index,
+        predecessor_id: receipt.predecessor_id,
+        receiver_id: receipt.receiver_id,
+        receipt_type: "Action",
+        priority: receipt.priority,
+        shard_id: executed.shardId,
+        is_success: succeeded,
+      });
+    });
+    const transactions = [...touched].map((hash) => this.record(this.drafts.get(hash)!, input));
+    return { block: input.row({ transactions: input.transactionCount, receipts: input.receipts.length, gasBurnt, tokensBurnt }), transactions, receipts, transfers };
+  }
+
+  /** A transaction the block included: its conversion outcome and its signers' rows. */
+  private startTransaction(tx: IncludedTransaction, input: HistoryBlockInput): TxDraft {
+    const { transaction, outcome } = tx;
+    const delegate = delegateOf(transaction.actions);
+    const draft: TxDraft = {
+      hash: tx.hash,
+      transaction,
+      outcome,
+      blockHeight: input.height,
+      blockHash: input.hash,
+      timestamp: input.timestamp,
+      index: tx.index,
+      shardId: tx.shardId,
+      delegate,
+      gasPrice: input.gasPrice,
+      lastBlockHeight: input.height,
+      gasBurnt: BigInt(outcome.outcome.gas_burnt),
+      tokensBurnt: BigInt(outcome.outcome.tokens_burnt),
+      pending: new Set(outcome.outcome.receipt_ids),
+      statuses: new Map(),
+      receipts: [],
+      accounts: new Map(),
+    };
+    this.drafts.set(tx.hash, draft);
+    for (const id of outcome.outcome.receipt_ids) this.receiptTx.set(id, tx.hash);
+    mark(draft, transaction.signer_id, "is_signer", "is_any_signer");
+    if (delegate === undefined) mark(draft, transaction.signer_id, "is_real_signer");
+    else mark(draft, delegate.senderId, "is_delegated_signer", "is_real_signer", "is_any_signer");
+    return draft;
+  }
+
+  /** The roles a receipt gives: predecessor, receiver, function-call target, accounts named in its arguments and events. */
+  private addReceiptRoles(draft: TxDraft, receipt: ReceiptView, logs: readonly string[]): void {
+    const refund = receipt.predecessor_id === "system";
+    const actions = "Action" in receipt.receipt ? receipt.receipt.Action.actions : [];
+    if (!refund) mark(draft, receipt.predecessor_id, "is_predecessor");
+    mark(draft, receipt.receiver_id, "is_receiver");
+    const relayerHop = actions.length > 0 && actions.every((a) => typeof a === "object" && ("Delegate" in a || "DelegateV2" in a));
+    if (!refund && !relayerHop) mark(draft, receipt.receiver_id, "is_real_receiver");
+    const named = new Set<string>();
+    for (const action of actions) {
+      if (typeof action !== "object" || !("FunctionCall" in action)) continue;
+      mark(draft, receipt.receiver_id, "is_function_call");
+      accountsNamedIn(jsonArguments(action.FunctionCall.args), named);
+    }
+    for (const account of named) mark(draft, account, "is_action_arg");
+    const inEvents = new Set<string>();
+    for (const log of logs) {
+      const event = parseNep297Log(log);
+      if (event !== undefined) accountsNamedIn(event.data, inEvents);
+    }
+    for (const account of inEvents) mark(draft, account, "is_event_log");
+  }
+
+  /** The transaction's record as of now; a completed transaction is forgotten (the store keeps it). */
+  private record(draft: TxDraft, input: HistoryBlockInput): TransactionRecord {
+    const completed = draft.pending.size === 0;
+    const success = succeeded(draft);
+    const views = new Map(input.outcomeViews(draft.hash).map((o) => [o.id, o]));
+    const receipts = draft.receipts.map((receipt) => ({ receipt, execution_outcome: views.get(receipt.receipt_id)! }));
+    const tx = draft.transaction;
+    const accounts: AccountTxRow[] = [...draft.accounts]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([accountId, flags]) => ({
+        account_id: accountId,
+        transaction_hash: draft.hash,
+        tx_block_height: draft.blockHeight,
+        tx_block_timestamp: draft.timestamp,
+        tx_index: draft.index,
+        ...flags,
+        is_success: success,
+      }));
+    if (completed) this.drafts.delete(draft.hash);
+    return {
+      row: {
+        transaction_hash: draft.hash,
+        signer_id: tx.signer_id,
+        tx_block_height: draft.blockHeight,
+        tx_index: draft.index,
+        tx_block_hash: draft.blockHash,
+        tx_block_timestamp: draft.timestamp,
+        last_block_height: draft.lastBlockHeight,
+        is_completed: completed,
+        shard_id: draft.shardId,
+        receiver_id: tx.receiver_id,
+        signer_public_key: tx.public_key,
+        priority_fee: tx.priority_fee,
+        nonce: tx.nonce,
+        is_relayed: draft.delegate !== undefined,
+        real_signer_id: draft.delegate?.senderId ?? tx.signer_id,
+        real_receiver_id: draft.delegate?.receiverId ?? tx.receiver_id,
+        is_success: success,
+        gas_burnt: Number(draft.gasBurnt),
+        tokens_burnt: draft.tokensBurnt.toString(),
+      },
+      details: { transaction: tx, execution_outcome: draft.outcome, receipts, data_receipts: [] },
+      accounts,
+    };
+  }
+}
+
+/**
+ * The receipt a transaction to its own signer becomes, which nearcore does not keep (nor list
+ * in a transaction's status): rebuilt from the transaction and its block's gas price.
+ */
+export function localReceipt(tx: SignedTransactionView, receiptId: string, gasPrice: string): ReceiptView {
+  return {
+    predecessor_id: tx.signer_id,
+    receiver_id: tx.receiver_id,
+    receipt_id: receiptId,
+    receipt: {
+      Action: {
+        signer_id: tx.signer_id,
+        signer_public_key: tx.public_key,
+        gas_price: gasPrice,
+        output_data_receivers: [],
+        input_data_ids: [],
+        actions: tx.actions,
+        is_promise_yield: false,
+      },
+    },
+    priority: 0,
+  };
+}
+
+/** The role flags of a stored account row. */
+function flagsOf(row: AccountTxRow): Flags {
+  const flags = { ...NO_FLAGS };
+  for (const flag of Object.keys(NO_FLAGS) as (keyof Flags)[]) flags[flag] = row[flag];
+  return flags;
+}
+
+function mark(draft: TxDraft, accountId: string, ...flags: (keyof Flags)[]): void {
+  let row = draft.accounts.get(accountId);
+  if (row === undefined) draft.accounts.set(accountId, (row = { ...NO_FLAGS }));
+  for (const flag of flags) row[flag] = true;
+}
+
+/** The delegate action (NEP-366) of a relayed transaction. */
+function delegateOf(actions: readonly ActionView[]): TxDraft["delegate"] {
+  for (const action of actions) {
+    if (typeof action !== "object") continue;
+    // DelegateV2 (not yet enabled on mainnet) is not recognised as relayed yet.
+    if ("Delegate" in action) return { senderId: action.Delegate.delegate_action.sender_id, receiverId: action.Delegate.delegate_action.receiver_id };
+  }
+  return undefined;
+}
+
+/**
+ * nearcore's final status: follow SuccessReceiptId links from the transaction; the first
+ * receipt that ended decides. A link not executed yet means still pending, so not successful.
+ */
+function succeeded(draft: TxDraft): boolean {
+  let status: ExecutionStatusView | undefined = draft.outcome.outcome.status;
+  for (let hops = 0; status !== undefined && hops <= draft.statuses.size; hops++) {
+    if (typeof status !== "object") return false;
+    if ("Failure" in status) return false;
+    if ("SuccessValue" in status) return true;
+    status = draft.statuses.get(status.SuccessReceiptId);
+  }
+  return false;
+}

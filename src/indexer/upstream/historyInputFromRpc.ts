@@ -1,0 +1,85 @@
+import type { BlockView, ExecutionOutcomeWithIdView, ReceiptView } from "../../chain/node.js";
+import { ShardLayout } from "../../chain/shards/ShardLayout.js";
+import type { SignedTransactionView } from "../../chain/transaction/index.js";
+import type { ExecutedReceipt, HistoryBlockInput, IncludedTransaction } from "../history/HistoryBuilder.js";
+import { blockRowOfView } from "../history/historyBlockRow.js";
+import type { RpcBlockAnswers } from "./blockUpdateFromRpc.js";
+
+/** The parts of nearcore's EXPERIMENTAL_tx_status answer the history reads. */
+interface TxStatus {
+  readonly transaction?: SignedTransactionView;
+  readonly transaction_outcome?: ExecutionOutcomeWithIdView;
+  readonly receipts_outcome?: readonly ExecutionOutcomeWithIdView[];
+  readonly receipts?: readonly ReceiptView[];
+}
+
+/**
+ * A block step's upstream answers as the HistoryBuilder's input, so the gateway writes the rows
+ * `serve` writes. The receipts the block executed are those of the open transactions' trees
+ * whose outcome is in this block. nearcore's RPC does not say in which order a chunk executed
+ * them, so `receipt_index` follows the chain's rule as far as it can be seen: shard order, a
+ * transaction's local receipt first, then by transaction (oldest first) and tree order; blocks
+ * that execute several receipts of different transactions on one shard may number them
+ * differently from `serve`.
+ */
+export function historyInputFromRpc(answers: RpcBlockAnswers, layout: ShardLayout, genesis: boolean): HistoryBlockInput {
+  const block = answers.block as BlockView;
+  const { height, hash } = block.header;
+  const statuses = answers.statuses as ReadonlyMap<string, TxStatus>;
+  const transactions: IncludedTransaction[] = [];
+  let index = 0;
+  for (const chunk of answers.chunks) {
+    for (const { hash: txHash } of chunk.transactions) {
+      const status = statuses.get(txHash);
+      const i = index++;
+      if (status?.transaction === undefined || status.transaction_outcome === undefined) continue;
+      transactions.push({ hash: txHash, index: i, shardId: chunk.shardId, transaction: status.transaction, outcome: status.transaction_outcome });
+    }
+  }
+  const executed: (ExecutedReceipt & { readonly order: number; readonly local: boolean })[] = [];
+  for (const status of statuses.values()) {
+    const views = new Map((status.receipts ?? []).map((r) => [r.receipt_id, r]));
+    const tx = status.transaction;
+    const first = status.transaction_outcome?.outcome.receipt_ids[0];
+    for (const { id, block_hash, outcome } of status.receipts_outcome ?? []) {
+      if (block_hash !== hash) continue;
+      const receipt = views.get(id);
+      const local = receipt === undefined && id === first && tx !== undefined && tx.signer_id === tx.receiver_id;
+      if (receipt === undefined && !local) continue;
+      executed.push({
+        id,
+        receiptIds: outcome.receipt_ids,
+        gasBurnt: BigInt(outcome.gas_burnt),
+        tokensBurnt: BigInt(outcome.tokens_burnt),
+        logs: outcome.logs,
+        status: outcome.status,
+        receipt,
+        shardId: layout.shardIdOf(outcome.executor_id),
+        order: layout.shardIndexOf(outcome.executor_id),
+        local,
+      });
+    }
+  }
+  // Stable: within a shard, local receipts first, then as listed (by transaction, tree order).
+  executed.sort((a, b) => a.order - b.order || Number(b.local) - Number(a.local));
+  return {
+    height,
+    hash,
+    timestamp: block.header.timestamp_nanosec,
+    gasPrice: block.header.gas_price,
+    row: (work) => blockRowOfView(block, genesis, work),
+    transactionCount: index,
+    transactions,
+    receipts: executed.map(({ order: _order, local: _local, ...receipt }) => receipt),
+    outcomeViews: (txHash) => statuses.get(txHash)?.receipts_outcome ?? [],
+  };
+}
+
+/** The shard layout of nearcore's `shard_layout` view (EXPERIMENTAL_genesis_config). */
+export function shardLayoutFromView(view: unknown): ShardLayout {
+  const versions = view as { V0?: { num_shards: number }; V1?: { boundary_accounts: string[] }; V2?: { boundary_accounts: string[]; shard_ids?: number[] } };
+  if (versions.V2 !== undefined) return ShardLayout.fromBoundaries(versions.V2.boundary_accounts, versions.V2.shard_ids);
+  if (versions.V1 !== undefined) return ShardLayout.fromBoundaries(versions.V1.boundary_accounts);
+  if (versions.V0 !== undefined) return ShardLayout.hashed(versions.V0.num_shards);
+  throw new Error(`unknown shard layout ${JSON.stringify(view)}`);
+}
