@@ -1,6 +1,5 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
-import { join } from "node:path";
-import { open, type Database, type RootDatabase } from "lmdb";
+import type { Database, RootDatabase } from "lmdb";
+import { openDerivedIndexEnv } from "../derivedIndexEnv.js";
 import type {
   AccountTxRow,
   AccountTxsQuery,
@@ -15,8 +14,6 @@ import { checkNextHeight, flagFilter, includedHashes, rewindHeight, transferFilt
 
 /** Bumped when the layout below changes: an index of another format is rebuilt from the blocks. */
 const FORMAT = 2;
-/** Present while a process has the index open: the boot it was opened in (see `open`). */
-const OPEN_MARKER = "open-in-boot";
 
 /** A block as stored: its row, the transactions it included (tx_index order) and the receipts it executed (receipt_index order). */
 interface StoredBlock {
@@ -47,7 +44,7 @@ const paddedTimestamp = (ns: bigint) => ns.toString().padStart(TIMESTAMP_DIGITS,
  * whole block, never half of one. Commits are not flushed (`noSync`: a flushed commit took
  * 6 ms, an unflushed one 0.1 ms), which LMDB makes safe against a process crash but not a
  * system crash; the index is derived from the chain's blocks, so an environment left open by
- * an earlier boot is thrown away and indexed again (OPEN_MARKER). An account's page is one
+ * an earlier boot is thrown away and indexed again (openDerivedIndexEnv). An account's page is one
  * range scan over (account, tx_block_height, tx_index) keys; its unfiltered count one read of
  * the per-account counts kept beside them.
  */
@@ -67,7 +64,7 @@ export class LmdbHistoryStore implements HistoryStore {
 
   private constructor(
     private readonly env: RootDatabase,
-    private readonly dir: string,
+    private readonly closeEnv: () => Promise<void>,
   ) {
     this.meta = env.openDB({ name: "meta" });
     this.blockEntries = env.openDB({ name: "blocks" });
@@ -90,20 +87,10 @@ export class LmdbHistoryStore implements HistoryStore {
 
   /** Opens (or creates) the index in `dir`; an index an earlier boot left open (a system crash may have torn it) starts empty. */
   static open(dir: string): LmdbHistoryStore {
-    mkdirSync(dir, { recursive: true });
-    const boot = bootId();
-    const marker = join(dir, OPEN_MARKER);
-    const openedIn = readFileSync(marker, { encoding: "utf8", flag: "a+" }).trim();
-    if (openedIn !== "" && openedIn !== boot) for (const name of ["data.mdb", "lock.mdb"]) rmSync(join(dir, name), { force: true });
-    const fd = openSync(marker, "w");
-    try {
-      writeSync(fd, `${boot}\n`);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    return new LmdbHistoryStore(open({ path: dir, maxDbs: 10, compression: false, noSync: true }), dir);
+    const { env, close } = openDerivedIndexEnv(dir, 10);
+    return new LmdbHistoryStore(env, close);
   }
+
 
   apply(update: HistoryBlockUpdate): void {
     const height = update.block.block_height;
@@ -182,9 +169,8 @@ export class LmdbHistoryStore implements HistoryStore {
   }
 
   /** Closes the environment (which flushes it) and then removes the open marker. */
-  async close(): Promise<void> {
-    await this.env.close();
-    rmSync(join(this.dir, OPEN_MARKER), { force: true });
+  close(): Promise<void> {
+    return this.closeEnv();
   }
 
   status(): { height: number | null } {
@@ -281,10 +267,3 @@ function accountKey(row: AccountTxRow): AccountKey {
 }
 
 /** This boot of the machine (Linux); elsewhere a constant, so only a process crash is assumed. */
-function bootId(): string {
-  try {
-    return readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
-  } catch {
-    return "unknown";
-  }
-}
