@@ -74,7 +74,10 @@ export class BlockIndexer<S extends IndexStore = IndexStore> {
     private readonly chain: Chain,
     readonly store: S,
     private readonly options: BlockIndexerOptions = {},
-  ) {}
+  ) {
+    // Reads an earlier indexer over this store deferred (before a restart or a revert's rebuild).
+    for (const pair of store.pendingBalanceReads?.() ?? []) this.deferredReads.set(`${pair.contractId} ${pair.accountId}`, { ...pair });
+  }
 
   /** Indexes what the store lacks up to the head now, then follows new blocks. */
   start(): void {

@@ -117,4 +117,9 @@ export interface IndexStore extends IndexReader {
    * transaction committed, and the caller awaits it before applying the next block.
    */
   apply(update: IndexBlockUpdate): Awaitable<void>;
+  /**
+   * FT balance reads deferred by the blocks applied so far and not yet retried, oldest first:
+   * a store that outlives its indexer (a data dir's) keeps them, so the next indexer reads them.
+   */
+  pendingBalanceReads?(): readonly { readonly accountId: string; readonly contractId: string }[];
 }

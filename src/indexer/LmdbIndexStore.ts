@@ -4,7 +4,7 @@ import { compareStrings, contractRows, sortFtHolders } from "./indexRowOrder.js"
 import type { AccountRows, AccountStateRow, FtBalance, FtHolder, FtRow, IndexBlockUpdate, IndexStatus, IndexStore, KeyPermission } from "./IndexStore.js";
 
 /** Bumped when the layout below changes: an index of another format is rebuilt from the blocks. */
-const FORMAT = 1;
+const FORMAT = 2;
 /**
  * Between the two ids of a pair key: below every character of an account id or a public key,
  * so one id's pairs are one range (up to END). Printable: lmdb's key encoding gives control
@@ -44,6 +44,8 @@ export class LmdbIndexStore implements IndexStore {
   private readonly pools: Database<number, string>;
   /** contractId SEP accountId → balance */
   private readonly balances: Database<FtBalance, string>;
+  /** contractId SEP accountId → height of the block that deferred the pair's balance read */
+  private readonly deferred: Database<number, string>;
   /** token → its numeric holders sorted, until a block changes the token (as in memory) */
   private readonly sortedHolders = new Map<string, FtHolder[]>();
 
@@ -58,6 +60,7 @@ export class LmdbIndexStore implements IndexStore {
     this.nft = env.openDB({ name: "nft" });
     this.pools = env.openDB({ name: "pools" });
     this.balances = env.openDB({ name: "balances" });
+    this.deferred = env.openDB({ name: "deferred-reads" });
     const head = this.meta.get("head");
     if (head !== undefined && head.format !== FORMAT) this.clear();
     else this.setHead(head);
@@ -65,7 +68,7 @@ export class LmdbIndexStore implements IndexStore {
 
   /** Opens (or creates) the index in `dir` (see openDerivedIndexEnv for what survives what). */
   static open(dir: string): LmdbIndexStore {
-    const { env, close } = openDerivedIndexEnv(dir, 8);
+    const { env, close } = openDerivedIndexEnv(dir, 9);
     return new LmdbIndexStore(env, close);
   }
 
@@ -98,12 +101,18 @@ export class LmdbIndexStore implements IndexStore {
         this.ft.putSync(pair(row.accountId, row.contractId), update.height);
         const key = pair(row.contractId, row.accountId);
         // A deferred read keeps the previous balance (null when there is none), as in memory.
-        if (row.deferred !== true) this.balances.putSync(key, row.balance);
-        else if (this.balances.get(key) === undefined) this.balances.putSync(key, null);
+        if (row.deferred !== true) {
+          this.balances.putSync(key, row.balance);
+          this.deferred.removeSync(key);
+        } else {
+          if (this.balances.get(key) === undefined) this.balances.putSync(key, null);
+          if (this.deferred.get(key) === undefined) this.deferred.putSync(key, update.height);
+        }
         this.sortedHolders.delete(row.contractId);
       }
       for (const row of update.ftRetries ?? []) {
         this.balances.putSync(pair(row.contractId, row.accountId), row.balance);
+        this.deferred.removeSync(pair(row.contractId, row.accountId));
         this.sortedHolders.delete(row.contractId);
       }
       for (const row of update.nft) this.nft.putSync(pair(row.accountId, row.contractId), update.height);
@@ -116,7 +125,7 @@ export class LmdbIndexStore implements IndexStore {
   /** Forgets every row (the chain this index followed was reverted or replaced): the next `apply` is genesis again. */
   clear(): void {
     this.env.transactionSync(() => {
-      for (const db of [this.meta, this.accounts, this.keys, this.ft, this.nft, this.pools, this.balances]) db.clearSync();
+      for (const db of [this.meta, this.accounts, this.keys, this.ft, this.nft, this.pools, this.balances, this.deferred]) db.clearSync();
     });
     this.sortedHolders.clear();
     this.setHead(undefined);
@@ -149,7 +158,16 @@ export class LmdbIndexStore implements IndexStore {
     return { height: this.appliedHeight(), holders: sorted.slice(0, limit) };
   }
 
-  /** Closes the environment (which flushes it). */
+  pendingBalanceReads(): { accountId: string; contractId: string }[] {
+    const pending: { accountId: string; contractId: string; height: number }[] = [];
+    for (const { key, value } of this.deferred.getRange()) {
+      const [contractId = "", accountId = ""] = key.split(SEP);
+      pending.push({ accountId, contractId, height: value });
+    }
+    return pending.sort((a, b) => a.height - b.height).map(({ accountId, contractId }) => ({ accountId, contractId }));
+  }
+
+  /** Flushes and closes the environment. */
   close(): Promise<void> {
     return this.closeEnv();
   }

@@ -91,4 +91,37 @@ describe("LmdbIndexStore", () => {
       await second.close();
     }
   });
+
+  it("keeps the balance reads a block deferred until one reads them, across a reopen, oldest first", async () => {
+    const dir = join(root, "deferred");
+    const first = LmdbIndexStore.open(dir);
+    first.apply(blockUpdate(0, 0n, { blockHash: "genesis" }));
+    first.apply(blockUpdate(1, 1n, { ft: [{ accountId: "b.near", contractId: "t.near", balance: null, deferred: true }] }));
+    first.apply(
+      blockUpdate(2, 2n, {
+        ft: [
+          { accountId: "a.near", contractId: "t.near", balance: null, deferred: true },
+          { accountId: "b.near", contractId: "t.near", balance: null, deferred: true },
+          { accountId: "c.near", contractId: "u.near", balance: "5" },
+        ],
+      }),
+    );
+    await first.close();
+    const second = LmdbIndexStore.open(dir);
+    try {
+      expect(second.pendingBalanceReads()).toEqual([
+        { accountId: "b.near", contractId: "t.near" },
+        { accountId: "a.near", contractId: "t.near" },
+      ]);
+      second.apply(blockUpdate(3, 3n, { ftRetries: [{ accountId: "b.near", contractId: "t.near", balance: "9" }] }));
+      second.apply(blockUpdate(4, 4n, { ft: [{ accountId: "a.near", contractId: "t.near", balance: "1" }] }));
+      expect(second.pendingBalanceReads()).toEqual([]);
+      expect((await second.ftTop("t.near", 5)).holders).toEqual([
+        { accountId: "b.near", balance: "9" },
+        { accountId: "a.near", balance: "1" },
+      ]);
+    } finally {
+      await second.close();
+    }
+  });
 });
