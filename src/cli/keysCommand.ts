@@ -169,7 +169,7 @@ async function importKeys(
   try {
     entries = readKeys(file).keys;
   } catch (error) {
-    throw new Error(`keys file ${file}: ${(error as Error).message}`);
+    throw new Error(`keys file ${file}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
   const prune = values.prune === true;
   await withRedisKeyStore(values.redis, async (store, where) => {

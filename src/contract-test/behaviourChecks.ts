@@ -35,13 +35,11 @@ export async function behaviourChecks(suite: SuiteRunner, rpcUrl: string, archiv
   await suite.check("behaviour", "finality ordering: final <= near-final <= optimistic", async (t) => {
     // Asked in this order, a correct node can only move forward between the calls. Several rounds:
     // a new block between two calls can hide a wrong answer once, rarely every time.
+    const heightAt = async (finality: string): Promise<number> => (await t.rpcResult(rpcUrl, "block", { finality })).header.height;
     for (let round = 0; round < FINALITY_ROUNDS; round++) {
-      const heights: number[] = [];
-      for (const finality of ["final", "near-final", "optimistic"]) {
-        const block = await t.rpcResult(rpcUrl, "block", { finality });
-        heights.push(block.header.height);
-      }
-      const [final, nearFinal, optimistic] = heights as [number, number, number];
+      const final = await heightAt("final");
+      const nearFinal = await heightAt("near-final");
+      const optimistic = await heightAt("optimistic");
       if (!(final <= nearFinal && nearFinal <= optimistic)) {
         t.fail(`heights final ${final}, near-final ${nearFinal}, optimistic ${optimistic} are out of order`);
       }

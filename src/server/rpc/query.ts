@@ -16,7 +16,8 @@ import { viewState } from "./query/viewState.js";
  */
 export function query(params: QueryParams, ctx: RpcContext): QueryResult | Promise<QueryResult> {
   const upstream = upstreamBlockId(ctx, params);
-  if (upstream !== undefined && upstream !== ctx.chain.fork!.height && upstream !== ctx.chain.fork!.blockHash) {
+  const fork = ctx.chain.fork;
+  if (upstream !== undefined && fork !== undefined && upstream !== fork.height && upstream !== fork.blockHash) {
     return forwardToUpstream(ctx, "query", params) as Promise<QueryResult>;
   }
   const block = resolveStateBlock(ctx, params);
