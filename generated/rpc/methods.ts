@@ -348,12 +348,23 @@ export interface RpcMethods {
   validators: { params: ValidatorsParams; result: ValidatorsResult };
 }
 
+/**
+ * A result a handler passes on as another node sent it (a fork's upstream): its JSON goes out
+ * unchanged and unchecked, so it is not typed as the method's result.
+ */
+export class RelayedResult {
+  constructor(readonly json: unknown) {}
+}
+
+/** What a handler answers: the method's result, or a relayed one. */
+export type RpcHandlerResult<M extends RpcMethodName> = RpcMethods[M]["result"] | RelayedResult;
+
 /** One handler per method; adding a method to the spec makes a handler object without it fail to compile. */
 export type RpcHandlers<Ctx> = {
   [M in RpcMethodName]: (
     params: RpcMethods[M]["params"],
     ctx: Ctx,
-  ) => RpcMethods[M]["result"] | Promise<RpcMethods[M]["result"]>;
+  ) => RpcHandlerResult<M> | Promise<RpcHandlerResult<M>>;
 };
 
 export interface RpcMethodInfo {

@@ -1,4 +1,4 @@
-import { isRpcMethodName, type RpcHandlers, type RpcMethodName } from "../../../generated/rpc/methods.js";
+import { isRpcMethodName, RelayedResult, type RpcHandlers, type RpcMethodName } from "../../../generated/rpc/methods.js";
 import { validateParams, type RpcParams, type Validator } from "../../../generated/rpc/validators.js";
 import { InternalError, MethodNotFoundError, ParseError, RelayedRpcError, RpcError } from "../errors.js";
 import { UpstreamRpcError, UpstreamUnavailableError } from "../../chain/fork/UpstreamError.js";
@@ -63,7 +63,7 @@ export function createRpcProcessor<Ctx>(options: RpcProcessorOptions<Ctx>) {
       const handler: RpcHandlers<Ctx>[M] = handlers[method];
       const result = handler(params, context);
       if (result instanceof Promise) return result.then((value) => resultReply(id, value), (error: unknown) => failure(method, id, error));
-      if (cached !== undefined) return rememberedReply(cached.cache, bodyKey, cached.paramsKey, JSON.stringify(result), id);
+      if (cached !== undefined && !(result instanceof RelayedResult)) return rememberedReply(cached.cache, bodyKey, cached.paramsKey, JSON.stringify(result), id);
       return resultReply(id, result);
     } catch (error) {
       return failure(method, id, error);
@@ -163,7 +163,7 @@ function accepts<T>(validate: Validator<T>, value: unknown): value is T {
 }
 
 function resultReply(id: unknown, result: unknown): RpcReply {
-  return resultJsonReply(id, JSON.stringify(result));
+  return resultJsonReply(id, JSON.stringify(result instanceof RelayedResult ? result.json : result));
 }
 
 function resultJsonReply(id: unknown, resultJson: string): RpcReply {

@@ -1,4 +1,5 @@
 import { isRpcErrorCauseName } from "../../../generated/rpc/errors.js";
+import { RelayedResult } from "../../../generated/rpc/methods.js";
 import type { BlockId, BlockReference } from "../../../generated/rpc/types.js";
 import { InternalError, RelayedRpcError } from "../errors.js";
 import { isJsonObject } from "@shardkit/primitives/isJsonObject";
@@ -27,7 +28,7 @@ export function upstreamBlockId(ctx: RpcContext, reference: BlockReference | { b
  * not know become INTERNAL_ERROR with the upstream's text). An upstream that cannot answer
  * after FORWARD_ATTEMPTS is an INTERNAL_ERROR naming the call.
  */
-export async function forwardToUpstream(ctx: RpcContext, method: string, params: unknown): Promise<never | unknown> {
+export async function forwardToUpstream(ctx: RpcContext, method: string, params: unknown): Promise<RelayedResult> {
   const fork = ctx.chain.fork;
   if (fork === undefined) throw new InternalError(`${method} was to be forwarded, but the chain is no fork`);
   const url = fork.archivalUrl ?? fork.url;
@@ -55,7 +56,7 @@ export async function forwardToUpstream(ctx: RpcContext, method: string, params:
   }
   if (body === undefined) throw new InternalError(`fork upstream ${url} failed ${method}: ${reason} after ${FORWARD_ATTEMPTS} attempts`);
   const error = body.error;
-  if (error === undefined) return body.result;
+  if (error === undefined) return new RelayedResult(body.result);
   const cause = isJsonObject(error) && isJsonObject(error.cause) ? error.cause : undefined;
   if (isJsonObject(error) && cause !== undefined && typeof cause.name === "string" && isRpcErrorCauseName(cause.name)) {
     throw new RelayedRpcError(cause.name, cause.info, error.data);
