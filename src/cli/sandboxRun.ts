@@ -120,8 +120,9 @@ export function fastForwardStepMs(home: string): number {
 
 /** "HOST:PORT" (IPv6 as "[::1]:PORT"). */
 export function parseAddr(text: string): { host: string; port: number } {
-  const match = /^(?:\[([^\]]+)\]|([^:]+)):(\d{1,5})$/.exec(text);
-  const port = Number(match?.[3]);
-  if (match === null || port > 65535) throw new UsageError(`--rpc-addr must be HOST:PORT, got ${JSON.stringify(text)}`, "sandbox");
-  return { host: match[1] ?? match[2]!, port };
+  const [, bracketed, plain, digits] = /^(?:\[([^\]]+)\]|([^:]+)):(\d{1,5})$/.exec(text) ?? [];
+  const host = bracketed ?? plain;
+  const port = Number(digits);
+  if (host === undefined || digits === undefined || port > 65535) throw new UsageError(`--rpc-addr must be HOST:PORT, got ${JSON.stringify(text)}`, "sandbox");
+  return { host, port };
 }

@@ -39,7 +39,8 @@ const HEX64 = /^[0-9a-f]{64}$/;
 /** Validates one origin rule; returns it normalized (exact origins as `URL.origin`). */
 export function normalizeOriginRule(rule: string): string {
   const wildcard = /^(?:([a-z][a-z0-9+.-]*):\/\/)?\*\.([a-z0-9-]+(?:\.[a-z0-9-]+)+)$/i.exec(rule);
-  if (wildcard) return `${wildcard[1] ? `${wildcard[1].toLowerCase()}://` : ""}*.${wildcard[2]!.toLowerCase()}`;
+  const [, scheme, domain] = wildcard ?? [];
+  if (domain !== undefined) return `${scheme ? `${scheme.toLowerCase()}://` : ""}*.${domain.toLowerCase()}`;
   let url: URL;
   try {
     url = new URL(rule);

@@ -18,8 +18,7 @@ export function chunk(params: ChunkParams, ctx: RpcContext): ChunkResult | Promi
     const upstream = "chunk_id" in params ? ctx.chain.chunkByHash(params.chunk_id) === undefined : upstreamBlockId(ctx, params) !== undefined;
     if (upstream) return forwardToUpstream(ctx, "chunk", params);
   }
-  const { block, shardIndex } = resolveChunk(ctx, params);
-  const header = block.view.chunks[shardIndex]!;
+  const { block, shardIndex, header } = resolveChunk(ctx, params);
   const body =
     ctx.chain.chunkBodies.get(header.chunk_hash) ?? (block.height === ctx.chain.genesisBlock.height ? GENESIS_CHUNK_BODY : undefined);
   if (body === undefined) throw new UnknownChunkError(header.chunk_hash);
