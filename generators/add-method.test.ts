@@ -75,7 +75,7 @@ describe("adding a method to the spec", () => {
     expect(methods).toContain("ping: { params: PingParams; result: PingResult }");
     expect(methods).toMatch(/ping: \{\s+name: "ping",/);
     expect(files.get(OUTPUT_PATHS.types)).toContain("export type PingParams = {\n  word: string;\n};");
-    expect(files.get(OUTPUT_PATHS.validators)).toContain("ping: validator(compiled.params_ping)");
+    expect(files.get(OUTPUT_PATHS.validators)).toContain("ping: compiled.params_ping,");
     expect(files.get(OUTPUT_PATHS.client)).toContain("ping(params: PingParams): Promise<PingResult>;");
     expect(files.get(`${DOCS_DIR}/${docsPaths.method("ping")}`)).toContain("<h1><code>ping</code></h1>");
     expect(files.get(`${DOCS_DIR}/${docsPaths.index}`)).toContain(`href="${docsPaths.method("ping")}"`);

@@ -122,7 +122,9 @@ describe("the minified compiled validators", () => {
     const doc = await assembleOpenRpc(FIXTURE_SPEC);
     const emit = async () => {
       const { ajv, ids } = createRpcAjv(doc, methodModels(doc), { allErrors: false, standalone: true });
-      return emitCompiledValidators(ajv, standaloneExportNames(ids), "// banner");
+      const names = standaloneExportNames(ids);
+      const typeOf = Object.fromEntries(Object.keys(names).map((name) => [name, "unknown"]));
+      return emitCompiledValidators(ajv, names, "// banner", { imports: [], typeOf });
     };
     const [first, second] = [await emit(), await emit()];
     expect(second).toEqual(first);

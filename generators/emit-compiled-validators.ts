@@ -64,13 +64,26 @@ export async function minifyModule(source: string, banner: string): Promise<stri
 }
 
 /**
+ * What each compiled validator guards: the TypeScript type of the value it accepts (export name →
+ * type expression, e.g. `RpcMethods["block"]["params"]`), and the type-only imports those
+ * expressions need.
+ */
+export interface ValidatedTypes {
+  readonly imports: readonly string[];
+  readonly typeOf: Readonly<Record<string, string>>;
+}
+
+/**
  * The compiled module (`js`, minified) and its declarations (`dts`, to be formatted like the other
  * TypeScript outputs) for the schemas of `ajv` exported under `exportNames` (export name → id).
+ * Each declaration is a type guard for the type `types` gives it: the schema and the type are
+ * generated from the same spec, so a value the schema accepts has that type.
  */
 export async function emitCompiledValidators(
   ajv: Ajv2020,
   exportNames: Record<string, string>,
   banner: string,
+  types: ValidatedTypes,
 ): Promise<{ js: string; dts: string }> {
   const { imports, bindings, body } = esmFromStandalone(callErrorObjects(standaloneCode(ajv, exportNames)));
   const source = render("validators.compiled.js", { imports, bindings, errorFunction: ERROR_FUNCTION_SOURCE, body });
@@ -80,6 +93,13 @@ export async function emitCompiledValidators(
     "// time. Types: ./validators.compiled.d.ts. Import them through ./validators.js, which types them.",
   ].join("\n");
   const js = await minifyModule(source, header);
-  const dts = render("validators.compiled.d.ts", { banner, exportNames: Object.keys(exportNames).sort() });
+  const declarations = Object.keys(exportNames)
+    .sort()
+    .map((name) => {
+      const type = types.typeOf[name];
+      if (type === undefined) throw new Error(`no type for the compiled validator ${name}`);
+      return { name, type };
+    });
+  const dts = render("validators.compiled.d.ts", { banner, imports: types.imports, declarations });
   return { js, dts };
 }

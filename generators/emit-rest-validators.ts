@@ -14,7 +14,16 @@ export async function emitRestValidators(
 ): Promise<{ compiled: { js: string; dts: string }; typed: string }> {
   const { ajv, bodies } = createRestAjv(doc, models, { allErrors: false, standalone: true });
   const exportNames = Object.fromEntries(bodies.map((b) => [b.exportName, b.id]));
-  const compiled = await emitCompiledValidators(ajv, exportNames, banner);
+  const typeOf = Object.fromEntries(
+    bodies.map((b) => [
+      b.exportName,
+      b.kind === "request" ? `RestRequestBody<${JSON.stringify(b.operationId)}>` : `RestJsonBody<${JSON.stringify(b.operationId)}, ${b.status}>`,
+    ]),
+  );
+  const compiled = await emitCompiledValidators(ajv, exportNames, banner, {
+    imports: ['import type { RestJsonBody, RestRequestBody } from "./routes.js";'],
+    typeOf,
+  });
   const operations = models.map((model) => ({
     operationId: model.operationId,
     bodies: bodies

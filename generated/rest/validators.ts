@@ -2,118 +2,116 @@
 // Typed access to the standalone REST response validators: one per JSON response body
 // (operation × status). A validator is a type guard for that body.
 
-import type { ErrorObject } from "ajv";
 import * as compiled from "./validators.compiled.js";
+import type { StandaloneValidator } from "./validators.compiled.js";
 import type { RestJsonBody, RestOperationId, RestRequestBody } from "./routes.js";
 
-export type RestValidator<T> = ((data: unknown) => data is T) & { errors?: ErrorObject[] | null };
-
-const validator = <T,>(fn: unknown): RestValidator<T> => fn as RestValidator<T>;
+export type RestValidator<T> = StandaloneValidator<T>;
 
 /** operationId → HTTP status → validator of the JSON body the spec declares for it. */
 export const restResponseValidators = {
   accountFt: {
-    "200": validator<RestJsonBody<"accountFt", 200>>(compiled.response_accountFt_200),
-    "400": validator<RestJsonBody<"accountFt", 400>>(compiled.response_accountFt_400),
-    "403": validator<RestJsonBody<"accountFt", 403>>(compiled.response_accountFt_403),
-    "429": validator<RestJsonBody<"accountFt", 429>>(compiled.response_accountFt_429),
-    "500": validator<RestJsonBody<"accountFt", 500>>(compiled.response_accountFt_500),
+    "200": compiled.response_accountFt_200,
+    "400": compiled.response_accountFt_400,
+    "403": compiled.response_accountFt_403,
+    "429": compiled.response_accountFt_429,
+    "500": compiled.response_accountFt_500,
   },
   accountFull: {
-    "200": validator<RestJsonBody<"accountFull", 200>>(compiled.response_accountFull_200),
-    "400": validator<RestJsonBody<"accountFull", 400>>(compiled.response_accountFull_400),
-    "403": validator<RestJsonBody<"accountFull", 403>>(compiled.response_accountFull_403),
-    "429": validator<RestJsonBody<"accountFull", 429>>(compiled.response_accountFull_429),
-    "500": validator<RestJsonBody<"accountFull", 500>>(compiled.response_accountFull_500),
+    "200": compiled.response_accountFull_200,
+    "400": compiled.response_accountFull_400,
+    "403": compiled.response_accountFull_403,
+    "429": compiled.response_accountFull_429,
+    "500": compiled.response_accountFull_500,
   },
   accountNft: {
-    "200": validator<RestJsonBody<"accountNft", 200>>(compiled.response_accountNft_200),
-    "400": validator<RestJsonBody<"accountNft", 400>>(compiled.response_accountNft_400),
-    "403": validator<RestJsonBody<"accountNft", 403>>(compiled.response_accountNft_403),
-    "429": validator<RestJsonBody<"accountNft", 429>>(compiled.response_accountNft_429),
-    "500": validator<RestJsonBody<"accountNft", 500>>(compiled.response_accountNft_500),
+    "200": compiled.response_accountNft_200,
+    "400": compiled.response_accountNft_400,
+    "403": compiled.response_accountNft_403,
+    "429": compiled.response_accountNft_429,
+    "500": compiled.response_accountNft_500,
   },
   accountStaking: {
-    "200": validator<RestJsonBody<"accountStaking", 200>>(compiled.response_accountStaking_200),
-    "400": validator<RestJsonBody<"accountStaking", 400>>(compiled.response_accountStaking_400),
-    "403": validator<RestJsonBody<"accountStaking", 403>>(compiled.response_accountStaking_403),
-    "429": validator<RestJsonBody<"accountStaking", 429>>(compiled.response_accountStaking_429),
-    "500": validator<RestJsonBody<"accountStaking", 500>>(compiled.response_accountStaking_500),
+    "200": compiled.response_accountStaking_200,
+    "400": compiled.response_accountStaking_400,
+    "403": compiled.response_accountStaking_403,
+    "429": compiled.response_accountStaking_429,
+    "500": compiled.response_accountStaking_500,
   },
   ftTop: {
-    "200": validator<RestJsonBody<"ftTop", 200>>(compiled.response_ftTop_200),
-    "400": validator<RestJsonBody<"ftTop", 400>>(compiled.response_ftTop_400),
-    "403": validator<RestJsonBody<"ftTop", 403>>(compiled.response_ftTop_403),
-    "429": validator<RestJsonBody<"ftTop", 429>>(compiled.response_ftTop_429),
-    "500": validator<RestJsonBody<"ftTop", 500>>(compiled.response_ftTop_500),
+    "200": compiled.response_ftTop_200,
+    "400": compiled.response_ftTop_400,
+    "403": compiled.response_ftTop_403,
+    "429": compiled.response_ftTop_429,
+    "500": compiled.response_ftTop_500,
   },
   health: {
-    "200": validator<RestJsonBody<"health", 200>>(compiled.response_health_200),
-    "403": validator<RestJsonBody<"health", 403>>(compiled.response_health_403),
-    "429": validator<RestJsonBody<"health", 429>>(compiled.response_health_429),
-    "500": validator<RestJsonBody<"health", 500>>(compiled.response_health_500),
+    "200": compiled.response_health_200,
+    "403": compiled.response_health_403,
+    "429": compiled.response_health_429,
+    "500": compiled.response_health_500,
   },
   historyAccount: {
-    "200": validator<RestJsonBody<"historyAccount", 200>>(compiled.response_historyAccount_200),
-    "400": validator<RestJsonBody<"historyAccount", 400>>(compiled.response_historyAccount_400),
-    "403": validator<RestJsonBody<"historyAccount", 403>>(compiled.response_historyAccount_403),
-    "429": validator<RestJsonBody<"historyAccount", 429>>(compiled.response_historyAccount_429),
-    "500": validator<RestJsonBody<"historyAccount", 500>>(compiled.response_historyAccount_500),
+    "200": compiled.response_historyAccount_200,
+    "400": compiled.response_historyAccount_400,
+    "403": compiled.response_historyAccount_403,
+    "429": compiled.response_historyAccount_429,
+    "500": compiled.response_historyAccount_500,
   },
   historyBlock: {
-    "200": validator<RestJsonBody<"historyBlock", 200>>(compiled.response_historyBlock_200),
-    "400": validator<RestJsonBody<"historyBlock", 400>>(compiled.response_historyBlock_400),
-    "403": validator<RestJsonBody<"historyBlock", 403>>(compiled.response_historyBlock_403),
-    "429": validator<RestJsonBody<"historyBlock", 429>>(compiled.response_historyBlock_429),
-    "500": validator<RestJsonBody<"historyBlock", 500>>(compiled.response_historyBlock_500),
+    "200": compiled.response_historyBlock_200,
+    "400": compiled.response_historyBlock_400,
+    "403": compiled.response_historyBlock_403,
+    "429": compiled.response_historyBlock_429,
+    "500": compiled.response_historyBlock_500,
   },
   historyBlocks: {
-    "200": validator<RestJsonBody<"historyBlocks", 200>>(compiled.response_historyBlocks_200),
-    "400": validator<RestJsonBody<"historyBlocks", 400>>(compiled.response_historyBlocks_400),
-    "403": validator<RestJsonBody<"historyBlocks", 403>>(compiled.response_historyBlocks_403),
-    "429": validator<RestJsonBody<"historyBlocks", 429>>(compiled.response_historyBlocks_429),
-    "500": validator<RestJsonBody<"historyBlocks", 500>>(compiled.response_historyBlocks_500),
+    "200": compiled.response_historyBlocks_200,
+    "400": compiled.response_historyBlocks_400,
+    "403": compiled.response_historyBlocks_403,
+    "429": compiled.response_historyBlocks_429,
+    "500": compiled.response_historyBlocks_500,
   },
   historyReceipt: {
-    "200": validator<RestJsonBody<"historyReceipt", 200>>(compiled.response_historyReceipt_200),
-    "400": validator<RestJsonBody<"historyReceipt", 400>>(compiled.response_historyReceipt_400),
-    "403": validator<RestJsonBody<"historyReceipt", 403>>(compiled.response_historyReceipt_403),
-    "429": validator<RestJsonBody<"historyReceipt", 429>>(compiled.response_historyReceipt_429),
-    "500": validator<RestJsonBody<"historyReceipt", 500>>(compiled.response_historyReceipt_500),
+    "200": compiled.response_historyReceipt_200,
+    "400": compiled.response_historyReceipt_400,
+    "403": compiled.response_historyReceipt_403,
+    "429": compiled.response_historyReceipt_429,
+    "500": compiled.response_historyReceipt_500,
   },
   historyTransactions: {
-    "200": validator<RestJsonBody<"historyTransactions", 200>>(compiled.response_historyTransactions_200),
-    "400": validator<RestJsonBody<"historyTransactions", 400>>(compiled.response_historyTransactions_400),
-    "403": validator<RestJsonBody<"historyTransactions", 403>>(compiled.response_historyTransactions_403),
-    "429": validator<RestJsonBody<"historyTransactions", 429>>(compiled.response_historyTransactions_429),
-    "500": validator<RestJsonBody<"historyTransactions", 500>>(compiled.response_historyTransactions_500),
+    "200": compiled.response_historyTransactions_200,
+    "400": compiled.response_historyTransactions_400,
+    "403": compiled.response_historyTransactions_403,
+    "429": compiled.response_historyTransactions_429,
+    "500": compiled.response_historyTransactions_500,
   },
   historyTransfers: {
-    "200": validator<RestJsonBody<"historyTransfers", 200>>(compiled.response_historyTransfers_200),
-    "400": validator<RestJsonBody<"historyTransfers", 400>>(compiled.response_historyTransfers_400),
-    "403": validator<RestJsonBody<"historyTransfers", 403>>(compiled.response_historyTransfers_403),
-    "429": validator<RestJsonBody<"historyTransfers", 429>>(compiled.response_historyTransfers_429),
-    "500": validator<RestJsonBody<"historyTransfers", 500>>(compiled.response_historyTransfers_500),
+    "200": compiled.response_historyTransfers_200,
+    "400": compiled.response_historyTransfers_400,
+    "403": compiled.response_historyTransfers_403,
+    "429": compiled.response_historyTransfers_429,
+    "500": compiled.response_historyTransfers_500,
   },
   publicKeyAccounts: {
-    "200": validator<RestJsonBody<"publicKeyAccounts", 200>>(compiled.response_publicKeyAccounts_200),
-    "400": validator<RestJsonBody<"publicKeyAccounts", 400>>(compiled.response_publicKeyAccounts_400),
-    "403": validator<RestJsonBody<"publicKeyAccounts", 403>>(compiled.response_publicKeyAccounts_403),
-    "429": validator<RestJsonBody<"publicKeyAccounts", 429>>(compiled.response_publicKeyAccounts_429),
-    "500": validator<RestJsonBody<"publicKeyAccounts", 500>>(compiled.response_publicKeyAccounts_500),
+    "200": compiled.response_publicKeyAccounts_200,
+    "400": compiled.response_publicKeyAccounts_400,
+    "403": compiled.response_publicKeyAccounts_403,
+    "429": compiled.response_publicKeyAccounts_429,
+    "500": compiled.response_publicKeyAccounts_500,
   },
   publicKeyAllAccounts: {
-    "200": validator<RestJsonBody<"publicKeyAllAccounts", 200>>(compiled.response_publicKeyAllAccounts_200),
-    "400": validator<RestJsonBody<"publicKeyAllAccounts", 400>>(compiled.response_publicKeyAllAccounts_400),
-    "403": validator<RestJsonBody<"publicKeyAllAccounts", 403>>(compiled.response_publicKeyAllAccounts_403),
-    "429": validator<RestJsonBody<"publicKeyAllAccounts", 429>>(compiled.response_publicKeyAllAccounts_429),
-    "500": validator<RestJsonBody<"publicKeyAllAccounts", 500>>(compiled.response_publicKeyAllAccounts_500),
+    "200": compiled.response_publicKeyAllAccounts_200,
+    "400": compiled.response_publicKeyAllAccounts_400,
+    "403": compiled.response_publicKeyAllAccounts_403,
+    "429": compiled.response_publicKeyAllAccounts_429,
+    "500": compiled.response_publicKeyAllAccounts_500,
   },
   status: {
-    "200": validator<RestJsonBody<"status", 200>>(compiled.response_status_200),
-    "403": validator<RestJsonBody<"status", 403>>(compiled.response_status_403),
-    "429": validator<RestJsonBody<"status", 429>>(compiled.response_status_429),
-    "500": validator<RestJsonBody<"status", 500>>(compiled.response_status_500),
+    "200": compiled.response_status_200,
+    "403": compiled.response_status_403,
+    "429": compiled.response_status_429,
+    "500": compiled.response_status_500,
   },
 } as const;
 
@@ -122,7 +120,7 @@ export const restResponseValidators = {
  * body must validate. Returns the problems (empty when it conforms).
  */
 export function validateRestResponse(operationId: RestOperationId, status: number, body: unknown): string[] {
-  const byStatus = restResponseValidators[operationId] as Record<string, RestValidator<unknown> | undefined>;
+  const byStatus: { readonly [status: string]: RestValidator<unknown> } = restResponseValidators[operationId];
   const validate = byStatus[String(status)];
   if (validate === undefined) return [`${operationId}: status ${status} has no JSON body in the spec`];
   if (validate(body)) return [];
@@ -131,19 +129,26 @@ export function validateRestResponse(operationId: RestOperationId, status: numbe
   );
 }
 
-/** operationId → validator of its JSON request body (only the operations that take one). */
-export const restRequestValidators = {
-  historyAccount: validator<RestRequestBody<"historyAccount">>(compiled.request_historyAccount),
-  historyBlock: validator<RestRequestBody<"historyBlock">>(compiled.request_historyBlock),
-  historyBlocks: validator<RestRequestBody<"historyBlocks">>(compiled.request_historyBlocks),
-  historyReceipt: validator<RestRequestBody<"historyReceipt">>(compiled.request_historyReceipt),
-  historyTransactions: validator<RestRequestBody<"historyTransactions">>(
-    compiled.request_historyTransactions,
-  ),
-  historyTransfers: validator<RestRequestBody<"historyTransfers">>(compiled.request_historyTransfers),
-} as const;
+/** The operations that take a JSON request body. */
+export type RestBodyOperationId =
+  | "historyAccount"
+  | "historyBlock"
+  | "historyBlocks"
+  | "historyReceipt"
+  | "historyTransactions"
+  | "historyTransfers";
 
-export type RestBodyOperationId = keyof typeof restRequestValidators;
+/** operationId → validator of its JSON request body (only the operations that take one). */
+export const restRequestValidators: {
+  readonly [Op in RestBodyOperationId]: RestValidator<RestRequestBody<Op>>;
+} = {
+  historyAccount: compiled.request_historyAccount,
+  historyBlock: compiled.request_historyBlock,
+  historyBlocks: compiled.request_historyBlocks,
+  historyReceipt: compiled.request_historyReceipt,
+  historyTransactions: compiled.request_historyTransactions,
+  historyTransfers: compiled.request_historyTransfers,
+};
 
 /**
  * Checks a request body against the operation's request schema: the body typed as the spec
@@ -153,7 +158,7 @@ export function validateRestRequest<Op extends RestBodyOperationId>(
   operationId: Op,
   body: unknown,
 ): { ok: true; body: RestRequestBody<Op> } | { ok: false; problem: string } {
-  const validate = restRequestValidators[operationId] as RestValidator<RestRequestBody<Op>>;
+  const validate = restRequestValidators[operationId];
   if (validate(body)) return { ok: true, body };
   const error = validate.errors?.[0];
   const where =

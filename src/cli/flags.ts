@@ -72,9 +72,8 @@ export function parseFlags<S extends FlagSpecs>(
       i++;
     }
     if (spec.multiple) {
-      const list = (values[name] as string[] | undefined) ?? [];
-      list.push(value);
-      values[name] = list;
+      const given = values[name];
+      values[name] = Array.isArray(given) ? [...given, value] : [value];
     } else {
       if (values[name] !== undefined) throw new UsageError(`--${name} is given more than once`, command);
       values[name] = value;

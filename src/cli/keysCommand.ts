@@ -169,7 +169,7 @@ async function importKeys(
   try {
     entries = readKeys(file).keys;
   } catch (error) {
-    throw new Error(`keys file ${file}: ${(error as Error).message}`);
+    throw new Error(`keys file ${file}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
   const prune = values.prune === true;
   await withRedisKeyStore(values.redis, async (store, where) => {
@@ -201,8 +201,9 @@ async function redisKeys(url: string, action: string, name: string, key: string,
   await withRedisKeyStore(url, async (store, where) => {
     switch (action) {
       case "add": {
-        await store.add(entry!);
-        out.log(`added ${entry!.kind} key ${JSON.stringify(name)} to ${where}; it is shown once, store it now:`);
+        if (entry === undefined) throw new Error("keys add without an entry");
+        await store.add(entry);
+        out.log(`added ${entry.kind} key ${JSON.stringify(name)} to ${where}; it is shown once, store it now:`);
         out.log(key);
         return;
       }

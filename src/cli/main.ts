@@ -5,7 +5,7 @@ import { packageVersion } from "./packageRoot.js";
 
 // Node >= 22.1 keeps the compiled code of the modules loaded from here on in the OS temp dir, so a
 // later start compiles little (near-workspaces starts `sandbox init` and `run` per worker). Node 20 has no such cache.
-(nodeModule as unknown as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+if ("enableCompileCache" in nodeModule && typeof nodeModule.enableCompileCache === "function") nodeModule.enableCompileCache();
 
 const usage = `Usage: shardkit <command> [options]
 
@@ -45,7 +45,8 @@ const commands: Record<string, () => Promise<{ run(args: string[]): void | Promi
 
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
-  if (command !== undefined && Object.hasOwn(commands, command)) return (await commands[command]!()).run(rest);
+  const load = command === undefined || !Object.hasOwn(commands, command) ? undefined : commands[command];
+  if (load !== undefined) return (await load()).run(rest);
   switch (command) {
     case "--version":
     case "-v":
@@ -59,7 +60,8 @@ async function main(argv: string[]): Promise<void> {
       return;
     case "help": {
       const [topic] = rest;
-      const topicUsage = topic === undefined || !Object.hasOwn(commands, topic) ? undefined : (await commands[topic]!()).usage;
+      const loadTopic = topic === undefined || !Object.hasOwn(commands, topic) ? undefined : commands[topic];
+      const topicUsage = loadTopic === undefined ? undefined : (await loadTopic()).usage;
       if (topic === undefined) process.stdout.write(usage);
       else if (topicUsage !== undefined) process.stdout.write(topicUsage);
       else throw new UsageError(`no help for unknown command ${JSON.stringify(topic)}\n\n${usage}`);

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { isJsonObject } from "@shardkit/primitives/isJsonObject";
 
 /** The directory of the package.json this CLI belongs to (the checkout, or the installed package). */
 export function packageRoot(): string {
@@ -15,6 +16,6 @@ export function packageRoot(): string {
 
 /** The version in this package's package.json. */
 export function packageVersion(): string {
-  const manifest = JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as { version?: unknown };
-  return typeof manifest.version === "string" ? manifest.version : "unknown";
+  const manifest: unknown = JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8"));
+  return isJsonObject(manifest) && typeof manifest.version === "string" ? manifest.version : "unknown";
 }

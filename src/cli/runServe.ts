@@ -23,13 +23,13 @@ export async function runServe(options: ServiceOptions & { apiPort: number }, le
   });
   const genesisFile = options.chain.genesisFile;
   let loadSeconds: number | undefined;
-  const loadingLabel = genesisFile === undefined ? undefined : `shardkit: loading genesis ${genesisFile} (${megabytes(genesisFile)})`;
-  const loading = loadingLabel === undefined ? undefined : startProgress(loadingLabel);
+  const loadingLabel = genesisFile === undefined ? "" : `shardkit: loading genesis ${genesisFile} (${megabytes(genesisFile)})`;
+  const loading = genesisFile === undefined ? undefined : startProgress(loadingLabel);
   const catchUp = new CatchUpLine(() => (loadSeconds ??= loading?.done()));
   let indexed: CatchUpDone | undefined;
   const service = await startService({
     ...options,
-    chain: { preparedContractsDir: preparedContractsDir(), ...options.chain, ...(loading && { onGenesisProgress: genesisProgressTo(loading, loadingLabel!) }) },
+    chain: { preparedContractsDir: preparedContractsDir(), ...options.chain, ...(loading && { onGenesisProgress: genesisProgressTo(loading, loadingLabel) }) },
     logger,
     // A resumed chain is indexed for the REST API in the background, 64 blocks per event-loop turn: requests are answered meanwhile.
     onIndexCatchUp: (height, target) => {

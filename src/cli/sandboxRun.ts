@@ -6,6 +6,7 @@ import type { Service } from "../server/startService.js";
 import { UsageError } from "./flags.js";
 import { shutdownOnSignals } from "./shutdownOnSignals.js";
 import { preparedContractsDir } from "./preparedContractsDir.js";
+import { isJsonObject } from "@shardkit/primitives/isJsonObject";
 
 export interface SandboxRunOptions {
   readonly home: string;
@@ -28,7 +29,7 @@ export async function sandboxRun(options: SandboxRunOptions): Promise<void> {
   if (!existsSync(genesisFile)) throw new UsageError(`${home} has no genesis.json; run \`shardkit sandbox --home ${options.home} init\` first`, "sandbox");
   const { host, port } = parseAddr(options.rpcAddr ?? configRpcAddr(home) ?? "0.0.0.0:3030");
   const cannotListen = (error: unknown) => {
-    const code = (error as { code?: unknown }).code;
+    const code = isJsonObject(error) ? error.code : undefined;
     if (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL") throw new UsageError(`cannot listen on --rpc-addr ${host}:${port} (${String(code)})`, "sandbox");
     throw error;
   };
@@ -78,28 +79,32 @@ async function startSandboxService(host: string, port: number, rpcListener: Hold
 }
 
 /** config.json's rpc.addr, when the file has one. */
-interface HomeConfig {
-  rpc?: { addr?: unknown };
-  consensus?: { min_block_production_delay?: unknown; max_block_production_delay?: unknown };
-}
-
-function homeConfig(home: string): HomeConfig {
+/** The home's config.json as a JSON object (empty when it is missing or not an object). */
+function homeConfig(home: string): Record<string, unknown> {
   try {
-    return JSON.parse(readFileSync(join(home, "config.json"), "utf8")) as HomeConfig;
+    const config: unknown = JSON.parse(readFileSync(join(home, "config.json"), "utf8"));
+    return isJsonObject(config) ? config : {};
   } catch {
     return {};
   }
 }
 
+/** `section.key` of the home's config.json, if the section is an object. */
+function configField(home: string, section: string, key: string): unknown {
+  const value = homeConfig(home)[section];
+  return isJsonObject(value) ? value[key] : undefined;
+}
+
 function configRpcAddr(home: string): string | undefined {
-  const addr = homeConfig(home).rpc?.addr;
+  const addr = configField(home, "rpc", "addr");
   return typeof addr === "string" ? addr : undefined;
 }
 
 /** A nearcore Duration (`{secs, nanos}`) in ms, or undefined. */
 function durationMs(value: unknown): number | undefined {
-  const d = value as { secs?: unknown; nanos?: unknown } | undefined;
-  return typeof d?.secs === "number" && typeof d.nanos === "number" ? d.secs * 1000 + d.nanos / 1e6 : undefined;
+  if (!isJsonObject(value)) return undefined;
+  const { secs, nanos } = value;
+  return typeof secs === "number" && typeof nanos === "number" ? secs * 1000 + nanos / 1e6 : undefined;
 }
 
 /**
@@ -108,16 +113,16 @@ function durationMs(value: unknown): number | undefined {
  * default).
  */
 export function fastForwardStepMs(home: string): number {
-  const consensus = homeConfig(home).consensus;
-  const min = durationMs(consensus?.min_block_production_delay) ?? 600;
-  const max = durationMs(consensus?.max_block_production_delay) ?? 2000;
+  const min = durationMs(configField(home, "consensus", "min_block_production_delay")) ?? 600;
+  const max = durationMs(configField(home, "consensus", "max_block_production_delay")) ?? 2000;
   return (min + max) / 2;
 }
 
 /** "HOST:PORT" (IPv6 as "[::1]:PORT"). */
 export function parseAddr(text: string): { host: string; port: number } {
-  const match = /^(?:\[([^\]]+)\]|([^:]+)):(\d{1,5})$/.exec(text);
-  const port = Number(match?.[3]);
-  if (match === null || port > 65535) throw new UsageError(`--rpc-addr must be HOST:PORT, got ${JSON.stringify(text)}`, "sandbox");
-  return { host: match[1] ?? match[2]!, port };
+  const [, bracketed, plain, digits] = /^(?:\[([^\]]+)\]|([^:]+)):(\d{1,5})$/.exec(text) ?? [];
+  const host = bracketed ?? plain;
+  const port = Number(digits);
+  if (host === undefined || digits === undefined || port > 65535) throw new UsageError(`--rpc-addr must be HOST:PORT, got ${JSON.stringify(text)}`, "sandbox");
+  return { host, port };
 }

@@ -14,7 +14,7 @@ export function trustProxyFrom(values: { "trust-proxy"?: string[] }, command: st
   try {
     trustedProxies(list);
   } catch (error) {
-    throw new UsageError((error as Error).message, command);
+    throw new UsageError(error instanceof Error ? error.message : String(error), command);
   }
   return list;
 }

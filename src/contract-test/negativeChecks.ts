@@ -1,6 +1,5 @@
-import type { RpcMethodName } from "../../generated/rpc/methods.js";
-import { rpcMethodTable } from "../../generated/rpc/methods.js";
-import type { RestOperationId } from "../../generated/rest/routes.js";
+import { isJsonObject } from "@shardkit/primitives/isJsonObject";
+import { isRpcMethodName } from "../../generated/rpc/methods.js";
 import { restRouteTable } from "../../generated/rest/routes.js";
 import { DEV_CHAIN_METHODS, expectRestConforms, fillPath, WRITE_METHODS } from "./conformanceChecks.js";
 import type { TargetFacts } from "./discoverTarget.js";
@@ -17,13 +16,13 @@ import type { SuiteRunner } from "./SuiteRunner.js";
 export async function rpcNegativeChecks(suite: SuiteRunner, rpcUrl: string): Promise<void> {
   const seen = new Set<string>();
   for (const example of rpcExamples()) {
-    const method = example.method as RpcMethodName;
-    if (!(method in rpcMethodTable) || DEV_CHAIN_METHODS.has(method)) continue;
+    const method = example.method;
+    if (!isRpcMethodName(method) || DEV_CHAIN_METHODS.has(method)) continue;
     for (const invalid of invalidParamsFor(method, example.params)) {
       const key = `${method} ${JSON.stringify(invalid.params)}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      const signed = (invalid.params as Record<string, unknown>)["signed_tx_base64"];
+      const signed = isJsonObject(invalid.params) ? invalid.params["signed_tx_base64"] : undefined;
       if (WRITE_METHODS.has(method) && signed === example.params["signed_tx_base64"]) continue;
       await suite.check("negative", `rpc ${method} ${example.name}: ${invalid.description}`, async (t) => {
         const reply = await t.rpc(rpcUrl, method, invalid.params);
@@ -63,7 +62,7 @@ export async function restNegativeChecks(suite: SuiteRunner, apiUrl: string, fac
       if (path === undefined) continue;
       await suite.check("negative", `rest ${route.method} ${route.path}: ${param} invalid`, async (t) => {
         const reply = await t.send("GET", `${apiUrl}${path}`, undefined);
-        expectRestConforms(t, route.operationId as RestOperationId, reply.status, reply.contentType, reply.json, reply.text);
+        expectRestConforms(t, route.operationId, reply.status, reply.contentType, reply.json, reply.text);
         if (reply.status !== 400) t.fail(`an invalid ${param} got HTTP ${reply.status}, not 400`);
       });
     }

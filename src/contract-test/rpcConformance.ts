@@ -1,13 +1,13 @@
 import type { ErrorObject } from "ajv";
-import { rpcErrorCauses, type RpcErrorCauseName } from "../../generated/rpc/errors.js";
-import { rpcMethodTable, type RpcMethodName } from "../../generated/rpc/methods.js";
+import { isRpcErrorCauseName, rpcErrorCauses, type RpcErrorCauseName } from "../../generated/rpc/errors.js";
+import { isRpcMethodName, rpcMethodTable } from "../../generated/rpc/methods.js";
 import { validateErrorData, validateErrorInfo, validateResult } from "../../generated/rpc/validators.js";
 import type { RpcExchange } from "./CheckContext.js";
 
 const describeErrors = (errors: ErrorObject[] | null | undefined) =>
   (errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message ?? e.keyword}`).join("; ");
 
-const isCause = (name: unknown): name is RpcErrorCauseName => typeof name === "string" && name in rpcErrorCauses;
+const isCause = (name: unknown): name is RpcErrorCauseName => typeof name === "string" && isRpcErrorCauseName(name);
 
 /**
  * What is wrong with a reply to `method` according to the spec: a result must match the
@@ -25,8 +25,8 @@ export function rpcReplyProblems(method: string, reply: RpcExchange): string[] {
   if (hasResult === hasError) return [...problems, "the envelope must have exactly one of result and error"];
   if (hasResult) {
     if (reply.status !== 200) problems.push(`a result came with HTTP ${reply.status}`);
-    const validate = validateResult[method as RpcMethodName];
-    if (validate === undefined) return [...problems, `${method} is not in the spec`];
+    if (!isRpcMethodName(method)) return [...problems, `${method} is not in the spec`];
+    const validate = validateResult[method];
     if (!validate(envelope.result)) problems.push(`result does not match the spec: ${describeErrors(validate.errors)}`);
     return problems;
   }
@@ -41,7 +41,7 @@ export function rpcErrorProblems(method: string, reply: RpcExchange): string[] {
   if (!isCause(causeName)) return [`error cause ${JSON.stringify(causeName)} is not in the spec's catalogue`];
   const problems: string[] = [];
   const declared: readonly string[] =
-    method in rpcMethodTable ? rpcMethodTable[method as RpcMethodName].errorCauses : ["METHOD_NOT_FOUND", "PARSE_ERROR"];
+    isRpcMethodName(method) ? rpcMethodTable[method].errorCauses : ["METHOD_NOT_FOUND", "PARSE_ERROR"];
   if (!declared.includes(causeName)) problems.push(`cause ${causeName} is not one ${method} declares (${declared.join(", ")})`);
   const entry = rpcErrorCauses[causeName];
   if (error.name !== entry.error) problems.push(`${causeName}: name ${JSON.stringify(error.name)}, spec says ${entry.error}`);

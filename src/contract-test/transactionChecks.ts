@@ -129,7 +129,7 @@ export async function transactionChecks(suite: SuiteRunner, rpcUrl: string, cred
   await suite.check("transactions", "InvalidTxError: a bad signature", async (t) => {
     const tx = await signedTransfer(t, rpcUrl, s, s.nonce + 1n, 3n);
     const data = new Uint8Array(tx.signed.signature.data);
-    data[0] = data[0]! ^ 0xff;
+    data[0] = (data[0] ?? 0) ^ 0xff;
     const forged = Buffer.from(encodeSignedTransaction({ ...tx.signed, signature: { ...tx.signed.signature, data } })).toString("base64");
     await expectInvalidTx(t, forged, "InvalidSignature");
   });

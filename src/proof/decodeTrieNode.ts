@@ -64,7 +64,10 @@ export function decodeTrieNode(bytes: Uint8Array): DecodedTrieNode {
 
 class Reader {
   private off = 0;
-  constructor(private readonly bytes: Uint8Array) {}
+  private readonly view: DataView;
+  constructor(private readonly bytes: Uint8Array) {
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
 
   private need(n: number): void {
     if (this.off + n > this.bytes.length) throw new TrieNodeDecodeError("truncated trie node");
@@ -72,20 +75,19 @@ class Reader {
 
   u8(): number {
     this.need(1);
-    return this.bytes[this.off++]!;
+    return this.view.getUint8(this.off++);
   }
 
   u16(): number {
     this.need(2);
-    const v = this.bytes[this.off]! | (this.bytes[this.off + 1]! << 8);
+    const v = this.view.getUint16(this.off, true);
     this.off += 2;
     return v;
   }
 
   u32(): number {
     this.need(4);
-    const b = this.bytes;
-    const v = (b[this.off]! | (b[this.off + 1]! << 8) | (b[this.off + 2]! << 16)) + b[this.off + 3]! * 0x1000000;
+    const v = this.view.getUint32(this.off, true);
     this.off += 4;
     return v;
   }
@@ -101,12 +103,10 @@ class Reader {
     const count = this.u32();
     const packed = this.take(Math.ceil(count / 2));
     const out = new Uint8Array(count);
-    for (let i = 0; i < count; i++) {
-      const byte = packed[i >> 1]!;
-      out[i] = (i & 1) === 0 ? byte >> 4 : byte & 15;
-    }
-    if ((count & 1) === 1 && (packed[packed.length - 1]! & 15) !== 0) {
-      throw new TrieNodeDecodeError("non-zero padding nibble in node path");
+    for (const [j, byte] of packed.entries()) {
+      out[2 * j] = byte >> 4;
+      if (2 * j + 1 < count) out[2 * j + 1] = byte & 15;
+      else if ((byte & 15) !== 0) throw new TrieNodeDecodeError("non-zero padding nibble in node path");
     }
     return out;
   }

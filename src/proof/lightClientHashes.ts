@@ -97,8 +97,9 @@ export function blockHashOfLite(lite: LightClientBlockLiteView): Uint8Array {
 
 /** borsh of a "ed25519:…" / "secp256k1:…" public key: key type byte ‖ key bytes. */
 export function publicKeyBorsh(text: string): Uint8Array {
-  const [type, data] = text.includes(":") ? text.split(":", 2) : ["ed25519", text];
-  const bytes = base58Decode(data!);
+  const colon = text.indexOf(":");
+  const [type, data] = colon < 0 ? ["ed25519", text] : [text.slice(0, colon), text.slice(colon + 1)];
+  const bytes = base58Decode(data);
   const tag = type === "ed25519" ? 0 : type === "secp256k1" ? 1 : undefined;
   if (tag === undefined || bytes.length !== (tag === 0 ? 32 : 64)) throw new RangeError(`not a public key: ${text}`);
   return new Borsh().u8(tag).fixed(bytes).toBytes();

@@ -36,6 +36,6 @@ export function verifyMerklePath(root: Uint8Array, path: readonly MerklePathItem
 export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
   let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= a[i]! ^ b[i]!;
+  for (const [i, x] of a.entries()) diff |= x ^ (b[i] ?? 0);
   return diff === 0;
 }

@@ -89,10 +89,9 @@ export function verifyStateProof(params: VerifyStateProofParameters): VerifyStat
       `the proven state has ${found.length} entr${found.length === 1 ? "y" : "ies"} under the prefix, values has ${values.length}`,
     );
   }
-  for (let i = 0; i < found.length; i++) {
-    const want = found[i]!;
-    const got = values[i]!;
-    if (!equal(want.key.subarray(accountPrefix.length), got.key)) {
+  for (const [i, want] of found.entries()) {
+    const got = values[i];
+    if (got === undefined || !equal(want.key.subarray(accountPrefix.length), got.key)) {
       throw new StateProofError("VALUES_MISMATCH", `values[${i}]: key differs from the proven state`);
     }
     if (!equal(want.value, got.value)) {
@@ -173,9 +172,9 @@ class ProofWalker {
 
 function nibblesOf(bytes: Uint8Array): Uint8Array {
   const out = new Uint8Array(bytes.length * 2);
-  for (let i = 0; i < bytes.length; i++) {
-    out[2 * i] = bytes[i]! >> 4;
-    out[2 * i + 1] = bytes[i]! & 15;
+  for (const [i, byte] of bytes.entries()) {
+    out[2 * i] = byte >> 4;
+    out[2 * i + 1] = byte & 15;
   }
   return out;
 }
@@ -185,10 +184,10 @@ function bytesOf(path: readonly number[], tail: Uint8Array, index: number): Uint
   const total = path.length + tail.length;
   if ((total & 1) === 1) throw new StateProofError("MALFORMED_NODE", `proof node ${index}: key is not a whole number of bytes`);
   const out = new Uint8Array(total / 2);
-  for (let i = 0; i < total; i++) {
-    const n = i < path.length ? path[i]! : tail[i - path.length]!;
-    if ((i & 1) === 0) out[i >> 1] = n << 4;
-    else out[i >> 1]! |= n;
+  let high = 0;
+  for (const [i, n] of [...path, ...tail].entries()) {
+    if ((i & 1) === 0) high = n << 4;
+    else out[i >> 1] = high | n;
   }
   return out;
 }

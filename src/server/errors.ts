@@ -1,5 +1,6 @@
 import { ShardkitError } from "@shardkit/primitives/ShardkitError";
-import { rpcErrorCauses, type RpcErrorCauseName } from "../../generated/rpc/errors.js";
+import { rpcErrorCauses, type RpcErrorCauseData, type RpcErrorCauseInfo, type RpcErrorCauseName } from "../../generated/rpc/errors.js";
+import type { InvalidTxError, UnknownBlockInfo } from "../../generated/rpc/types.js";
 
 /** The legacy `message` nearcore pairs with each JSON-RPC code. */
 const legacyMessages: Record<number, string> = {
@@ -22,15 +23,16 @@ export interface RpcErrorBody {
  * Base of every error a handler can answer with. It carries the wire cause (`name` + `info`),
  * the legacy `data` (nearcore's Display string, or a structured value for a few causes) and
  * derives the top-level name, JSON-RPC code and HTTP status from the generated cause catalogue.
+ * `info` and `data` have the generated types of cause `C`.
  */
-export class RpcError extends ShardkitError<RpcErrorCauseName> {
+export class RpcError<C extends RpcErrorCauseName = RpcErrorCauseName> extends ShardkitError<C> {
   override name = "RpcError";
   /** The wire cause, as `code` is too. */
-  readonly causeName: RpcErrorCauseName;
-  readonly info: unknown;
-  readonly data: unknown;
+  readonly causeName: C;
+  readonly info: RpcErrorCauseInfo[C];
+  readonly data: RpcErrorCauseData[C];
 
-  constructor(causeName: RpcErrorCauseName, info: unknown, data: unknown) {
+  constructor(causeName: C, info: RpcErrorCauseInfo[C], data: RpcErrorCauseData[C]) {
     super(causeName, typeof data === "string" ? data : causeName);
     this.causeName = causeName;
     this.info = info;
@@ -42,32 +44,62 @@ export class RpcError extends ShardkitError<RpcErrorCauseName> {
   }
 
   toBody(): RpcErrorBody {
-    const entry = rpcErrorCauses[this.causeName];
-    return {
-      name: entry.error,
-      cause: this.info === undefined ? { name: this.causeName } : { name: this.causeName, info: this.info },
-      code: entry.code,
-      message: legacyMessages[entry.code] ?? "Server error",
-      data: this.data,
-    };
+    return errorBody(this.causeName, this.info, this.data);
   }
 }
 
+/**
+ * A fork upstream's JSON-RPC error of a cause the catalogue knows, relayed as the upstream sent
+ * it: its `info` and `data` are the upstream's (a newer nearcore may send more than the spec
+ * says), so they stay `unknown` here, where RpcError types them.
+ */
+export class RelayedRpcError extends ShardkitError<RpcErrorCauseName> {
+  override name = "RelayedRpcError";
+
+  constructor(
+    readonly causeName: RpcErrorCauseName,
+    readonly info: unknown,
+    readonly data: unknown,
+  ) {
+    super(causeName, typeof data === "string" ? data : causeName);
+  }
+
+  get httpStatus(): number {
+    return rpcErrorCauses[this.causeName].httpStatus;
+  }
+
+  toBody(): RpcErrorBody {
+    return errorBody(this.causeName, this.info, this.data);
+  }
+}
+
+/** The error object of a cause with its `info` and `data`, named, coded and worded from the catalogue. */
+function errorBody(causeName: RpcErrorCauseName, info: unknown, data: unknown): RpcErrorBody {
+  const entry = rpcErrorCauses[causeName];
+  return {
+    name: entry.error,
+    cause: info === undefined ? { name: causeName } : { name: causeName, info },
+    code: entry.code,
+    message: legacyMessages[entry.code] ?? "Server error",
+    data,
+  };
+}
+
 /** Malformed request, unparsable or invalid params: REQUEST_VALIDATION_ERROR, -32700, HTTP 400. */
-export class ParseError extends RpcError {
+export class ParseError extends RpcError<"PARSE_ERROR"> {
   constructor(message: string) {
     super("PARSE_ERROR", { error_message: message }, message);
   }
 }
 
-export class MethodNotFoundError extends RpcError {
+export class MethodNotFoundError extends RpcError<"METHOD_NOT_FOUND"> {
   constructor(method: string) {
     super("METHOD_NOT_FOUND", { method_name: method }, method);
   }
 }
 
 /** Unexpected failure inside the server; HTTP 500. */
-export class InternalError extends RpcError {
+export class InternalError extends RpcError<"INTERNAL_ERROR"> {
   constructor(message: string) {
     super("INTERNAL_ERROR", { error_message: message }, message);
   }
@@ -79,14 +111,14 @@ export interface BlockPoint {
   block_hash: string;
 }
 
-export class UnknownBlockError extends RpcError {
+export class UnknownBlockError extends RpcError<"UNKNOWN_BLOCK"> {
   /** `info` is the block reference for `query`, `{}` for `block` (nearcore skips the message). */
-  constructor(info: object, data: string) {
+  constructor(info: UnknownBlockInfo, data: RpcErrorCauseData["UNKNOWN_BLOCK"]) {
     super("UNKNOWN_BLOCK", info, data);
   }
 }
 
-export class GarbageCollectedBlockError extends RpcError {
+export class GarbageCollectedBlockError extends RpcError<"GARBAGE_COLLECTED_BLOCK"> {
   constructor(at: BlockPoint) {
     super(
       "GARBAGE_COLLECTED_BLOCK",
@@ -96,19 +128,19 @@ export class GarbageCollectedBlockError extends RpcError {
   }
 }
 
-export class InvalidAccountError extends RpcError {
+export class InvalidAccountError extends RpcError<"INVALID_ACCOUNT"> {
   constructor(accountId: string, at: BlockPoint) {
     super("INVALID_ACCOUNT", { requested_account_id: accountId, ...at }, `Account ID ${accountId} is invalid`);
   }
 }
 
-export class UnknownAccountError extends RpcError {
+export class UnknownAccountError extends RpcError<"UNKNOWN_ACCOUNT"> {
   constructor(accountId: string, at: BlockPoint) {
     super("UNKNOWN_ACCOUNT", { requested_account_id: accountId, ...at }, `account ${accountId} does not exist while viewing`);
   }
 }
 
-export class TooLargeContractStateError extends RpcError {
+export class TooLargeContractStateError extends RpcError<"TOO_LARGE_CONTRACT_STATE"> {
   constructor(accountId: string, at: BlockPoint) {
     super(
       "TOO_LARGE_CONTRACT_STATE",
@@ -122,20 +154,20 @@ export class TooLargeContractStateError extends RpcError {
  * A transaction failed validation. nearcore keeps `info` empty and puts the InvalidTxError in
  * `data`, where near-api-js reads it (`data.TxExecutionError.InvalidTxError`).
  */
-export class InvalidTransactionRpcError extends RpcError {
-  constructor(invalidTxError: unknown) {
+export class InvalidTransactionRpcError extends RpcError<"INVALID_TRANSACTION"> {
+  constructor(invalidTxError: InvalidTxError) {
     super("INVALID_TRANSACTION", {}, { TxExecutionError: { InvalidTxError: invalidTxError } });
   }
 }
 
-export class UnknownTransactionError extends RpcError {
+export class UnknownTransactionError extends RpcError<"UNKNOWN_TRANSACTION"> {
   constructor(hash: string) {
     super("UNKNOWN_TRANSACTION", { requested_transaction_hash: hash }, `Transaction ${hash} doesn't exist`);
   }
 }
 
 /** nearcore puts the whole serialised cause in `data` for this one. */
-export class UnknownReceiptError extends RpcError {
+export class UnknownReceiptError extends RpcError<"UNKNOWN_RECEIPT"> {
   constructor(receiptId: string) {
     const info = { receipt_id: receiptId };
     super("UNKNOWN_RECEIPT", info, { name: "UNKNOWN_RECEIPT", info });
@@ -143,7 +175,7 @@ export class UnknownReceiptError extends RpcError {
 }
 
 /** A receipt too many receipts below its transaction; `data` is the serialised cause, as UNKNOWN_RECEIPT's. */
-export class DepthExceededError extends RpcError {
+export class DepthExceededError extends RpcError<"DEPTH_EXCEEDED"> {
   constructor(receiptId: string, limit: number) {
     const info = { receipt_id: receiptId, limit };
     super("DEPTH_EXCEEDED", info, { name: "DEPTH_EXCEEDED", info });
@@ -151,40 +183,40 @@ export class DepthExceededError extends RpcError {
 }
 
 /** The wait for a transaction status ran out; HTTP 408 (near-api-js retries it). */
-export class TimeoutError extends RpcError {
+export class TimeoutError extends RpcError<"TIMEOUT_ERROR"> {
   constructor() {
     super("TIMEOUT_ERROR", undefined, "Timeout");
   }
 }
 
 /** `validators` / `EXPERIMENTAL_validators_ordered`: no such epoch (or block); nearcore sends no `info`. */
-export class UnknownEpochError extends RpcError {
+export class UnknownEpochError extends RpcError<"UNKNOWN_EPOCH"> {
   constructor() {
     super("UNKNOWN_EPOCH", undefined, "Unknown Epoch");
   }
 }
 
 /** `validators` by a block that does not end its epoch. */
-export class ValidatorInfoUnavailableError extends RpcError {
+export class ValidatorInfoUnavailableError extends RpcError<"VALIDATOR_INFO_UNAVAILABLE"> {
   constructor() {
     super("VALIDATOR_INFO_UNAVAILABLE", undefined, "Validator info unavailable");
   }
 }
 
-export class InvalidShardIdError extends RpcError {
+export class InvalidShardIdError extends RpcError<"INVALID_SHARD_ID"> {
   constructor(shardId: number) {
     super("INVALID_SHARD_ID", { shard_id: shardId }, `Shard id ${shardId} does not exist`);
   }
 }
 
-export class UnknownChunkError extends RpcError {
+export class UnknownChunkError extends RpcError<"UNKNOWN_CHUNK"> {
   constructor(chunkHash: string) {
     super("UNKNOWN_CHUNK", { chunk_hash: chunkHash }, `Chunk Missing (unavailable on the node): ChunkHash(\`${chunkHash}\`) \n Cause: Unknown`);
   }
 }
 
 /** shardkit_revert with an id that is not (or no longer) a snapshot: shardkit's own cause. */
-export class UnknownSnapshotRpcError extends RpcError {
+export class UnknownSnapshotRpcError extends RpcError<"UNKNOWN_SNAPSHOT"> {
   constructor(snapshotId: string, message: string) {
     super("UNKNOWN_SNAPSHOT", { snapshot_id: snapshotId }, message);
   }

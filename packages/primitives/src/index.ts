@@ -18,3 +18,4 @@ export * from "./transactionBorsh.js";
 export * from "./TxReader.js";
 export * from "./TransactionDecodeError.js";
 export * from "./ShardkitError.js";
+export * from "./isJsonObject.js";

@@ -1,3 +1,4 @@
+import { ShardkitError } from "@shardkit/primitives/ShardkitError";
 import type { Block } from "../blocks/Block.js";
 import type { BlockHistory } from "../blocks/BlockHistory.js";
 import type { LightClientViews } from "../blocks/LightClientViews.js";
@@ -11,13 +12,13 @@ import type { DecodedSignedTransaction } from "../transaction/index.js";
 export const RECEIPT_TO_TX_MAX_DEPTH = 1000;
 
 /** A receipt chain longer than RECEIPT_TO_TX_MAX_DEPTH (nearcore `DepthExceeded`). */
-export class ReceiptDepthExceededError extends Error {
+export class ReceiptDepthExceededError extends ShardkitError<"DEPTH_EXCEEDED"> {
   override readonly name = "ReceiptDepthExceededError";
   constructor(
     readonly receiptId: string,
     readonly limit: number,
   ) {
-    super(`depth limit ${limit} exceeded when resolving receipt ${receiptId}`);
+    super("DEPTH_EXCEEDED", `depth limit ${limit} exceeded when resolving receipt ${receiptId}`);
   }
 }
 

@@ -1,5 +1,7 @@
+import { ShardkitError } from "@shardkit/primitives/ShardkitError";
+
 /** An upstream call of a fork that got no usable answer (unreachable, timed out, 5xx after every retry). */
-export class UpstreamUnavailableError extends Error {
+export class UpstreamUnavailableError extends ShardkitError<"UPSTREAM_UNAVAILABLE"> {
   override readonly name = "UpstreamUnavailableError";
   /** The upstream may come back: block production tries again (BlockScheduler). */
   readonly retryable = true;
@@ -8,13 +10,14 @@ export class UpstreamUnavailableError extends Error {
     readonly call: string,
     readonly url: string,
     reason: string,
+    options?: { cause?: unknown },
   ) {
-    super(`fork upstream ${url} failed ${call}: ${reason}`);
+    super("UPSTREAM_UNAVAILABLE", `fork upstream ${url} failed ${call}`, { details: reason, ...options });
   }
 }
 
 /** The upstream answered a call with a JSON-RPC error (an unknown account is one; callers decide). */
-export class UpstreamRpcError extends Error {
+export class UpstreamRpcError extends ShardkitError<"UPSTREAM_RPC_ERROR"> {
   override readonly name = "UpstreamRpcError";
   /** The upstream may serve it later (a node catching up, a timeout): block production tries again. */
   readonly retryable = true;
@@ -23,12 +26,21 @@ export class UpstreamRpcError extends Error {
   constructor(
     readonly call: string,
     readonly url: string,
+    /** The JSON-RPC `error` object as the upstream sent it. */
     readonly error: unknown,
   ) {
-    const e = (error ?? {}) as { cause?: { name?: unknown; info?: unknown }; name?: unknown; message?: unknown; data?: unknown };
-    const causeName = typeof e.cause?.name === "string" ? e.cause.name : typeof e.name === "string" ? e.name : undefined;
-    const detail = typeof e.data === "string" ? e.data : typeof e.message === "string" ? e.message : JSON.stringify(error);
-    super(`fork upstream ${url} refused ${call}: ${causeName ?? "error"}: ${detail}`);
+    const causeName = stringField(field(error, "cause"), "name") ?? stringField(error, "name");
+    const detail = stringField(error, "data") ?? stringField(error, "message") ?? JSON.stringify(error);
+    super("UPSTREAM_RPC_ERROR", `fork upstream ${url} refused ${call}`, { details: `${causeName ?? "error"}: ${detail}` });
     this.causeName = causeName;
   }
+}
+
+function field(value: unknown, key: string): unknown {
+  return typeof value === "object" && value !== null ? Reflect.get(value, key) : undefined;
+}
+
+function stringField(value: unknown, key: string): string | undefined {
+  const v = field(value, key);
+  return typeof v === "string" ? v : undefined;
 }

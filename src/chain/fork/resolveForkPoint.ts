@@ -16,7 +16,7 @@ export async function resolveForkPoint(options: ForkOptions): Promise<ForkPoint>
       });
     } catch (e) {
       const cause = (e as { cause?: { code?: string; message?: string } }).cause;
-      throw new UpstreamUnavailableError(label, url, cause?.code ?? cause?.message ?? (e as Error).message);
+      throw new UpstreamUnavailableError(label, url, cause?.code ?? cause?.message ?? (e as Error).message, { cause: e });
     }
     const text = await response.text();
     let body: { result?: Record<string, unknown>; error?: unknown };

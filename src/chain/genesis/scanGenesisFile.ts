@@ -288,7 +288,7 @@ export class GenesisScanner {
     try {
       value = JSON.parse(bytes.toString("utf8"));
     } catch (e) {
-      throw new GenesisError(`not valid JSON (${(e as Error).message})`, this.records);
+      throw new GenesisError(`not valid JSON (${(e as Error).message})`, this.records, { cause: e });
     }
     this.handlers.record(this.records++, value);
   }
@@ -299,7 +299,7 @@ export class GenesisScanner {
     try {
       value = JSON.parse(text);
     } catch (e) {
-      throw new GenesisError(`genesis field ${JSON.stringify(this.key)} is not valid JSON (${(e as Error).message})`);
+      throw new GenesisError(`genesis field ${JSON.stringify(this.key)} is not valid JSON (${(e as Error).message})`, undefined, { cause: e });
     }
     this.handlers.field(this.key, value);
     this.state = S.AfterValue;

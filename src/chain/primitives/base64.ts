@@ -4,13 +4,18 @@
  * unused trailing bits zero so every byte string has exactly one accepted encoding.
  */
 
+import { ShardkitError } from "@shardkit/primitives/ShardkitError";
+
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 const VALUE_OF = new Int8Array(128).fill(-1);
 for (let i = 0; i < ALPHABET.length; i++) VALUE_OF[ALPHABET.charCodeAt(i)] = i;
 
 /** Thrown by {@link base64Decode} for text that is not canonical padded base64. */
-export class Base64Error extends Error {
+export class Base64Error extends ShardkitError<"INVALID_BASE64"> {
   override readonly name = "Base64Error";
+  constructor(message: string) {
+    super("INVALID_BASE64", message);
+  }
 }
 
 /** Throws {@link Base64Error} unless `text` is canonical padded base64. */

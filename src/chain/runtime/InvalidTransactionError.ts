@@ -1,3 +1,4 @@
+import { ShardkitError } from "@shardkit/primitives/ShardkitError";
 import type { InvalidTxErrorJson } from "./invalidTxError.js";
 
 /**
@@ -5,10 +6,10 @@ import type { InvalidTxErrorJson } from "./invalidTxError.js";
  * nearcore `InvalidTxError` JSON value, ready to be placed under
  * `data.TxExecutionError.InvalidTxError` of an INVALID_TRANSACTION RPC error.
  */
-export class InvalidTransactionError extends Error {
+export class InvalidTransactionError extends ShardkitError<"INVALID_TRANSACTION"> {
   override readonly name = "InvalidTransactionError";
 
   constructor(readonly error: InvalidTxErrorJson) {
-    super(`invalid transaction: ${JSON.stringify(error)}`);
+    super("INVALID_TRANSACTION", "invalid transaction", { details: JSON.stringify(error) });
   }
 }

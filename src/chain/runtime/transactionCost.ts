@@ -1,3 +1,4 @@
+import { ShardkitError } from "@shardkit/primitives/ShardkitError";
 import type { Action } from "../transaction/index.js";
 import { totalDeposit, totalPrepaidExecFees, totalPrepaidGas, totalPrepaidSendFees, totalSendFees } from "./actionFees.js";
 import { U128_MAX, U64_MAX } from "../primitives/integerLimits.js";
@@ -18,8 +19,11 @@ export interface TransactionCost {
 }
 
 /** Thrown when the cost leaves u64 gas or u128 balance (nearcore `IntegerOverflowError` → CostOverflow). */
-export class CostOverflowError extends Error {
+export class CostOverflowError extends ShardkitError<"COST_OVERFLOW"> {
   override readonly name = "CostOverflowError";
+  constructor(message: string) {
+    super("COST_OVERFLOW", message);
+  }
 }
 
 function gas(v: bigint): bigint {

@@ -1,3 +1,4 @@
+import { ShardkitError } from "@shardkit/primitives/ShardkitError";
 import type { Block } from "../blocks/Block.js";
 import type { Producer } from "../client/Producer.js";
 import type { StateView } from "../state/StateView.js";
@@ -24,23 +25,26 @@ export interface DevChainOptions {
 }
 
 /** A second fast-forward while one runs (nearcore's message). */
-export class FastForwardBusyError extends Error {
+export class FastForwardBusyError extends ShardkitError<"FAST_FORWARD_BUSY"> {
   override readonly name = "FastForwardBusyError";
   constructor() {
-    super("Consecutive fast_forward requests cannot be made while a current one is going on.");
+    super("FAST_FORWARD_BUSY", "Consecutive fast_forward requests cannot be made while a current one is going on.");
   }
 }
 
 /** A fast-forward stopped by a revert before it reached its height. */
-export class FastForwardInterruptedError extends Error {
+export class FastForwardInterruptedError extends ShardkitError<"FAST_FORWARD_INTERRUPTED"> {
   override readonly name = "FastForwardInterruptedError";
+  constructor(message: string) {
+    super("FAST_FORWARD_INTERRUPTED", message);
+  }
 }
 
 /** An id that is not (or no longer) a snapshot. */
-export class UnknownSnapshotError extends Error {
+export class UnknownSnapshotError extends ShardkitError<"UNKNOWN_SNAPSHOT"> {
   override readonly name = "UnknownSnapshotError";
   constructor(readonly snapshotId: string) {
-    super(`Snapshot ${snapshotId} is unknown (never taken, or consumed by a revert)`);
+    super("UNKNOWN_SNAPSHOT", `Snapshot ${snapshotId} is unknown (never taken, or consumed by a revert)`);
   }
 }
 

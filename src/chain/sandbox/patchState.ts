@@ -1,3 +1,4 @@
+import { ShardkitError } from "@shardkit/primitives/ShardkitError";
 import type { Block } from "../blocks/Block.js";
 import { GenesisError } from "../genesis/GenesisError.js";
 import { parseStateRecord, type StateRecord } from "../genesis/stateRecord.js";
@@ -19,13 +20,13 @@ export interface PatchableChain {
 }
 
 /** A record that cannot be patched (bad shape or value, or a Contract record nearcore would panic on); nothing was written. */
-export class PatchRecordError extends Error {
+export class PatchRecordError extends ShardkitError<"INVALID_PATCH_RECORD"> {
   override readonly name = "PatchRecordError";
   constructor(
     readonly recordIndex: number,
     reason: string,
   ) {
-    super(`records[${recordIndex}]: ${reason}`);
+    super("INVALID_PATCH_RECORD", `records[${recordIndex}]`, { details: reason });
   }
 }
 

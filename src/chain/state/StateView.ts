@@ -1,3 +1,4 @@
+import { ShardkitError } from "@shardkit/primitives/ShardkitError";
 import type { Block } from "../blocks/Block.js";
 import type { AccessKey } from "@shardkit/primitives/accessKey";
 import { formatCryptoHash } from "../primitives/cryptoHash.js";
@@ -30,10 +31,10 @@ import { viewStateIn, type ViewStateOptions, type ViewStateResult } from "./view
 export const STATE_VIEW_SIZE_LIMIT = 50_000;
 
 /** An unpaginated `view_state` of a contract holding more than its size limit (nearcore `TooLargeContractState`). */
-export class ContractStateTooLargeError extends Error {
+export class ContractStateTooLargeError extends ShardkitError<"TOO_LARGE_CONTRACT_STATE"> {
   override readonly name = "ContractStateTooLargeError";
   constructor(readonly accountId: string) {
-    super(`State of contract ${accountId} is too large to be viewed`);
+    super("TOO_LARGE_CONTRACT_STATE", `State of contract ${accountId} is too large to be viewed`);
   }
 }
 

@@ -1,3 +1,4 @@
+import { ShardkitError } from "@shardkit/primitives/ShardkitError";
 import type { ForkPoint } from "../fork/ForkPoint.js";
 import type { ForkCache } from "./ForkCache.js";
 import type { GenesisConfig } from "../genesis/GenesisConfig.js";
@@ -160,6 +161,9 @@ export interface ChainStore {
 }
 
 /** A data dir that cannot be used (other format, other chain, unwritable). */
-export class ChainStoreError extends Error {
+export class ChainStoreError extends ShardkitError<"CHAIN_STORE"> {
   override readonly name = "ChainStoreError";
+  constructor(message: string, options?: { cause?: unknown }) {
+    super("CHAIN_STORE", message, options);
+  }
 }

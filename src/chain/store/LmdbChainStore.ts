@@ -126,7 +126,7 @@ export class LmdbChainStore implements ChainStore {
       }
       syncDir(this.path);
     } catch (e) {
-      throw new ChainStoreError(`cannot write data dir ${this.path}: ${(e as Error).message}`);
+      throw new ChainStoreError(`cannot write data dir ${this.path}: ${(e as Error).message}`, { cause: e });
     }
     this.loading = true;
   }
@@ -154,7 +154,7 @@ export class LmdbChainStore implements ChainStore {
       for (const name of ["data.mdb", "lock.mdb", SCRATCH_DIR, LOADING_MARKER]) rmSync(join(dir, name), { recursive: true, force: true });
       syncDir(dir);
     } catch (e) {
-      throw new ChainStoreError(`cannot remove the chain from data dir ${dir}: ${(e as Error).message}`);
+      throw new ChainStoreError(`cannot remove the chain from data dir ${dir}: ${(e as Error).message}`, { cause: e });
     }
   }
 
@@ -164,21 +164,21 @@ export class LmdbChainStore implements ChainStore {
     try {
       mkdirSync(dir, { recursive: true });
     } catch (e) {
-      throw new ChainStoreError(`cannot open data dir ${dir}: ${(e as Error).message}`);
+      throw new ChainStoreError(`cannot open data dir ${dir}: ${(e as Error).message}`, { cause: e });
     }
     const unlock = options.lock === false ? () => undefined : lockDataDir(dir);
     try {
       LmdbChainStore.discardUnfinishedLoad(dir, options.lock !== false);
     } catch (e) {
       unlock();
-      throw e instanceof ChainStoreError ? e : new ChainStoreError(`cannot open data dir ${dir}: ${(e as Error).message}`);
+      throw e instanceof ChainStoreError ? e : new ChainStoreError(`cannot open data dir ${dir}: ${(e as Error).message}`, { cause: e });
     }
     try {
       // noMetaSync: a commit syncs its pages, not the meta page that names it; the next commit syncs that (see README).
       db = open<Buffer, Key>({ path: dir, encoding: "binary", overlappingSync: false, noMetaSync: true, compression: false, maxDbs: 4 });
     } catch (e) {
       unlock();
-      throw new ChainStoreError(`cannot open data dir ${dir}: ${(e as Error).message}`);
+      throw new ChainStoreError(`cannot open data dir ${dir}: ${(e as Error).message}`, { cause: e });
     }
     let store: LmdbChainStore;
     try {
@@ -206,7 +206,7 @@ export class LmdbChainStore implements ChainStore {
       try {
         this.forkEntries = open<Buffer, Buffer>({ path: join(this.path, FORK_CACHE_DIR), encoding: "binary", keyEncoding: "binary", compression: false });
       } catch (e) {
-        throw new ChainStoreError(`cannot open the fork cache in data dir ${this.path}: ${(e as Error).message}`);
+        throw new ChainStoreError(`cannot open the fork cache in data dir ${this.path}: ${(e as Error).message}`, { cause: e });
       }
     }
     return new LmdbForkCache(this.forkEntries, forkBlockHash);
@@ -222,7 +222,7 @@ export class LmdbChainStore implements ChainStore {
       try {
         db.transactionSync(() => db.putSync(FORMAT_KEY, encodeRecord(formatHeaderCodec, header)));
       } catch (e) {
-        throw new ChainStoreError(`cannot write data dir ${path}: ${(e as Error).message}`);
+        throw new ChainStoreError(`cannot write data dir ${path}: ${(e as Error).message}`, { cause: e });
       }
       return;
     }
@@ -242,7 +242,7 @@ export class LmdbChainStore implements ChainStore {
       try {
         db.transactionSync(() => db.putSync(FORMAT_KEY, encodeRecord(formatHeaderCodec, { format: CHAIN_STORE_FORMAT, software: "shardkit" })));
       } catch (e) {
-        throw new ChainStoreError(`cannot write data dir ${path}: ${(e as Error).message}`);
+        throw new ChainStoreError(`cannot write data dir ${path}: ${(e as Error).message}`, { cause: e });
       }
     }
   }
@@ -254,7 +254,7 @@ export class LmdbChainStore implements ChainStore {
       else if (this.deferFlush) this.db.transactionSync(body, COMMIT_WITHOUT_FLUSH);
       else this.db.transactionSync(body);
     } catch (e) {
-      throw new ChainStoreError(`cannot write data dir ${this.path}: ${(e as Error).message}`);
+      throw new ChainStoreError(`cannot write data dir ${this.path}: ${(e as Error).message}`, { cause: e });
     }
   }
 
@@ -287,7 +287,7 @@ export class LmdbChainStore implements ChainStore {
         unlinkSync(join(this.path, LOADING_MARKER));
         syncDir(this.path);
       } catch (e) {
-        throw new ChainStoreError(`cannot write data dir ${this.path}: ${(e as Error).message}`);
+        throw new ChainStoreError(`cannot write data dir ${this.path}: ${(e as Error).message}`, { cause: e });
       }
       this.loading = false;
     }

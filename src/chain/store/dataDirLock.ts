@@ -64,7 +64,7 @@ export function lockDataDir(dir: string): () => void {
       }
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== "EEXIST") {
-        throw new ChainStoreError(`cannot lock data dir ${dir}: ${(e as Error).message}`);
+        throw new ChainStoreError(`cannot lock data dir ${dir}: ${(e as Error).message}`, { cause: e });
       }
       let holder: number;
       let holderStart: string | undefined;

@@ -1,3 +1,4 @@
+import { ShardkitError } from "@shardkit/primitives/ShardkitError";
 import { rustDebugString } from "./rustDebug.js";
 
 /*
@@ -138,10 +139,10 @@ export function hostErrorDisplay(e: HostError): string {
  * Thrown by host functions and the gas counter; it unwinds through the guest's wasm frames
  * and the runner turns it into `FunctionCallError::HostError`.
  */
-export class HostErrorThrow extends Error {
+export class HostErrorThrow extends ShardkitError<"HOST_ERROR"> {
+  override readonly name = "HostErrorThrow";
   constructor(readonly hostError: HostError) {
-    super(hostErrorDisplay(hostError));
-    this.name = "HostErrorThrow";
+    super("HOST_ERROR", hostErrorDisplay(hostError));
   }
 }
 

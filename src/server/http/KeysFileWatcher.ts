@@ -41,7 +41,7 @@ export class KeysFileWatcher {
       this.ring = new KeyRing(load(this.file).keys);
       this.onReport(`keys file ${this.file} reloaded: ${this.ring.keys.length} key(s)`);
     } catch (error) {
-      this.onReport(`${(error as Error).message}; still serving the last good version`);
+      this.onReport(`${error instanceof Error ? error.message : String(error)}; still serving the last good version`);
     }
   }
 
@@ -55,11 +55,12 @@ function load(file: string): ReturnType<typeof parseKeysFile> {
   try {
     text = readFileSync(file, "utf8");
   } catch (error) {
-    throw new KeysFileError(`cannot read keys file ${file}: ${(error as NodeJS.ErrnoException).code ?? "error"}`);
+    const code = error instanceof Error && "code" in error && typeof error.code === "string" ? error.code : "error";
+    throw new KeysFileError(`cannot read keys file ${file}: ${code}`, { cause: error });
   }
   try {
     return parseKeysFile(text);
   } catch (error) {
-    throw new KeysFileError(`keys file ${file}: ${(error as Error).message}`);
+    throw new KeysFileError(`keys file ${file}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
 }

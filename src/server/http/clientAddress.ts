@@ -7,7 +7,7 @@ export type ClientAddressOf = (req: IncomingMessage) => string;
 /** An IPv4-mapped IPv6 address (`::ffff:10.0.0.1`, how a dual-stack socket reports IPv4 peers) as plain IPv4. */
 function normalized(address: string): string {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  return mapped === null ? address : mapped[1]!;
+  return mapped?.[1] ?? address;
 }
 
 /**
@@ -52,8 +52,8 @@ export function clientAddressOf(cidrs: readonly string[]): ClientAddressOf {
     const header = req.headers["x-forwarded-for"];
     if (header === undefined) return client;
     const hops = (Array.isArray(header) ? header.join(",") : header).split(",");
-    for (let i = hops.length - 1; i >= 0; i--) {
-      const hop = normalized(hops[i]!.trim());
+    for (const raw of hops.reverse()) {
+      const hop = normalized(raw.trim());
       if (isIP(hop) === 0) return client;
       client = hop;
       if (!trusted(list, hop)) return client;

@@ -11,6 +11,7 @@ import { withDecision, type AccessGate } from "./AccessGate.js";
 import { sendRefusal } from "./accessReplies.js";
 import { drainUnreadBody } from "./drainUnreadBody.js";
 import { answerPreflight, corsHeaders } from "./cors.js";
+import { isJsonObject } from "@shardkit/primitives/isJsonObject";
 
 /** Bytes of an (unused) request body the REST listener drops before dropping the connection. */
 const REST_BODY_DRAIN_BYTES = 64 * 1024;
@@ -58,7 +59,7 @@ function jsonHeaders(req: IncomingMessage): string[] {
 
 function fail(req: IncomingMessage, res: ServerResponse, error: unknown): void {
   if (!res.headersSent) send(req, res, 500, jsonHeaders(req), INTERNAL_ERROR_BODY);
-  else res.destroy(error as Error);
+  else res.destroy(error instanceof Error ? error : undefined);
 }
 
 const noQuery = new URL("http://localhost/");
@@ -181,7 +182,7 @@ function route(
 function answer(req: IncomingMessage, res: ServerResponse, reply: { status: number; body: unknown }): void {
   const body = JSON.stringify(reply.body);
   if (reply.status !== 200) return send(req, res, reply.status, jsonHeaders(req), body);
-  const height = String((reply.body as { block_height: number }).block_height);
+  const height = String(isJsonObject(reply.body) ? reply.body.block_height : undefined);
   const etag = etagOf(body);
   const caching = ["etag", etag, "cache-control", "no-cache", "x-block-height", height];
   if (ifNoneMatch(req.headers["if-none-match"], etag)) return send(req, res, 304, [...corsHeaders(req), ...caching], "");

@@ -1,5 +1,6 @@
 import { ShardkitError } from "@shardkit/primitives/ShardkitError";
 import { createHash } from "node:crypto";
+import { isJsonObject } from "@shardkit/primitives/isJsonObject";
 
 /** How a key may be used: from servers (no origin rule) or from browsers on allowed origins. */
 export type KeyKind = "server" | "browser";
@@ -38,7 +39,8 @@ const HEX64 = /^[0-9a-f]{64}$/;
 /** Validates one origin rule; returns it normalized (exact origins as `URL.origin`). */
 export function normalizeOriginRule(rule: string): string {
   const wildcard = /^(?:([a-z][a-z0-9+.-]*):\/\/)?\*\.([a-z0-9-]+(?:\.[a-z0-9-]+)+)$/i.exec(rule);
-  if (wildcard) return `${wildcard[1] ? `${wildcard[1].toLowerCase()}://` : ""}*.${wildcard[2]!.toLowerCase()}`;
+  const [, scheme, domain] = wildcard ?? [];
+  if (domain !== undefined) return `${scheme ? `${scheme.toLowerCase()}://` : ""}*.${domain.toLowerCase()}`;
   let url: URL;
   try {
     url = new URL(rule);
@@ -60,15 +62,15 @@ export function parseKeysFile(text: string): KeysFile {
     // JSON.parse's message quotes the text around the error, which may hold a key.
     throw new KeysFileError("not valid JSON");
   }
-  const entries = (parsed as { keys?: unknown } | null)?.keys;
-  if (typeof parsed !== "object" || parsed === null || !Array.isArray(entries)) {
+  const entries = isJsonObject(parsed) ? parsed.keys : undefined;
+  if (!Array.isArray(entries)) {
     throw new KeysFileError('must be an object with a "keys" array');
   }
   const names = new Set<string>();
   const keys = entries.map((entry: unknown, index): StoredKey => {
     const where = `keys[${index}]`;
-    if (typeof entry !== "object" || entry === null) throw new KeysFileError(`${where} must be an object`);
-    const e = entry as Record<string, unknown>;
+    if (!isJsonObject(entry)) throw new KeysFileError(`${where} must be an object`);
+    const e = entry;
     // A hand-written entry may carry the key itself ({"key": "..."}); it is hashed on load.
     const sha256 = typeof e.key === "string" && e.key.length > 0 ? hashApiKey(e.key) : e.sha256;
     if (typeof sha256 !== "string" || !HEX64.test(sha256)) throw new KeysFileError(`${where}.sha256 must be 64 lowercase hex digits`);
@@ -84,10 +86,10 @@ export function parseKeysFile(text: string): KeysFile {
     }
     if (kind === "browser" && origins.length === 0) throw new KeysFileError(`${where}: a browser key needs at least one origin`);
     const rate = e.ratePerMinute ?? null;
-    if (rate !== null && (!Number.isInteger(rate) || (rate as number) < 1)) {
+    if (rate !== null && (typeof rate !== "number" || !Number.isInteger(rate) || rate < 1)) {
       throw new KeysFileError(`${where}.ratePerMinute must be a positive integer or null`);
     }
-    return { name, sha256, kind, origins: origins.map(normalizeOriginRule), ratePerMinute: rate as number | null };
+    return { name, sha256, kind, origins: origins.map(normalizeOriginRule), ratePerMinute: rate };
   });
   return { version: 1, keys };
 }

@@ -50,7 +50,7 @@ export function createRpcEntry(options: RpcEntryOptions): Server {
 export function failRequest(req: IncomingMessage, res: ServerResponse, error: unknown, onError?: (error: unknown) => void): void {
   onError?.(error);
   if (!res.headersSent) sendText(req, res, 500, "Internal server error");
-  else res.destroy(error as Error);
+  else res.destroy(error instanceof Error ? error : undefined);
 }
 
 function handle(req: IncomingMessage, res: ServerResponse, options: RpcEntryOptions): void {
@@ -132,7 +132,8 @@ function readBody(req: IncomingMessage, limit: number, done: (body: Buffer | und
     if (size <= limit) chunks.push(chunk);
     else if (size > drainLimit) req.destroy();
   });
-  req.on("end", () => done(size > limit ? undefined : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+  // One chunk (the usual small body) is used as it is, not copied.
+  req.on("end", () => done(size > limit ? undefined : ((chunks.length === 1 ? chunks[0] : undefined) ?? Buffer.concat(chunks))));
 }
 
 // CORS headers go only to browsers (requests with an Origin): other clients never read them.

@@ -1,5 +1,4 @@
 import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
 
 /** Binds `server` to `host:port` (0 = any free port); resolves with its http:// URL ([v6] bracketed). */
 export async function listenOn(server: Server, port: number, host: string): Promise<string> {
@@ -7,7 +6,8 @@ export async function listenOn(server: Server, port: number, host: string): Prom
     server.once("error", reject);
     server.listen(port, host, () => resolve());
   });
-  const address = server.address() as AddressInfo;
+  const address = server.address();
+  if (address === null || typeof address === "string") throw new Error(`listening on ${host}:${port} gave no TCP address (${String(address)})`);
   const shown = address.family === "IPv6" ? `[${address.address}]` : address.address;
   return `http://${shown}:${address.port}`;
 }

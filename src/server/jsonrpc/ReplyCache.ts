@@ -1,4 +1,5 @@
 import type { RpcReply } from "./processRequest.js";
+import { isJsonObject } from "@shardkit/primitives/isJsonObject";
 
 export interface ReplyCacheOptions {
   /**
@@ -28,7 +29,8 @@ const MAX_ANSWER_BYTES = 64 * 1024;
  */
 export function cacheableQuery(method: string, params: unknown): boolean {
   if (method !== "query") return false;
-  const type = (params as { request_type?: unknown }).request_type;
+  if (!isJsonObject(params)) return false;
+  const type = params.request_type;
   return type !== undefined && type !== "call_function";
 }
 

@@ -36,7 +36,6 @@ const escapes: Record<string, string> = { "\t": "\\t", "\r": "\\r", "\n": "\\n",
 function rustCharDebug(char: string): string {
   const escaped = escapes[char];
   if (escaped !== undefined) return `'${escaped}'`;
-  const code = char.codePointAt(0)!;
-  if (/\p{Cc}|\p{Zl}|\p{Zp}|\p{Cf}|\p{Mn}/u.test(char)) return `'\\u{${code.toString(16)}}'`;
+  if (/\p{Cc}|\p{Zl}|\p{Zp}|\p{Cf}|\p{Mn}/u.test(char)) return `'\\u{${(char.codePointAt(0) ?? 0).toString(16)}}'`;
   return `'${char}'`;
 }

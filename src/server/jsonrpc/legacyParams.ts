@@ -1,4 +1,4 @@
-import { rpcMethodTable, type RpcMethodName } from "../../../generated/rpc/methods.js";
+import { isRpcMethodName } from "../../../generated/rpc/methods.js";
 import { ParseError } from "../errors.js";
 import { legacyQueryParams } from "./legacyQueryPath.js";
 import { applyUnknownParamsRule } from "./unknownParams.js";
@@ -64,7 +64,7 @@ function tooMany(got: number, max: number): ParseError {
 /** Returns the by-name params object for `method`, converting legacy forms. */
 export function normaliseParams(method: string, params: unknown): unknown {
   const byName = byNameParams(method, params);
-  return method in rpcMethodTable ? applyUnknownParamsRule(method as RpcMethodName, byName) : byName;
+  return isRpcMethodName(method) ? applyUnknownParamsRule(method, byName) : byName;
 }
 
 function byNameParams(method: string, params: unknown): unknown {

@@ -16,10 +16,10 @@ const BASE58_ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvw
  * `parse_path_data`, messages included (they carry no "Failed parsing args" prefix there).
  */
 export function legacyQueryParams(args: unknown[]): Record<string, unknown> {
-  if (args.length !== 2 || typeof args[0] !== "string" || typeof args[1] !== "string") {
+  const [path, data] = args;
+  if (args.length !== 2 || typeof path !== "string" || typeof data !== "string") {
     throw new ParseError("Failed parsing args: a positional query takes [path, data], both strings");
   }
-  const [path, data] = args as [string, string];
   const [command, accountId, extra] = splitN(path, "/", 3);
   if (command === undefined || accountId === undefined) throw new ParseError("Not enough query parameters provided");
   const invalid = accountIdParseError(accountId);

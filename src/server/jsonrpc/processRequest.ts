@@ -1,7 +1,8 @@
-import { rpcMethodNames, type RpcHandlers, type RpcMethodName } from "../../../generated/rpc/methods.js";
-import { validateParams } from "../../../generated/rpc/validators.js";
-import { InternalError, MethodNotFoundError, ParseError, RpcError } from "../errors.js";
+import { isRpcMethodName, RelayedResult, type RpcHandlers, type RpcMethodName } from "../../../generated/rpc/methods.js";
+import { validateParams, type RpcParams, type Validator } from "../../../generated/rpc/validators.js";
+import { InternalError, MethodNotFoundError, ParseError, RelayedRpcError, RpcError } from "../errors.js";
 import { UpstreamRpcError, UpstreamUnavailableError } from "../../chain/fork/UpstreamError.js";
+import { isJsonObject } from "@shardkit/primitives/isJsonObject";
 import { exceedsJsonDepth } from "./jsonDepth.js";
 import { normaliseParams } from "./legacyParams.js";
 import { ReplyCache, type ReplyCacheOptions } from "./ReplyCache.js";
@@ -24,7 +25,6 @@ export interface RpcProcessorOptions<Ctx> {
   cache?: ReplyCacheOptions;
 }
 
-const knownMethods = new Set<string>(rpcMethodNames);
 const envelopeKeys = new Set(["jsonrpc", "id", "method", "params"]);
 const REQUEST_EXPECTED = "JSON RPC Request format was expected";
 
@@ -48,32 +48,37 @@ export function createRpcProcessor<Ctx>(options: RpcProcessorOptions<Ctx>) {
     }
     const checked = checkRequest(body, maxJsonDepth, options.onInternalError);
     if (isReply(checked)) return checked;
-    const { id, method: name, params } = checked;
-    try {
-      const paramsKey = cache !== undefined && cache.cacheable(name, params) ? cache.paramsKey(name, params) : undefined;
-      if (paramsKey !== undefined) {
-        const cached = cache!.resultFor(paramsKey);
-        if (cached !== undefined) return rememberedReply(bodyKey, paramsKey, cached, id);
-      }
-      const handler = handlers[name] as (params: unknown, ctx: Ctx) => unknown;
-      const result = handler(params, context);
-      if (result instanceof Promise) return result.then((value) => resultReply(id, value), (error: unknown) => failure(name, id, error));
-      if (paramsKey !== undefined) return rememberedReply(bodyKey, paramsKey, JSON.stringify(result), id);
-      return resultReply(id, result);
-    } catch (error) {
-      return failure(name, id, error);
-    }
+    return answer(checked, bodyKey);
   };
 
+  /** Calls the request's handler (or finds its answer in the cache) and serializes the outcome. */
+  function answer<M extends RpcMethodName>(request: CheckedRequest<M>, bodyKey: string | undefined): RpcReply | Promise<RpcReply> {
+    const { id, method, params } = request;
+    try {
+      const cached = cache === undefined || !cache.cacheable(method, params) ? undefined : { cache, paramsKey: cache.paramsKey(method, params) };
+      if (cached !== undefined) {
+        const resultJson = cached.cache.resultFor(cached.paramsKey);
+        if (resultJson !== undefined) return rememberedReply(cached.cache, bodyKey, cached.paramsKey, resultJson, id);
+      }
+      const handler: RpcHandlers<Ctx>[M] = handlers[method];
+      const result = handler(params, context);
+      if (result instanceof Promise) return result.then((value) => resultReply(id, value), (error: unknown) => failure(method, id, error));
+      if (cached !== undefined && !(result instanceof RelayedResult)) return rememberedReply(cached.cache, bodyKey, cached.paramsKey, JSON.stringify(result), id);
+      return resultReply(id, result);
+    } catch (error) {
+      return failure(method, id, error);
+    }
+  }
+
   /** A successful synchronous answer of a cacheable request, kept for the current generation. */
-  function rememberedReply(bodyKey: string | undefined, paramsKey: string, resultJson: string, id: unknown): RpcReply {
+  function rememberedReply(cache: ReplyCache, bodyKey: string | undefined, paramsKey: string, resultJson: string, id: unknown): RpcReply {
     const reply = resultJsonReply(id, resultJson);
-    cache!.remember(bodyKey, paramsKey, resultJson, reply);
+    cache.remember(bodyKey, paramsKey, resultJson, reply);
     return reply;
   }
 
   function failure(method: string, id: unknown, error: unknown): RpcReply {
-    if (error instanceof RpcError) return errorReply(id, error);
+    if (error instanceof RpcError || error instanceof RelayedRpcError) return errorReply(id, error);
     // A fork's upstream could not answer a state read: not a bug here; the message names the call.
     if (error instanceof UpstreamUnavailableError || error instanceof UpstreamRpcError) return errorReply(id, new InternalError(error.message));
     options.onInternalError?.(method, error);
@@ -81,17 +86,22 @@ export function createRpcProcessor<Ctx>(options: RpcProcessorOptions<Ctx>) {
   }
 }
 
-/** A request that passed every check `serve` makes before calling a handler. */
-export interface CheckedRequest {
-  readonly id: unknown;
-  readonly method: RpcMethodName;
-  /** Normalised to the by-name form the spec describes (legacy positional params converted). */
-  readonly params: unknown;
-}
+/**
+ * A request that passed every check `serve` makes before calling a handler: one per method, its
+ * params of that method's type.
+ */
+export type CheckedRequest<M extends RpcMethodName = RpcMethodName> = {
+  [K in M]: {
+    readonly id: unknown;
+    readonly method: K;
+    /** Normalised to the by-name form the spec describes (legacy positional params converted), and validated. */
+    readonly params: RpcParams<K>;
+  };
+}[M];
 
 /** Tells a refusal (the error reply to send) from a checked request. */
 export function isReply(value: CheckedRequest | RpcReply): value is RpcReply {
-  return (value as RpcReply).body !== undefined;
+  return "body" in value;
 }
 
 /**
@@ -112,31 +122,40 @@ export function checkRequest(
   try {
     request = JSON.parse(body.toString("utf8"));
   } catch (error) {
-    return errorReply(null, new ParseError(`Invalid JSON: ${(error as Error).message}`));
+    return errorReply(null, new ParseError(`Invalid JSON: ${error instanceof Error ? error.message : String(error)}`));
   }
   if (!isRequestEnvelope(request)) return errorReply(null, new ParseError(REQUEST_EXPECTED));
 
   const { id, method } = request;
-  if (!knownMethods.has(method)) return errorReply(id, new MethodNotFoundError(method));
-  const name = method as RpcMethodName;
+  if (!isRpcMethodName(method)) return errorReply(id, new MethodNotFoundError(method));
   try {
-    const params = normaliseParams(name, request.params);
-    if (!paramsValid(name, params)) throw new ParseError(`Failed parsing args: ${validationMessage(validateParams[name].errors)}`);
-    return { id, method: name, params };
+    return checked(id, method, request.params);
   } catch (error) {
     if (error instanceof RpcError) return errorReply(id, error);
-    onInternalError?.(name, error);
+    onInternalError?.(method, error);
     return errorReply(id, new InternalError(error instanceof Error ? error.message : String(error)));
   }
 }
 
+/** The request with its params normalised and validated as `method`'s. */
+function checked<M extends RpcMethodName>(id: unknown, method: M, params: unknown): CheckedRequest<M> {
+  return { id, method, params: checkedParams(method, normaliseParams(method, params)) };
+}
+
 /**
- * Runs the generated validator. A value so large or deep that validation itself overflows
- * the stack is refused as invalid params rather than reported as a server failure.
+ * `params` as the method's params type once its generated validator accepts them; a ParseError
+ * saying why otherwise. A value so large or deep that validation itself overflows the stack is
+ * refused as invalid params rather than reported as a server failure.
  */
-function paramsValid(method: RpcMethodName, params: unknown): boolean {
+function checkedParams<M extends RpcMethodName>(method: M, params: unknown): RpcParams<M> {
+  const validate: Validator<RpcParams<M>> = validateParams[method];
+  if (accepts(validate, params)) return params;
+  throw new ParseError(`Failed parsing args: ${validationMessage(validate.errors)}`);
+}
+
+function accepts<T>(validate: Validator<T>, value: unknown): value is T {
   try {
-    return validateParams[method](params);
+    return validate(value);
   } catch (error) {
     if (error instanceof RangeError) throw new ParseError("Failed parsing args: params too large to validate");
     throw error;
@@ -144,7 +163,7 @@ function paramsValid(method: RpcMethodName, params: unknown): boolean {
 }
 
 function resultReply(id: unknown, result: unknown): RpcReply {
-  return resultJsonReply(id, JSON.stringify(result));
+  return resultJsonReply(id, JSON.stringify(result instanceof RelayedResult ? result.json : result));
 }
 
 function resultJsonReply(id: unknown, resultJson: string): RpcReply {
@@ -159,13 +178,12 @@ interface RequestEnvelope {
 }
 
 function isRequestEnvelope(value: unknown): value is RequestEnvelope {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  const record = value as Record<string, unknown>;
-  for (const key in record) if (!envelopeKeys.has(key)) return false;
-  return record.jsonrpc === "2.0" && typeof record.method === "string" && "id" in record;
+  if (!isJsonObject(value)) return false;
+  for (const key in value) if (!envelopeKeys.has(key)) return false;
+  return value.jsonrpc === "2.0" && typeof value.method === "string" && "id" in value;
 }
 
-export function errorReply(id: unknown, error: RpcError): RpcReply {
+export function errorReply(id: unknown, error: RpcError | RelayedRpcError): RpcReply {
   return {
     status: error.httpStatus,
     body: `{"jsonrpc":"2.0","error":${JSON.stringify(error.toBody())},"id":${JSON.stringify(id ?? null)}}`,

@@ -1,5 +1,6 @@
 import { rpcMethodTable, type RpcMethodName } from "../../../generated/rpc/methods.js";
 import { ParseError } from "../errors.js";
+import { isJsonObject } from "@shardkit/primitives/isJsonObject";
 
 /**
  * Applies a method's `x-unknown-params` rule to by-name params before validation.
@@ -18,7 +19,7 @@ import { ParseError } from "../errors.js";
  * are refused here.
  */
 export function applyUnknownParamsRule(method: RpcMethodName, params: unknown): unknown {
-  if (!isPlainObject(params)) return params;
+  if (!isJsonObject(params)) return params;
   const info = rpcMethodTable[method];
   const known = declaredFields(info, params);
   const kept: Record<string, unknown> = {};
@@ -51,13 +52,9 @@ function refuseBuiltinNames(value: unknown, path: string): void {
     value.forEach((item, i) => refuseBuiltinNames(item, `${path}/${i}`));
     return;
   }
-  if (!isPlainObject(value)) return;
+  if (!isJsonObject(value)) return;
   for (const key of Object.keys(value)) {
     if (key in Object.prototype) throw new ParseError(`Failed parsing args: unknown field \`${key}\` in ${path}`);
     refuseBuiltinNames(value[key], `${path}/${key}`);
   }
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

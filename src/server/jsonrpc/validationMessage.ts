@@ -24,8 +24,13 @@ function missingAlternatives(errors: readonly ErrorObject[]): string | undefined
   if (oneOf === undefined) return undefined;
   const branches = errors.filter((e) => e !== oneOf && e.schemaPath.startsWith(oneOf.schemaPath.slice(0, -"oneOf".length)));
   if (branches.length < 2 || !branches.every((e) => e.keyword === "required" && e.instancePath === oneOf.instancePath)) return undefined;
-  const names = branches.map((e) => `\`${String((e.params as { missingProperty: unknown }).missingProperty)}\``);
+  const names = branches.map((e) => `\`${String(paramsOf(e).missingProperty)}\``);
   return `missing field: one of ${names.join(", ")} in params${oneOf.instancePath}`;
+}
+
+/** An Ajv error's keyword parameters, each read as `unknown` (Ajv types them `any`). */
+function paramsOf(error: ErrorObject): Readonly<Record<string, unknown>> {
+  return error.params;
 }
 
 const summaryKeywords = new Set(["oneOf", "anyOf", "if", "required"]);
@@ -44,7 +49,7 @@ export function validationMessage(errors: readonly ErrorObject[] | null | undefi
   const serde = serdeNumberMessage(errors ?? []);
   if (serde !== undefined) return serde;
   const where = error.instancePath === "" ? "params" : `params${error.instancePath}`;
-  const p = error.params as Record<string, unknown>;
+  const p = paramsOf(error);
   switch (error.keyword) {
     case "additionalProperties":
       return `unknown field \`${String(p.additionalProperty)}\` in ${where}`;
@@ -53,7 +58,9 @@ export function validationMessage(errors: readonly ErrorObject[] | null | undefi
     case "required":
       return `missing field \`${String(p.missingProperty)}\` in ${where}`;
     case "enum":
-      return `${where} must be one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`;
+      return Array.isArray(p.allowedValues)
+        ? `${where} must be one of ${p.allowedValues.map((v: unknown) => JSON.stringify(v)).join(", ")}`
+        : `${where} ${error.message ?? "is invalid"}`;
     case "const":
       return `${where} must be ${JSON.stringify(p.allowedValue)}`;
     case "pattern": {
@@ -63,7 +70,7 @@ export function validationMessage(errors: readonly ErrorObject[] | null | undefi
     }
     case "not": {
       // The spec describes each prohibition; the generator keeps that text for us.
-      const description = (error.parentSchema as { description?: unknown } | undefined)?.description;
+      const description: unknown = error.parentSchema?.description;
       return typeof description === "string" ? description : `${where} ${error.message ?? "is invalid"}`;
     }
     case "discriminator":
@@ -97,8 +104,8 @@ const serdeExpectations: Record<string, string> = { ViewStateLimit: "a nonzero u
 /** serde's `invalid value` / `invalid type` message for a number field with a Rust integer type. */
 function serdeNumberMessage(errors: readonly ErrorObject[]): string | undefined {
   for (const error of errors) {
-    const match = /\/\$defs\/(\w+)\//.exec(error.schemaPath);
-    const expected = match === null ? undefined : serdeExpectations[match[1]!];
+    const name = /\/\$defs\/(\w+)\//.exec(error.schemaPath)?.[1];
+    const expected = name === undefined ? undefined : serdeExpectations[name];
     if (expected === undefined) continue;
     const value: unknown = error.data;
     // serde_json reads a number beyond u64 as a float, and prints it as Rust does: shortest

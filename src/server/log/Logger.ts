@@ -27,7 +27,7 @@ export interface LoggerOptions {
 }
 
 export function isLogLevel(text: string): text is LogLevel {
-  return (LOG_LEVELS as readonly string[]).includes(text);
+  return LOG_LEVELS.some((level) => level === text);
 }
 
 /** A structured logger: a message plus flat fields, filtered by level, written as JSON lines or readable text. */

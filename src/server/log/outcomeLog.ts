@@ -4,6 +4,7 @@ import { base58Encode } from "@shardkit/primitives/base58";
 import type { ExecutionOutcome } from "../../chain/runtime/executionOutcome.js";
 import type { DecodedSignedTransaction } from "../../chain/transaction/index.js";
 import type { Logger } from "./Logger.js";
+import { isJsonObject } from "@shardkit/primitives/isJsonObject";
 
 /**
  * Logs what each block executed, from the chain's block-commit event: one info line per
@@ -74,9 +75,9 @@ function logTransaction(chain: Chain, logger: Logger, height: number, stx: Decod
 /** "Transfer", "FunctionCall", ... from a nearcore ActionView (a string or a one-key object). */
 function actionName(action: unknown): string {
   if (typeof action === "string") return action;
-  if (typeof action === "object" && action !== null) {
-    const call = (action as { FunctionCall?: { method_name?: unknown } }).FunctionCall;
-    if (call !== undefined && typeof call.method_name === "string") return `FunctionCall(${call.method_name})`;
+  if (isJsonObject(action)) {
+    const call = action.FunctionCall;
+    if (isJsonObject(call) && typeof call.method_name === "string") return `FunctionCall(${call.method_name})`;
     return Object.keys(action)[0] ?? "?";
   }
   return "?";

@@ -1,6 +1,7 @@
 import type { IncomingMessage, Server } from "node:http";
 import { performance } from "node:perf_hooks";
 import type { LogFields, Logger } from "./Logger.js";
+import { isJsonObject } from "@shardkit/primitives/isJsonObject";
 
 /**
  * What a listener learnt about a request while answering it (the JSON-RPC method and error
@@ -42,16 +43,17 @@ export function pathOnly(target: string | undefined): string {
 export function rpcDetails(body: Buffer, replyBody: string): LogFields {
   let method: string | undefined;
   try {
-    const request = JSON.parse(body.toString("utf8")) as { method?: unknown };
-    if (typeof request.method === "string") method = request.method.slice(0, 100);
+    const request: unknown = JSON.parse(body.toString("utf8"));
+    if (isJsonObject(request) && typeof request.method === "string") method = request.method.slice(0, 100);
   } catch {
     // unparseable bodies are answered with a parse error; the reply says so
   }
   let error: string | undefined;
   if (replyBody.startsWith('{"jsonrpc":"2.0","error"')) {
     try {
-      const reply = JSON.parse(replyBody) as { error?: { name?: unknown; cause?: { name?: unknown } } };
-      const cause = reply.error?.cause?.name ?? reply.error?.name;
+      const reply: unknown = JSON.parse(replyBody);
+      const replyError = isJsonObject(reply) && isJsonObject(reply.error) ? reply.error : undefined;
+      const cause = (isJsonObject(replyError?.cause) ? replyError.cause.name : undefined) ?? replyError?.name;
       if (typeof cause === "string") error = cause;
     } catch {
       error = "unreadable";

@@ -89,7 +89,7 @@ export class ServiceMetrics {
         }
         if (value === null) return;
         if (typeof value === "number") return void this.set(value);
-        for (const entry of value) if (entry.value !== null) this.set(entry.labels as never, entry.value);
+        for (const entry of value) if (entry.value !== null) this.set(entry.labels, entry.value);
       },
     });
   }

@@ -1,4 +1,4 @@
-import type { BlockReference } from "../../../generated/rpc/types.js";
+import type { BlockReference, UnknownBlockData } from "../../../generated/rpc/types.js";
 import { RpcError } from "../errors.js";
 import { earliestAvailableHeight, lookup } from "./blockReference.js";
 import type { Block, RpcContext } from "./context.js";
@@ -12,7 +12,7 @@ import type { Block, RpcContext } from "./context.js";
 export function resolveChangesBlock(ctx: RpcContext, reference: BlockReference): Block {
   const block = lookup(ctx, reference);
   if (block === undefined || block.height < earliestAvailableHeight(ctx)) {
-    const cause = { name: "UNKNOWN_BLOCK", info: {} };
+    const cause: UnknownBlockData = { name: "UNKNOWN_BLOCK", info: {} };
     throw new RpcError("UNKNOWN_BLOCK", cause.info, cause);
   }
   return block;

@@ -1,3 +1,4 @@
+import type { RelayedResult } from "../../../generated/rpc/methods.js";
 import type { ChunkParams, ChunkResult } from "../../../generated/rpc/types.js";
 import { GENESIS_CHUNK_BODY } from "../../chain/views/ChunkBodies.js";
 import { chunkContentView } from "../../chain/views/chunkContentView.js";
@@ -11,14 +12,13 @@ import { forwardToUpstream, upstreamBlockId } from "./forkForward.js";
  * A chunk whose body the chain does not hold is UNKNOWN_CHUNK (as nearcore answers a chunk
  * missing from its store), never an empty chunk; genesis chunks carry nothing.
  */
-export function chunk(params: ChunkParams, ctx: RpcContext): ChunkResult | Promise<ChunkResult> {
+export function chunk(params: ChunkParams, ctx: RpcContext): ChunkResult | Promise<RelayedResult> {
   if (ctx.chain.fork !== undefined) {
     // A fork's chunks at or below the fork block (and chunk hashes it never made) are the upstream's.
     const upstream = "chunk_id" in params ? ctx.chain.chunkByHash(params.chunk_id) === undefined : upstreamBlockId(ctx, params) !== undefined;
-    if (upstream) return forwardToUpstream(ctx, "chunk", params) as Promise<ChunkResult>;
+    if (upstream) return forwardToUpstream(ctx, "chunk", params);
   }
-  const { block, shardIndex } = resolveChunk(ctx, params);
-  const header = block.view.chunks[shardIndex]!;
+  const { block, shardIndex, header } = resolveChunk(ctx, params);
   const body =
     ctx.chain.chunkBodies.get(header.chunk_hash) ?? (block.height === ctx.chain.genesisBlock.height ? GENESIS_CHUNK_BODY : undefined);
   if (body === undefined) throw new UnknownChunkError(header.chunk_hash);

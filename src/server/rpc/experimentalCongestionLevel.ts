@@ -5,7 +5,6 @@ import type { RpcContext } from "./context.js";
 
 /** `EXPERIMENTAL_congestion_level`: the chunk header's congestion info as nearcore's level. */
 export function experimentalCongestionLevel(params: ExperimentalCongestionLevelParams, ctx: RpcContext): ExperimentalCongestionLevelResult {
-  const { block, shardIndex } = resolveChunk(ctx, params);
-  const info = block.view.chunks[shardIndex]!.congestion_info;
+  const info = resolveChunk(ctx, params).header.congestion_info;
   return { congestion_level: info === undefined || info === null ? 0 : localizedCongestionLevel(info) };
 }

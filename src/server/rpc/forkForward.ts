@@ -1,6 +1,8 @@
-import { rpcErrorCauses, type RpcErrorCauseName } from "../../../generated/rpc/errors.js";
+import { isRpcErrorCauseName } from "../../../generated/rpc/errors.js";
+import { RelayedResult } from "../../../generated/rpc/methods.js";
 import type { BlockId, BlockReference } from "../../../generated/rpc/types.js";
-import { InternalError, RpcError } from "../errors.js";
+import { InternalError, RelayedRpcError } from "../errors.js";
+import { isJsonObject } from "@shardkit/primitives/isJsonObject";
 import type { RpcContext } from "./context.js";
 
 /** Time allowed to one attempt of a forwarded call, and the attempts (network failures, 408, 429, 5xx). */
@@ -26,11 +28,11 @@ export function upstreamBlockId(ctx: RpcContext, reference: BlockReference | { b
  * not know become INTERNAL_ERROR with the upstream's text). An upstream that cannot answer
  * after FORWARD_ATTEMPTS is an INTERNAL_ERROR naming the call.
  */
-export async function forwardToUpstream(ctx: RpcContext, method: string, params: unknown): Promise<never | unknown> {
-  const fork = ctx.chain.fork!;
+export async function forwardToUpstream(ctx: RpcContext, method: string, params: unknown): Promise<RelayedResult> {
+  const fork = ctx.chain.fork;
+  if (fork === undefined) throw new InternalError(`${method} was to be forwarded, but the chain is no fork`);
   const url = fork.archivalUrl ?? fork.url;
-  type Answer = { result?: unknown; error?: { cause?: { name?: string; info?: unknown }; data?: unknown; message?: string } };
-  let body: Answer | undefined;
+  let body: Record<string, unknown> | undefined;
   let reason = "";
   for (let attempt = 1; attempt <= FORWARD_ATTEMPTS && body === undefined; attempt++) {
     try {
@@ -46,18 +48,25 @@ export async function forwardToUpstream(ctx: RpcContext, method: string, params:
         continue;
       }
       const parsed: unknown = JSON.parse(text);
-      if (typeof parsed !== "object" || parsed === null) throw new Error(`HTTP ${response.status}, not a JSON-RPC answer: ${text.slice(0, 200)}`);
-      body = parsed as Answer;
+      if (!isJsonObject(parsed)) throw new Error(`HTTP ${response.status}, not a JSON-RPC answer: ${text.slice(0, 200)}`);
+      body = parsed;
     } catch (e) {
-      const cause = (e as { cause?: { code?: string } }).cause;
-      reason = cause?.code ?? (e as Error).message;
+      reason = failureReason(e);
     }
   }
   if (body === undefined) throw new InternalError(`fork upstream ${url} failed ${method}: ${reason} after ${FORWARD_ATTEMPTS} attempts`);
-  if (body.error === undefined) return body.result;
-  const causeName = body.error.cause?.name;
-  if (causeName !== undefined && causeName in rpcErrorCauses) {
-    throw new RpcError(causeName as RpcErrorCauseName, body.error.cause?.info, body.error.data);
+  const error = body.error;
+  if (error === undefined) return new RelayedResult(body.result);
+  const cause = isJsonObject(error) && isJsonObject(error.cause) ? error.cause : undefined;
+  if (isJsonObject(error) && cause !== undefined && typeof cause.name === "string" && isRpcErrorCauseName(cause.name)) {
+    throw new RelayedRpcError(cause.name, cause.info, error.data);
   }
-  throw new InternalError(`fork upstream ${url} refused ${method}: ${JSON.stringify(body.error)}`);
+  throw new InternalError(`fork upstream ${url} refused ${method}: ${JSON.stringify(error)}`);
+}
+
+/** Why a fetch failed, short: undici's network error code (ECONNREFUSED...) when it has one. */
+function failureReason(e: unknown): string {
+  const cause = e instanceof Error && isJsonObject(e.cause) ? e.cause : undefined;
+  if (typeof cause?.code === "string") return cause.code;
+  return e instanceof Error ? e.message : String(e);
 }

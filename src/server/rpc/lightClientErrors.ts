@@ -1,3 +1,4 @@
+import type { UnknownBlockData } from "../../../generated/rpc/types.js";
 import { LightClientError } from "../../chain/blocks/LightClientError.js";
 import { InternalError, RpcError } from "../errors.js";
 
@@ -26,7 +27,7 @@ export function toNextBlockError(e: unknown): unknown {
   if (!(e instanceof LightClientError)) return e;
   const f = e.failure;
   if (f.kind === "UnknownBlock") {
-    const cause = { name: "UNKNOWN_BLOCK", info: {} };
+    const cause: UnknownBlockData = { name: "UNKNOWN_BLOCK", info: {} };
     return new RpcError("UNKNOWN_BLOCK", cause.info, cause);
   }
   // nearcore serialises the cause here too; shardkit's internal errors always carry text.

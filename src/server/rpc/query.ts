@@ -1,3 +1,4 @@
+import type { RelayedResult } from "../../../generated/rpc/methods.js";
 import type { QueryParams, QueryResult } from "../../../generated/rpc/types.js";
 import { resolveStateBlock } from "./blockReference.js";
 import type { RpcContext } from "./context.js";
@@ -14,10 +15,11 @@ import { viewState } from "./query/viewState.js";
  * `query`: resolve the block once, then answer the request variant chosen by `request_type`.
  * A fork answers at its fork block and after; state before it is the upstream's to tell.
  */
-export function query(params: QueryParams, ctx: RpcContext): QueryResult | Promise<QueryResult> {
+export function query(params: QueryParams, ctx: RpcContext): QueryResult | Promise<RelayedResult> {
   const upstream = upstreamBlockId(ctx, params);
-  if (upstream !== undefined && upstream !== ctx.chain.fork!.height && upstream !== ctx.chain.fork!.blockHash) {
-    return forwardToUpstream(ctx, "query", params) as Promise<QueryResult>;
+  const fork = ctx.chain.fork;
+  if (upstream !== undefined && fork !== undefined && upstream !== fork.height && upstream !== fork.blockHash) {
+    return forwardToUpstream(ctx, "query", params);
   }
   const block = resolveStateBlock(ctx, params);
   switch (params.request_type) {

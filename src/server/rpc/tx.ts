@@ -1,3 +1,4 @@
+import type { RelayedResult } from "../../../generated/rpc/methods.js";
 import type { TxParams, TxResult } from "../../../generated/rpc/types.js";
 import type { RpcContext } from "./context.js";
 import { forwardToUpstream } from "./forkForward.js";
@@ -8,8 +9,8 @@ import { transactionResponse } from "./tx/transactionResponse.js";
  * `tx`: a transaction's outcome once it reaches `wait_until` (default EXECUTED_OPTIMISTIC). A
  * fork asks its upstream for a hash it never saw (a transaction of the forked chain).
  */
-export async function tx(params: TxParams, ctx: RpcContext): Promise<TxResult> {
-  if (isUpstreamTransaction(ctx, params)) return (await forwardToUpstream(ctx, "tx", params)) as TxResult;
+export async function tx(params: TxParams, ctx: RpcContext): Promise<TxResult | RelayedResult> {
+  if (isUpstreamTransaction(ctx, params)) return forwardToUpstream(ctx, "tx", params);
   return transactionResponse(await lookupTransaction(ctx, params));
 }
 

@@ -40,7 +40,7 @@ export function decodeRecord<T>(codec: RecordCodec<T>, bytes: Uint8Array, what: 
     try {
       return deserialize(bytes) as T;
     } catch (e) {
-      throw new ChainStoreError(`${what}: unreadable format-3 record (${(e as Error).message})`);
+      throw new ChainStoreError(`${what}: unreadable format-3 record (${(e as Error).message})`, { cause: e });
     }
   }
   if (bytes[0] !== MAGIC || bytes.length < 3) throw new ChainStoreError(`${what}: not a shardkit record`);
@@ -61,7 +61,7 @@ export function decodeRecord<T>(codec: RecordCodec<T>, bytes: Uint8Array, what: 
     return value;
   } catch (e) {
     if (e instanceof BorshError || e instanceof RangeError || e instanceof TypeError) {
-      throw new ChainStoreError(`${what}: corrupt ${KIND_NAMES[codec.kind]} record (${e.message})`);
+      throw new ChainStoreError(`${what}: corrupt ${KIND_NAMES[codec.kind]} record (${e.message})`, { cause: e });
     }
     throw e;
   }

@@ -1,3 +1,4 @@
+import { ShardkitError } from "@shardkit/primitives/ShardkitError";
 import { loadedOnFirstUse } from "./loadedOnFirstUse.js";
 
 /*
@@ -38,7 +39,13 @@ export const G1_MULTIEXP_ELEMENT = POINT + SCALAR;
 export const G1_SUM_ELEMENT = 1 + POINT;
 export const PAIRING_CHECK_ELEMENT = POINT + 2 * POINT;
 
-export class AltBn128Error extends Error {}
+/** Input an alt_bn128 host function rejects (nearcore's AltBn128InvalidInput message). */
+export class AltBn128Error extends ShardkitError<"ALT_BN128_INVALID_INPUT"> {
+  override readonly name = "AltBn128Error";
+  constructor(message: string) {
+    super("ALT_BN128_INVALID_INPUT", message);
+  }
+}
 
 /** Rust `{:X?}` of a byte array: `[0, 1F, A0]`. */
 function debugHex(bytes: Uint8Array): string {

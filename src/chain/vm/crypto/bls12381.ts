@@ -1,3 +1,4 @@
+import { ShardkitError } from "@shardkit/primitives/ShardkitError";
 import { loadedOnFirstUse } from "./loadedOnFirstUse.js";
 
 /*
@@ -59,7 +60,13 @@ export const BLS_ITEM = {
   p2Decompress: FP2,
 } as const;
 
-export class Bls12381Error extends Error {}
+/** Input a BLS12-381 host function rejects (nearcore's BLS12381InvalidInput message). */
+export class Bls12381Error extends ShardkitError<"BLS12381_INVALID_INPUT"> {
+  override readonly name = "Bls12381Error";
+  constructor(message: string) {
+    super("BLS12381_INVALID_INPUT", message);
+  }
+}
 
 /** nearcore's check_input_size (its function names are those of bls12381.rs, e.g. bls12381_p1_multiexp). */
 function items(data: Uint8Array, size: number, fnName: string): Uint8Array[] {

@@ -1,3 +1,5 @@
+import { ShardkitError } from "@shardkit/primitives/ShardkitError";
+
 /**
  * nearcore's `PrepareError` (runtime/near-vm-runner/src/logic/errors.rs), serialised as in
  * `CompilationError: { PrepareError: ... }`.
@@ -18,9 +20,9 @@ export type PrepareErrorJson =
   | "TooManyTypes";
 
 /** Thrown inside preparation to stop at the first limit violation, in nearcore's order. */
-export class PrepareFailure extends Error {
+export class PrepareFailure extends ShardkitError<"PREPARE_ERROR"> {
   override readonly name = "PrepareFailure";
   constructor(readonly error: PrepareErrorJson) {
-    super(error);
+    super("PREPARE_ERROR", error);
   }
 }

@@ -1,7 +1,7 @@
 import { RpcError, type BlockPoint } from "../../errors.js";
 
 /** `view_code` on an account without a contract (nearcore's NO_CONTRACT_CODE, with its text). */
-export class NoContractCodeError extends RpcError {
+export class NoContractCodeError extends RpcError<"NO_CONTRACT_CODE"> {
   constructor(accountId: string, at: BlockPoint) {
     super(
       "NO_CONTRACT_CODE",

@@ -23,6 +23,6 @@ export async function lookupTransaction(ctx: RpcContext, params: RpcTransactionS
 }
 
 /** A transaction asked for under the wrong signer is never found: wait out the timeout. */
-function awaitNever(ctx: RpcContext): Promise<never> {
-  return awaitTransaction(ctx, "", "FINAL") as Promise<never>;
+function awaitNever(ctx: RpcContext): ReturnType<typeof awaitTransaction> {
+  return awaitTransaction(ctx, "", "FINAL");
 }

@@ -13,7 +13,8 @@ export function rpcFunctionCallError(error: FunctionCallErrorJson): RpcFunctionC
   const message = error.ExecutionError;
   if (message.startsWith(PANIC_PREFIX)) {
     try {
-      const parsed = JSON.parse(message.slice(PANIC_PREFIX.length)) as Record<string, unknown> | unknown[] | string | number | boolean | null;
+      // JSON.parse yields a JSON value: one of the shapes ExecutionError may hold.
+      const parsed: Record<string, unknown> | unknown[] | string | number | boolean | null = JSON.parse(message.slice(PANIC_PREFIX.length));
       return { ExecutionError: parsed };
     } catch {
       // not JSON: keep the message

@@ -1,4 +1,5 @@
 import type { BlockReference } from "../../../../generated/rpc/types.js";
+import { isJsonObject } from "@shardkit/primitives/isJsonObject";
 
 /**
  * Rust's `{:?}` (Debug) notation of the values nearcore prints into the `data` text of the
@@ -26,13 +27,12 @@ export function blockReferenceDebug(reference: BlockReference): string {
  */
 export function enumDebug(value: unknown): string {
   if (typeof value === "string") return value;
-  if (isObject(value)) {
-    const keys = Object.keys(value);
-    if (keys.length === 1 && /^[A-Z_]/.test(keys[0]!)) {
-      const name = keys[0]!;
+  if (isJsonObject(value)) {
+    const [name, ...others] = Object.keys(value);
+    if (name !== undefined && others.length === 0 && /^[A-Z_]/.test(name)) {
       const inner = value[name];
       if (name === "ExecutionError") return `ExecutionError(${jsonValueDebug(inner)})`;
-      if (isObject(inner) && !isEnumObject(inner)) return `${name} ${structBody(inner)}`;
+      if (isJsonObject(inner) && !isEnumObject(inner)) return `${name} ${structBody(inner)}`;
       return `${name}(${enumDebug(inner)})`;
     }
     return structBody(value);
@@ -40,13 +40,10 @@ export function enumDebug(value: unknown): string {
   return fieldDebug("", value);
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 function isEnumObject(value: Record<string, unknown>): boolean {
-  const keys = Object.keys(value);
-  return keys.length === 1 && /^[A-Z_]/.test(keys[0]!);
+  const [name, ...others] = Object.keys(value);
+  return name !== undefined && others.length === 0 && /^[A-Z_]/.test(name);
 }
 
 function structBody(fields: Record<string, unknown>): string {
@@ -59,7 +56,7 @@ function fieldDebug(name: string, value: unknown): string {
     return name === "account_id" || name.endsWith("_account_id") ? `AccountId(${JSON.stringify(value)})` : JSON.stringify(value);
   }
   if (Array.isArray(value)) return `[${value.map((v) => fieldDebug("", v)).join(", ")}]`;
-  if (isObject(value)) return enumDebug(value);
+  if (isJsonObject(value)) return enumDebug(value);
   if (value === null) return "None";
   return String(value);
 }
@@ -71,7 +68,7 @@ export function jsonValueDebug(value: unknown): string {
   if (typeof value === "number") return `Number(${value})`;
   if (typeof value === "boolean") return `Bool(${value})`;
   if (Array.isArray(value)) return `Array [${value.map(jsonValueDebug).join(", ")}]`;
-  if (isObject(value)) {
+  if (isJsonObject(value)) {
     return `Object {${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}: ${jsonValueDebug(v)}`).join(", ")}}`;
   }
   return String(value);

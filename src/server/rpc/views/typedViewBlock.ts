@@ -15,11 +15,11 @@ export function typedViewBlock(ctx: RpcContext, params: BlockReference): Block {
   try {
     return resolveStateBlock(ctx, params);
   } catch (error) {
-    if (error instanceof UnknownBlockError) {
-      const info = error.info as { block_reference: BlockReference };
+    const reference = error instanceof UnknownBlockError ? error.info.block_reference : undefined;
+    if (reference !== undefined) {
       throw new UnknownBlockError(
-        info,
-        `Block either has never been observed on the node or has been garbage collected: ${blockReferenceDebug(info.block_reference)}`,
+        { block_reference: reference },
+        `Block either has never been observed on the node or has been garbage collected: ${blockReferenceDebug(reference)}`,
       );
     }
     if (error instanceof GarbageCollectedBlockError) throw new InternalError(String(error.data));
