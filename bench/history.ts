@@ -17,6 +17,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
+import { NO_ROLE_FLAGS } from "../src/indexer/history/HistoryBuilder.js";
 import { HistoryIndexer } from "../src/indexer/history/HistoryIndexer.js";
 import type { AccountTxRow, BlockRow, HistoryReader, TransactionRecord } from "../src/indexer/history/HistoryStore.js";
 import { LmdbHistoryStore } from "../src/indexer/history/LmdbHistoryStore.js";
@@ -32,20 +33,7 @@ const QUIET = "quiet.near";
 const PER_BLOCK = 1000;
 const T0 = 1_763_000_000_000_000_000n;
 
-const FLAGS_FALSE = {
-  is_signer: false,
-  is_delegated_signer: false,
-  is_real_signer: false,
-  is_any_signer: false,
-  is_predecessor: false,
-  is_explicit_refund_to: false,
-  is_receiver: false,
-  is_real_receiver: false,
-  is_function_call: false,
-  is_action_arg: false,
-  is_event_log: false,
-  is_success: true,
-};
+const FLAGS_FALSE = { ...NO_ROLE_FLAGS, is_success: true };
 
 /** A 44-character base58-looking hash of a position (the length of a real one). */
 const hashOf = (height: number, index: number) => `${height}x${index}`.padEnd(44, "1");

@@ -51,7 +51,8 @@ export interface HistoryBlockInput {
 type Flags = Record<Exclude<AccountRoleFlag, "is_success">, boolean>;
 type ActionView = SignedTransactionView["actions"][number];
 
-const NO_FLAGS: Flags = {
+/** Every role flag of an account row but `is_success`, unset. */
+export const NO_ROLE_FLAGS: Flags = {
   is_signer: false,
   is_delegated_signer: false,
   is_real_signer: false,
@@ -331,14 +332,14 @@ export function localReceipt(tx: SignedTransactionView, receiptId: string, gasPr
 
 /** The role flags of a stored account row. */
 function flagsOf(row: AccountTxRow): Flags {
-  const flags = { ...NO_FLAGS };
-  for (const flag of Object.keys(NO_FLAGS) as (keyof Flags)[]) flags[flag] = row[flag];
+  const flags = { ...NO_ROLE_FLAGS };
+  for (const flag of Object.keys(NO_ROLE_FLAGS) as (keyof Flags)[]) flags[flag] = row[flag];
   return flags;
 }
 
 function mark(draft: TxDraft, accountId: string, ...flags: (keyof Flags)[]): void {
   let row = draft.accounts.get(accountId);
-  if (row === undefined) draft.accounts.set(accountId, (row = { ...NO_FLAGS }));
+  if (row === undefined) draft.accounts.set(accountId, (row = { ...NO_ROLE_FLAGS }));
   for (const flag of flags) row[flag] = true;
 }
 

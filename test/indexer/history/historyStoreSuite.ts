@@ -6,6 +6,7 @@
 // The same stores under real chain flows: test/rest/history.test.ts, test/gateway/gatewayHistory.test.ts.
 
 import { beforeAll, describe, expect, it } from "vitest";
+import { NO_ROLE_FLAGS } from "../../../src/indexer/history/HistoryBuilder.js";
 import type { AccountTxRow, BlockRow, HistoryStore, ReceiptRow, TransactionRecord, TransferRow } from "../../../src/indexer/history/HistoryStore.js";
 
 /** A fresh store of one backend; `reopen` gives the same data back from a new instance. */
@@ -42,17 +43,7 @@ export function record(height: number, index: number, accounts: Record<string, P
     tx_block_height: height,
     tx_block_timestamp: String(height),
     tx_index: index,
-    is_signer: false,
-    is_delegated_signer: false,
-    is_real_signer: false,
-    is_any_signer: false,
-    is_predecessor: false,
-    is_explicit_refund_to: false,
-    is_receiver: false,
-    is_real_receiver: false,
-    is_function_call: false,
-    is_action_arg: false,
-    is_event_log: false,
+    ...NO_ROLE_FLAGS,
     is_success: false,
     ...flags,
   });
