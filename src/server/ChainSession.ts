@@ -96,11 +96,7 @@ export class ChainSession {
     try {
       const dataDir = chain.durable ? chainOptions.dataDir : undefined;
       store = dataDir !== undefined ? LmdbHistoryStore.open(join(dataDir, "history")) : new MemoryHistoryStore({ idleBlockRow: idleBlockRowOf(chain) });
-      // A fork's REST index stays in memory for now: rebuilt at start, it reads every genesis
-      // contract's code, and a restarted fork whose upstream is down then answers call_function
-      // on code it saw (test/chain/fork/forkServe.test.ts); without that rebuild the read goes
-      // to the upstream. Kept until that fork read is understood (see the closing note).
-      if (dataDir !== undefined && chain.fork === undefined) restStore = openRestIndex(join(dataDir, REST_INDEX_DIR));
+      if (dataDir !== undefined) restStore = openRestIndex(join(dataDir, REST_INDEX_DIR));
     } catch (e) {
       await store?.close();
       await chain.close();

@@ -2,6 +2,7 @@ import type { SortedChanges } from "../store/applyChanges.js";
 import type { ScanVisitor } from "../store/scanTrie.js";
 import type { StateSnapshot, StateStore } from "../store/stateStore.js";
 import type { ForkEntry } from "../store/ForkCache.js";
+import { TrieKeyColumn } from "../store/trieKeys.js";
 import { isForkedKey } from "./UpstreamState.js";
 
 /** What a fork reads beneath its own state: the upstream at the fork block (UpstreamState). */
@@ -11,6 +12,11 @@ export interface ForkSource {
   entries(prefix: string, after: string | undefined): Iterable<ForkEntry> | undefined;
   /** False when the upstream certainly has no value for the key (a deletion then needs no mark). */
   mayHave(key: string): boolean;
+  /**
+   * Keeps contract code the fork wrote (its genesis, deploys) by hash: an upstream account with
+   * the same code then runs it without fetching it, after a restart too.
+   */
+  rememberCode(code: string): void;
 }
 
 /**
@@ -40,6 +46,7 @@ export class ForkStateStore implements StateStore {
   }
 
   build(keys: readonly string[], values: readonly string[]): StateSnapshot {
+    keys.forEach((key, i) => this.noteCode(key, values[i]));
     return this.wrap(this.inner.build(keys, values));
   }
 
@@ -49,6 +56,7 @@ export class ForkStateStore implements StateStore {
     const values = [...changes.values];
     // A deletion marks the key; a write over a marked key lifts the mark.
     changes.keys.forEach((key, i) => {
+      this.noteCode(key, changes.values[i]);
       if (!isForkedKey(key)) return;
       const mark = TOMBSTONE + key;
       if (changes.values[i] === null) {
@@ -66,6 +74,10 @@ export class ForkStateStore implements StateStore {
   byRoot(rootHash: Uint8Array): StateSnapshot | undefined {
     const inner = this.inner.byRoot(rootHash);
     return inner === undefined ? undefined : this.wrap(inner);
+  }
+
+  private noteCode(key: string, value: string | null | undefined): void {
+    if (value != null && key.charCodeAt(0) === TrieKeyColumn.CONTRACT_CODE) this.source.rememberCode(value);
   }
 
   private wrap(inner: StateSnapshot): ForkedSnapshot {

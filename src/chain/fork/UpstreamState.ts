@@ -2,7 +2,8 @@ import { parseStateRecord } from "../genesis/stateRecord.js";
 import { decodeAccount, type Account } from "../primitives/account.js";
 import { base64DecodeToLatin1 } from "../primitives/base64.js";
 import { formatCryptoHash, parseCryptoHash } from "../primitives/cryptoHash.js";
-import { latin1ToBytes } from "../primitives/latin1.js";
+import { bytesToLatin1, latin1ToBytes } from "../primitives/latin1.js";
+import { sha256 } from "../primitives/sha256.js";
 import { formatPublicKey, publicKeyFromBorsh } from "@shardkit/primitives/publicKey";
 import { stateChangeToWrite } from "../state/stateChange.js";
 import { accountTrieKey, contractDataPrefix, TrieKeyColumn } from "../store/trieKeys.js";
@@ -77,7 +78,13 @@ export class UpstreamState {
         const account = this.account(key.slice(1));
         // No local code upstream (no account, or a global contract): nothing to ask or keep.
         if (account === undefined || account.codeHash.every((b) => b === 0)) return undefined;
-        value = this.fetchCode(key.slice(1));
+        // By its hash first: another account's code read before (the contract cache, keyed
+        // by hash too, may have run this account's code without reading it).
+        value = this.cache.code(bytesToLatin1(account.codeHash)) ?? null;
+        if (value === null) {
+          value = this.fetchCode(key.slice(1));
+          if (value !== null) this.rememberCode(value);
+        }
         break;
       }
       case TrieKeyColumn.ACCESS_KEY:
@@ -105,6 +112,11 @@ export class UpstreamState {
     }
     this.cache.put(key, value);
     return value ?? undefined;
+  }
+
+  rememberCode(code: string): void {
+    const hash = bytesToLatin1(sha256(latin1ToBytes(code)));
+    if (this.cache.code(hash) === undefined) this.cache.putCode(hash, code);
   }
 
   /**

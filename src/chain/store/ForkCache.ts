@@ -22,12 +22,16 @@ export interface ForkCache {
   /** A fetched run, by the id its reader gave it (UpstreamState: what was asked). */
   run(id: string): ForkRun | undefined;
   putRun(id: string, run: ForkRun): void;
+  /** Contract code by its sha256 (latin1): accounts that share code fetch it once. */
+  code(hash: string): string | undefined;
+  putCode(hash: string, code: string): void;
 }
 
 /** {@link ForkCache} in the heap (an `--ephemeral` fork). */
 export class MemoryForkCache implements ForkCache {
   private readonly values = new Map<string, string | null>();
   private readonly runs = new Map<string, ForkRun>();
+  private readonly codes = new Map<string, string>();
 
   get(key: string): string | null | undefined {
     return this.values.get(key);
@@ -43,5 +47,13 @@ export class MemoryForkCache implements ForkCache {
 
   putRun(id: string, run: ForkRun): void {
     this.runs.set(id, run);
+  }
+
+  code(hash: string): string | undefined {
+    return this.codes.get(hash);
+  }
+
+  putCode(hash: string, code: string): void {
+    this.codes.set(hash, code);
   }
 }

@@ -8,6 +8,7 @@ const MAX_RAW_KEY = 1_900;
 const VALUE = 0x76; // "v"
 const RUN = 0x72; // "r"
 const HASHED = 0x68; // "h"
+const CODE = 0x63; // "c"
 const ABSENT = Buffer.from([0]);
 /** Runs decoded and kept in the heap (a page of contract state each, at most 10,000 entries). */
 const RUNS_KEPT = 16;
@@ -77,6 +78,14 @@ export class LmdbForkCache implements ForkCache {
   putRun(id: string, run: ForkRun): void {
     this.write(this.key(RUN, id), serialize([run.entries.map((e) => e[0]), run.entries.map((e) => e[1]), run.next]));
     this.keep(id, run);
+  }
+
+  code(hash: string): string | undefined {
+    return this.read(this.key(CODE, hash))?.toString("latin1");
+  }
+
+  putCode(hash: string, code: string): void {
+    this.write(this.key(CODE, hash), Buffer.from(code, "latin1"));
   }
 
   private keep(id: string, run: ForkRun): void {

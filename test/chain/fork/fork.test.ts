@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Chain } from "../../../src/chain/node.js";
 import { devKeyPair } from "../../../src/chain/genesis/devKey.js";
+import { fixtureContractCode } from "../../../src/chain/genesis/fixtureContractCode.js";
 import type { Action } from "../../../src/chain/transaction/index.js";
 import { runCli, stop, type CliProcess, type ServeUrls } from "../../cli/cliProcess.js";
 import { startGatewayProcess } from "../../gateway/gatewayProcess.js";
@@ -136,6 +137,31 @@ describe("a fork of an upstream chain", () => {
     );
     expect(BigInt(ftBalance(chain, OWNER))).toBe(before.owner - 42n);
     expect(BigInt(ftBalance(chain, HOLDER))).toBe(before.holder + 42n);
+  });
+});
+
+describe("contract code by hash", () => {
+  it("an upstream contract running the same wasm as one the fork holds is not fetched, after a restart either", async () => {
+    const dataDir = join(dir, "by-hash");
+    const open = () => Chain.open({ fork: { url: upstream.archivalUrl, block: forkHeight }, blockTimeMs: 0, dataDir });
+    let chain = await open();
+    try {
+      // The fork's own ft.test.near (dev genesis) runs the ft fixture, as the upstream's token does.
+      expect(Buffer.from(chain.at(chain.head()).code("ft.test.near")!)).toEqual(Buffer.from(fixtureContractCode("ft")));
+      const before = chain.upstreamState!.calls;
+      expect(Buffer.from(chain.at(chain.head()).code(TOKEN)!)).toEqual(Buffer.from(fixtureContractCode("ft")));
+      expect(chain.upstreamState!.calls - before).toBe(1); // the token's account, not its code
+    } finally {
+      await chain.close();
+    }
+    chain = await open();
+    try {
+      const before = chain.upstreamState!.calls;
+      expect(Buffer.from(chain.at(chain.head()).code(TOKEN)!)).toEqual(Buffer.from(fixtureContractCode("ft")));
+      expect(chain.upstreamState!.calls - before).toBe(0); // its account and its code by hash, kept in the data dir
+    } finally {
+      await chain.close();
+    }
   });
 });
 
