@@ -1,5 +1,3 @@
-import { performance } from "node:perf_hooks";
-
 export interface Progress {
   /**
    * A new label: redrawn at once (synchronous work leaves no turn for the timer) unless the
@@ -25,7 +23,8 @@ const REDRAW_AT_ONCE_MS = 100;
  * A self-updating "label … 2.4 s" line for long work on a terminal. Elsewhere no carriage
  * returns go into the logs: work that takes longer than `plainAfterMs` gets a plain
  * "label … 12.0 s" line every `plainEveryMs`. It updates while the event loop is free, which
- * streamed work (the genesis file is read in chunks) leaves it.
+ * streamed work (the genesis file is read in chunks) leaves it. Time is the global
+ * `performance.now()` and `setInterval` (tests fake both).
  */
 export function startProgress(label: string, stream: NodeJS.WriteStream = process.stderr, options: ProgressOptions = {}): Progress {
   const { everyMs = 250, plainAfterMs = 5_000, plainEveryMs = 10_000 } = options;

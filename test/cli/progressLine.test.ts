@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { genesisProgressLabel } from "../../src/cli/genesisProgressLabel.js";
 import { startProgress } from "../../src/cli/progressLine.js";
 
@@ -8,17 +8,20 @@ function sink(isTTY: boolean): NodeJS.WriteStream & { text: string } {
   return stream as unknown as NodeJS.WriteStream & { text: string };
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+// Time moves only when a test moves it: the fake clock drives performance.now() and setInterval.
+beforeEach(() => vi.useFakeTimers({ toFake: ["setInterval", "clearInterval", "performance"] }));
+afterEach(() => vi.useRealTimers());
+const sleep = (ms: number) => void vi.advanceTimersByTime(ms);
 
 describe("progress lines", () => {
   it("on a terminal: one line redrawn in place with the latest label, cleared at the end", async () => {
     const out = sink(true);
     const progress = startProgress("loading", out, { everyMs: 20 });
-    await sleep(150);
+    sleep(150);
     progress.update("loading: step two");
-    await sleep(60);
+    sleep(60);
     const seconds = progress.done();
-    expect(seconds).toBeGreaterThan(0.15);
+    expect(seconds).toBeCloseTo(0.21, 6);
     expect(out.text.startsWith("\r\x1b[2Kloading … 0.0 s")).toBe(true);
     expect(out.text).toMatch(/\r\x1b\[2Kloading: step two … \d+\.\d s/);
     expect(out.text.endsWith("\r\x1b[2K")).toBe(true);
@@ -32,18 +35,18 @@ describe("progress lines", () => {
 
     const out = sink(false);
     const progress = startProgress("loading", out, { everyMs: 10, plainAfterMs: 50, plainEveryMs: 100 });
-    await sleep(30);
+    sleep(30);
     expect(out.text).toBe("");
     progress.update("loading: halfway");
-    await sleep(300);
+    sleep(300);
     progress.done();
     const lines = out.text.split("\n").filter(Boolean);
-    expect(lines.length).toBeGreaterThanOrEqual(2);
-    expect(lines.length).toBeLessThanOrEqual(4);
+    // At 50 ms (plainAfterMs), then every 100 ms: at 50, 150 and 250 of the 330.
+    expect(lines).toHaveLength(3);
     for (const line of lines) expect(line).toMatch(/^loading: halfway … \d+\.\d s$/);
     expect(out.text).not.toContain("\r");
     const after = out.text;
-    await sleep(150);
+    sleep(150);
     expect(out.text).toBe(after); // done() stops the lines
   });
 
