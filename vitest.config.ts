@@ -39,7 +39,7 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    globalSetup: ["test/support/skippedSuitesNotice.ts"],
+    globalSetup: ["test/support/skippedSuitesNotice.ts", "test/support/testCacheDir.ts"],
     projects: [
       {
         extends: true,
