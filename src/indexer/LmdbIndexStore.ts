@@ -1,5 +1,6 @@
 import type { Database, RootDatabase } from "lmdb";
 import { openDerivedIndexEnv } from "./derivedIndexEnv.js";
+import { IndexUnavailableError } from "./IndexUnavailableError.js";
 import { compareStrings, contractRows, sortFtHolders } from "./indexRowOrder.js";
 import type { AccountRows, AccountStateRow, FtBalance, FtHolder, FtRow, IndexBlockUpdate, IndexStatus, IndexStore, KeyPermission } from "./IndexStore.js";
 
@@ -34,6 +35,7 @@ interface Head {
 export class LmdbIndexStore implements IndexStore {
   height: number | null = null;
   private head: Head | undefined;
+  private closed = false;
   private readonly meta: Database<Head, string>;
   private readonly accounts: Database<AccountStateRow, string>;
   /** publicKey SEP accountId → permission */
@@ -146,16 +148,18 @@ export class LmdbIndexStore implements IndexStore {
   }
 
   accountsByKey(publicKey: string, fullAccessOnly: boolean): { height: number; accountIds: string[] } {
+    const height = this.appliedHeight();
     const accountIds = this.pairsOf(this.keys, publicKey)
       .filter(([, permission]) => !fullAccessOnly || permission === "full")
       .map(([accountId]) => accountId);
-    return { height: this.appliedHeight(), accountIds };
+    return { height, accountIds };
   }
 
   ftTop(tokenId: string, limit: number): { height: number; holders: FtHolder[] } {
+    const height = this.appliedHeight();
     let sorted = this.sortedHolders.get(tokenId);
     if (sorted === undefined) this.sortedHolders.set(tokenId, (sorted = sortFtHolders(this.pairsOf(this.balances, tokenId))));
-    return { height: this.appliedHeight(), holders: sorted.slice(0, limit) };
+    return { height, holders: sorted.slice(0, limit) };
   }
 
   pendingBalanceReads(): { accountId: string; contractId: string }[] {
@@ -167,8 +171,9 @@ export class LmdbIndexStore implements IndexStore {
     return pending.sort((a, b) => a.height - b.height).map(({ accountId, contractId }) => ({ accountId, contractId }));
   }
 
-  /** Flushes and closes the environment. */
+  /** Flushes and closes the environment; reads after it answer IndexUnavailableError. */
   close(): Promise<void> {
+    this.closed = true;
     return this.closeEnv();
   }
 
@@ -186,7 +191,9 @@ export class LmdbIndexStore implements IndexStore {
     return out;
   }
 
+  /** The height reads answer at; checked first by every read, so a closed store answers 503, not a driver error. */
   private appliedHeight(): number {
+    if (this.closed) throw new IndexUnavailableError("the index is closed (the chain is being reset or the server is stopping)");
     if (this.height === null) throw new Error("the index has not applied genesis yet");
     return this.height;
   }

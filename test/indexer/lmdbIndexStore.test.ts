@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { IndexBlockUpdate, IndexReader, KeyPermission } from "../../src/indexer/IndexStore.js";
+import { IndexUnavailableError } from "../../src/indexer/IndexUnavailableError.js";
 import { LmdbIndexStore } from "../../src/indexer/LmdbIndexStore.js";
 import { MemoryIndexStore } from "../../src/indexer/MemoryIndexStore.js";
 import { blockUpdate } from "../support/indexBlockUpdate.js";
@@ -73,6 +74,10 @@ describe("LmdbIndexStore", () => {
       first.apply(update);
     }
     await first.close();
+    // A closed store (a reset or a stop under way) is unavailable (REST answers 503), not a driver error.
+    for (const read of [() => first.account("a.near"), () => first.accountsByKey(KEYS[0]!, false), () => first.ftTop(TOKENS[0]!, 3)]) {
+      expect(read).toThrow(IndexUnavailableError);
+    }
     const second = LmdbIndexStore.open(dir);
     try {
       expect([second.height, second.blockHash]).toEqual([30, "hash30"]);
@@ -107,6 +112,10 @@ describe("LmdbIndexStore", () => {
       }),
     );
     await first.close();
+    // A closed store (a reset or a stop under way) is unavailable (REST answers 503), not a driver error.
+    for (const read of [() => first.account("a.near"), () => first.accountsByKey(KEYS[0]!, false), () => first.ftTop(TOKENS[0]!, 3)]) {
+      expect(read).toThrow(IndexUnavailableError);
+    }
     const second = LmdbIndexStore.open(dir);
     try {
       expect(second.pendingBalanceReads()).toEqual([
