@@ -5,7 +5,7 @@ import { compareStrings, contractRows, sortFtHolders } from "./indexRowOrder.js"
 import type { AccountRows, AccountStateRow, FtBalance, FtHolder, FtRow, IndexBlockUpdate, IndexStatus, IndexStore, KeyPermission } from "./IndexStore.js";
 
 /** Bumped when the layout below changes: an index of another format is rebuilt from the blocks. */
-const FORMAT = 2;
+const FORMAT = 3;
 /**
  * Between the two ids of a pair key: below every character of an account id or a public key,
  * so one id's pairs are one range (up to END). Printable: lmdb's key encoding gives control
@@ -25,12 +25,23 @@ interface Head {
   readonly balanceHeight: number | null;
 }
 
+/** A row as it was before a block wrote it: `[table, key]` when absent, `[table, key, value]` when present. */
+type UndoRow = readonly [table: string, key: string] | readonly [table: string, key: string, value: unknown];
+
+/** What one block changed, to put back when a revert undoes the block: the rows it wrote and the head before it. */
+interface Undo {
+  readonly head: Head | null;
+  readonly rows: readonly UndoRow[];
+}
+
 /**
  * The REST account-data index in its own LMDB environment (`<data-dir>/rest-index`), so a
  * restart resumes it at its last block instead of rebuilding it from every block, and nothing
  * of it stays in the heap. The same rows as MemoryIndexStore, keyed `id SEP id` so that an
  * account's (or a key's, or a token's) rows are one range scan; each block is one write
- * transaction with the head, so a killed process leaves whole blocks.
+ * transaction with the head, so a killed process leaves whole blocks. Each block also keeps
+ * the rows it overwrote (its undo entry: about 100 bytes for a block that changed nothing), so
+ * a revert rewinds the index by the blocks it undoes instead of rebuilding it.
  */
 export class LmdbIndexStore implements IndexStore {
   height: number | null = null;
@@ -48,6 +59,10 @@ export class LmdbIndexStore implements IndexStore {
   private readonly balances: Database<FtBalance, string>;
   /** contractId SEP accountId → height of the block that deferred the pair's balance read */
   private readonly deferred: Database<number, string>;
+  /** height → what that block overwrote (see Undo) */
+  private readonly undo: Database<Undo, number>;
+  /** The tables by name, for undo rows. */
+  private readonly tables: ReadonlyMap<string, Database<unknown, string>>;
   /** token → its numeric holders sorted, until a block changes the token (as in memory) */
   private readonly sortedHolders = new Map<string, FtHolder[]>();
 
@@ -63,6 +78,16 @@ export class LmdbIndexStore implements IndexStore {
     this.pools = env.openDB({ name: "pools" });
     this.balances = env.openDB({ name: "balances" });
     this.deferred = env.openDB({ name: "deferred-reads" });
+    this.undo = env.openDB({ name: "undo" });
+    this.tables = new Map<string, Database<unknown, string>>([
+      ["accounts", this.accounts],
+      ["keys", this.keys],
+      ["ft", this.ft],
+      ["nft", this.nft],
+      ["pools", this.pools],
+      ["balances", this.balances],
+      ["deferred", this.deferred],
+    ]);
     const head = this.meta.get("head");
     if (head !== undefined && head.format !== FORMAT) this.clear();
     else this.setHead(head);
@@ -90,35 +115,44 @@ export class LmdbIndexStore implements IndexStore {
       timestampNs: update.timestampNs.toString(),
       balanceHeight: update.balancesRead ? update.height : (this.head?.balanceHeight ?? null),
     };
+    // Every write goes through `put`, which first keeps the row as it was (once per row and block).
+    const rows: UndoRow[] = [];
+    const kept = new Set<string>();
+    const put = <V>(table: string, db: Database<V, string>, key: string, value: V | undefined) => {
+      const id = `${table}${SEP}${key}`;
+      if (!kept.has(id)) {
+        kept.add(id);
+        const before = db.get(key);
+        rows.push(before === undefined ? [table, key] : [table, key, before]);
+      }
+      if (value === undefined) db.removeSync(key);
+      else db.putSync(key, value);
+    };
     this.env.transactionSync(() => {
-      for (const [accountId, state] of update.accountStates) {
-        if (state === null) this.accounts.removeSync(accountId);
-        else this.accounts.putSync(accountId, state);
-      }
-      for (const { publicKey, accountId, permission } of update.accessKeys) {
-        if (permission === null) this.keys.removeSync(pair(publicKey, accountId));
-        else this.keys.putSync(pair(publicKey, accountId), permission);
-      }
+      for (const [accountId, state] of update.accountStates) put("accounts", this.accounts, accountId, state ?? undefined);
+      for (const { publicKey, accountId, permission } of update.accessKeys) put("keys", this.keys, pair(publicKey, accountId), permission ?? undefined);
       for (const row of update.ft) {
-        this.ft.putSync(pair(row.accountId, row.contractId), update.height);
+        put("ft", this.ft, pair(row.accountId, row.contractId), update.height);
         const key = pair(row.contractId, row.accountId);
         // A deferred read keeps the previous balance (null when there is none), as in memory.
         if (row.deferred !== true) {
-          this.balances.putSync(key, row.balance);
-          this.deferred.removeSync(key);
+          put("balances", this.balances, key, row.balance);
+          if (this.deferred.get(key) !== undefined) put("deferred", this.deferred, key, undefined);
         } else {
-          if (this.balances.get(key) === undefined) this.balances.putSync(key, null);
-          if (this.deferred.get(key) === undefined) this.deferred.putSync(key, update.height);
+          if (this.balances.get(key) === undefined) put("balances", this.balances, key, null);
+          if (this.deferred.get(key) === undefined) put("deferred", this.deferred, key, update.height);
         }
         this.sortedHolders.delete(row.contractId);
       }
       for (const row of update.ftRetries ?? []) {
-        this.balances.putSync(pair(row.contractId, row.accountId), row.balance);
-        this.deferred.removeSync(pair(row.contractId, row.accountId));
+        const key = pair(row.contractId, row.accountId);
+        put("balances", this.balances, key, row.balance);
+        if (this.deferred.get(key) !== undefined) put("deferred", this.deferred, key, undefined);
         this.sortedHolders.delete(row.contractId);
       }
-      for (const row of update.nft) this.nft.putSync(pair(row.accountId, row.contractId), update.height);
-      for (const row of update.pools) this.pools.putSync(pair(row.accountId, row.poolId), update.height);
+      for (const row of update.nft) put("nft", this.nft, pair(row.accountId, row.contractId), update.height);
+      for (const row of update.pools) put("pools", this.pools, pair(row.accountId, row.poolId), update.height);
+      this.undo.putSync(update.height, { head: this.head ?? null, rows });
       this.meta.putSync("head", head);
     });
     this.setHead(head);
@@ -127,10 +161,44 @@ export class LmdbIndexStore implements IndexStore {
   /** Forgets every row (the chain this index followed was reverted or replaced): the next `apply` is genesis again. */
   clear(): void {
     this.env.transactionSync(() => {
-      for (const db of [this.meta, this.accounts, this.keys, this.ft, this.nft, this.pools, this.balances, this.deferred]) db.clearSync();
+      for (const db of [this.meta, this.undo, ...this.tables.values()]) db.clearSync();
     });
     this.sortedHolders.clear();
     this.setHead(undefined);
+  }
+
+  /**
+   * Undoes blocks from the head down, in one transaction, until the head is a block the chain
+   * has (`chainHash(height)` is its hash there): a revert costs the blocks it undid. False, with
+   * nothing changed, when the undo entries do not reach such a block (genesis itself replaced):
+   * the caller clears the index then.
+   */
+  rewindToChain(chainHash: (height: number) => string | undefined): boolean {
+    let head = this.head;
+    const undone: [height: number, undo: Undo][] = [];
+    while (head !== undefined && chainHash(head.height) !== head.blockHash) {
+      const undo = this.undo.get(head.height);
+      if (undo === undefined) return false;
+      undone.push([head.height, undo]);
+      head = undo.head ?? undefined;
+    }
+    if (head === undefined) return false;
+    if (undone.length === 0) return true;
+    this.env.transactionSync(() => {
+      for (const [height, undo] of undone) {
+        for (const row of [...undo.rows].reverse()) {
+          const db = this.tables.get(row[0]);
+          if (db === undefined) continue;
+          if (row.length === 2) db.removeSync(row[1]);
+          else db.putSync(row[1], row[2]);
+        }
+        this.undo.removeSync(height);
+      }
+      this.meta.putSync("head", head);
+    });
+    this.sortedHolders.clear();
+    this.setHead(head);
+    return true;
   }
 
   status(): IndexStatus {

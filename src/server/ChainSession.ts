@@ -31,9 +31,8 @@ export interface ChainSessionOptions {
 /**
  * One chain a service serves and everything that follows it: the REST index (in
  * `<data-dir>/rest-index` on a durable chain, else in memory), the transaction history index
- * (in `<data-dir>/history`), the dev-chain controls (a revert rebuilds the REST index and
- * rewinds the history) and the outcome log. `shardkit_reset` closes one session and
- * opens the next; the listeners stay.
+ * (in `<data-dir>/history`), the dev-chain controls (a revert rewinds both indexes) and the
+ * outcome log. `shardkit_reset` closes one session and opens the next; the listeners stay.
  */
 export class ChainSession {
   private indexerNow: BlockIndexer;
@@ -59,9 +58,10 @@ export class ChainSession {
     this.indexerNow = this.newIndexer(options.onIndexCatchUp);
     this.historyNow = this.newHistoryIndexer();
     this.devChain = new DevChainControl(chain, { fastForwardStepMs: options.fastForwardStepMs });
-    // A revert drops blocks the indexes have rows from: the REST index is rebuilt from the kept
-    // blocks, the history index keeps its store and a new indexer over it rewinds it, from
-    // the next event-loop turn on (the revert's answer does not wait for them).
+    // A revert drops blocks the indexes have rows from: a data dir's REST index undoes them (an
+    // in-memory one is rebuilt from the kept blocks), the history index keeps its store and a
+    // new indexer over it rewinds it, from the next event-loop turn on (the revert's answer
+    // does not wait for them).
     this.devChain.onRevert(() => {
       this.indexerNow.stop();
       this.historyNow.stop();
@@ -128,8 +128,9 @@ export class ChainSession {
     const ftBalances = this.options.ftBalances ?? ftBalanceReaderFrom(viewCallOf(this.chain));
     let store: IndexStore = new MemoryIndexStore();
     if (this.restStore !== undefined) {
-      // An index holding a block the chain no longer has (a revert, now or while it was closed) is rebuilt from genesis.
-      if (this.restStore.height !== null && this.restStore.blockHash !== this.chain.blockByHeight(this.restStore.height)?.hash) this.restStore.clear();
+      // An index holding blocks the chain no longer has (a revert, now or while it was closed)
+      // undoes them; one whose undo entries do not reach a kept block is rebuilt from genesis.
+      if (!this.restStore.rewindToChain((height) => this.chain.blockByHeight(height)?.hash)) this.restStore.clear();
       store = this.restStore;
     }
     return new BlockIndexer(this.chain, store, { ftBalances, ...(onCatchUp && { onCatchUp }) });

@@ -133,4 +133,46 @@ describe("LmdbIndexStore", () => {
       await second.close();
     }
   });
+
+  it("rewinds to the last block the chain kept, restoring every row as it was there, across a reopen; a new branch then applies as on a fresh index", async () => {
+    const dir = join(root, "rewind");
+    const sequence = blocks(60, 23);
+    const branch = blocks(60, 99).map((update) => ({ ...update, blockHash: `other${update.height}` }));
+    /** A memory store that applied `updates` from genesis: what the rewound index must answer. */
+    const memoryAfter = (updates: readonly IndexBlockUpdate[]) => {
+      const memory = new MemoryIndexStore();
+      memory.apply(blockUpdate(0, 0n, { blockHash: "genesis" }));
+      for (const update of updates) memory.apply(update);
+      return memory;
+    };
+    const first = LmdbIndexStore.open(dir);
+    first.apply(blockUpdate(0, 0n, { blockHash: "genesis" }));
+    for (const update of sequence) first.apply(update);
+    await first.close();
+    const store = LmdbIndexStore.open(dir);
+    try {
+      // The chain kept blocks up to 45 of this sequence (hash`N`), then 30, then 12.
+      for (const kept of [45, 30, 12]) {
+        const hashAt = (h: number) => (h === 0 ? "genesis" : h <= kept ? `hash${h}` : undefined);
+        expect(store.rewindToChain(hashAt)).toBe(true);
+        expect([store.height, store.blockHash]).toEqual([kept, `hash${kept}`]);
+        expect(await readAll(store)).toEqual(await readAll(memoryAfter(sequence.slice(0, kept))));
+        // The deferred reads as an index that applied only those blocks keeps them.
+        const fresh = LmdbIndexStore.open(join(root, `rewind-fresh-${kept}`));
+        fresh.apply(blockUpdate(0, 0n, { blockHash: "genesis" }));
+        for (const update of sequence.slice(0, kept)) fresh.apply(update);
+        expect(store.pendingBalanceReads()).toEqual(fresh.pendingBalanceReads());
+        await fresh.close();
+      }
+      // Another branch from block 13 on.
+      const newBlocks = branch.slice(12, 40);
+      for (const update of newBlocks) store.apply(update);
+      expect(await readAll(store)).toEqual(await readAll(memoryAfter([...sequence.slice(0, 12), ...newBlocks])));
+      // A chain that shares no block with the index (another genesis): nothing to rewind to.
+      expect(store.rewindToChain(() => undefined)).toBe(false);
+      expect(store.height).toBe(40);
+    } finally {
+      await store.close();
+    }
+  });
 });
