@@ -1,7 +1,7 @@
 import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } from "node:worker_threads";
 import { startWorker } from "../startWorker.js";
 import { UpstreamRpcError, UpstreamUnavailableError } from "./UpstreamError.js";
-import type { UpstreamReply, UpstreamSettings } from "./upstreamMessages.js";
+import { isUpstreamReply, type UpstreamReply, type UpstreamSettings } from "./upstreamMessages.js";
 
 /**
  * Defaults of a fork's upstream calls. The caller's thread is blocked while a call runs, so a
@@ -117,8 +117,8 @@ export class BlockingRpc {
     for (;;) {
       const received = receiveMessageOnPort(port);
       if (received === undefined) return undefined;
-      const reply = received.message as UpstreamReply;
-      if (reply.id === id) return reply;
+      const reply: unknown = received.message;
+      if (isUpstreamReply(reply) && reply.id === id) return reply;
     }
   }
 

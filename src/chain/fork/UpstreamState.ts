@@ -9,7 +9,8 @@ import { stateChangeToWrite } from "../state/stateChange.js";
 import { accountTrieKey, contractDataPrefix, TrieKeyColumn } from "../store/trieKeys.js";
 import type { BlockingRpc } from "./BlockingRpc.js";
 import type { ForkCache, ForkEntry, ForkRun } from "../store/ForkCache.js";
-import { UpstreamRpcError } from "./UpstreamError.js";
+import { isJsonObject } from "@shardkit/primitives/isJsonObject";
+import { UpstreamRpcError, UpstreamUnavailableError } from "./UpstreamError.js";
 
 /** The global contract code column (trie_key.rs col 18): col ‖ borsh GlobalContractCodeIdentifier. */
 const GLOBAL_CONTRACT_CODE = 0x12;
@@ -210,7 +211,7 @@ export class UpstreamState {
     let ranges = this.pages.get(base);
     if (ranges === undefined) {
       const stored = this.cache.run(pageIndexId(base))?.entries ?? [];
-      ranges = stored.map(([id, range]) => ({ id, ...(JSON.parse(range) as Omit<PageRange, "id">) }));
+      ranges = stored.flatMap(([id, range]) => pageRangeOf(id, range) ?? []);
       this.pages.set(base, ranges);
     }
     return ranges;
@@ -248,13 +249,37 @@ export class UpstreamState {
     return raw === undefined ? undefined : decodeAccount(latin1ToBytes(raw));
   }
 
+  /**
+   * One `query` at the fork block: its result as a JSON object, or null when the upstream says
+   * there is none (an unknown account, key or code; also nearcore's legacy error-as-result for
+   * a missing access key). Fields are checked where they are read (`field`): a newer nearcore
+   * may add fields, which are ignored.
+   */
   private query(label: string, params: Record<string, unknown>): Record<string, unknown> | null {
+    let result: unknown;
     try {
-      return this.rpc.call("query", { ...params, block_id: this.blockHash }, `query ${label}`) as Record<string, unknown>;
+      result = this.rpc.call("query", { ...params, block_id: this.blockHash }, `query ${label}`);
     } catch (e) {
       if (e instanceof UpstreamRpcError && e.causeName !== undefined && ABSENT.has(e.causeName)) return null;
       throw e;
     }
+    if (!isJsonObject(result)) throw this.malformed(label, "the result is not an object");
+    if (typeof result["error"] === "string") {
+      if (params["request_type"] === "view_access_key") return null;
+      throw new UpstreamRpcError(`query ${label}`, this.rpc.settings.url, { name: "QUERY_ERROR_RESULT", data: result["error"] });
+    }
+    return result;
+  }
+
+  /** A field of an upstream answer, checked by `is`. */
+  private field<T>(label: string, view: Record<string, unknown>, name: string, is: (value: unknown) => value is T): T {
+    const value = view[name];
+    if (!is(value)) throw this.malformed(label, `\`${name}\` is ${JSON.stringify(value) ?? "missing"}`);
+    return value;
+  }
+
+  private malformed(label: string, detail: string): UpstreamUnavailableError {
+    return new UpstreamUnavailableError(`query ${label}`, this.rpc.settings.url, `its answer is not nearcore's: ${detail}`);
   }
 
   private fetchAccount(accountId: string): string | null {
@@ -276,8 +301,9 @@ export class UpstreamState {
   }
 
   private fetchCode(accountId: string): string | null {
-    const view = this.query(`view_code ${accountId}`, { request_type: "view_code", account_id: accountId });
-    return view === null ? null : base64DecodeToLatin1(String(view["code_base64"]));
+    const label = `view_code ${accountId}`;
+    const view = this.query(label, { request_type: "view_code", account_id: accountId });
+    return view === null ? null : base64DecodeToLatin1(this.field(label, view, "code_base64", isString));
   }
 
   private fetchAccessKey(accountId: string, borshKey: string): string | null {
@@ -287,15 +313,18 @@ export class UpstreamState {
   }
 
   private fetchAccessKeys(accountId: string): ForkEntry[] {
-    const view = this.query(`view_access_key_list ${accountId}`, { request_type: "view_access_key_list", account_id: accountId });
-    const keys = (view?.["keys"] ?? []) as { public_key: string; access_key: unknown }[];
+    const label = `view_access_key_list ${accountId}`;
+    const view = this.query(label, { request_type: "view_access_key_list", account_id: accountId });
+    if (view === null) return [];
+    const keys = this.field(label, view, "keys", isArrayOf(isAccessKeyInfo));
     return keys.map((k) => accessKeyEntry(accountId, k.public_key, k.access_key)).sort(byKey);
   }
 
   private fetchData(accountId: string, dataKey: string): string | null {
     const prefix = Buffer.from(dataKey, "latin1").toString("base64");
-    const view = this.query(`view_state ${accountId} key ${prefix}`, { request_type: "view_state", account_id: accountId, prefix_base64: prefix, limit: 1 });
-    const first = (view?.["values"] as { key: string; value: string }[] | undefined)?.[0];
+    const label = `view_state ${accountId} key ${prefix}`;
+    const view = this.query(label, { request_type: "view_state", account_id: accountId, prefix_base64: prefix, limit: 1 });
+    const first = view === null ? undefined : this.field(label, view, "values", isArrayOf(isStateItem))[0];
     return first !== undefined && base64DecodeToLatin1(first.key) === dataKey ? base64DecodeToLatin1(first.value) : null;
   }
 
@@ -303,15 +332,17 @@ export class UpstreamState {
   private fetchDataPage(accountId: string, base: string, relPrefix: string, cursor: string | undefined, limit: number): ForkRun {
     const prefix = Buffer.from(relPrefix, "latin1").toString("base64");
     const after = cursor === undefined ? undefined : Buffer.from(cursor, "latin1").toString("base64");
-    const view = this.query(`view_state ${accountId} prefix ${prefix}${after === undefined ? "" : ` after ${after}`}`, {
+    const label = `view_state ${accountId} prefix ${prefix}${after === undefined ? "" : ` after ${after}`}`;
+    const view = this.query(label, {
       request_type: "view_state",
       account_id: accountId,
       prefix_base64: prefix,
       limit,
       ...(after === undefined ? {} : { after_key_base64: after }),
     });
-    const entries = ((view?.["values"] ?? []) as { key: string; value: string }[]).map((v): ForkEntry => [base + base64DecodeToLatin1(v.key), base64DecodeToLatin1(v.value)]);
-    const last = view?.["last_key"];
+    if (view === null) return { entries: [], next: null };
+    const entries = this.field(label, view, "values", isArrayOf(isStateItem)).map((v): ForkEntry => [base + base64DecodeToLatin1(v.key), base64DecodeToLatin1(v.value)]);
+    const last = view["last_key"];
     return { entries, next: typeof last === "string" ? base64DecodeToLatin1(last) : null };
   }
 
@@ -324,7 +355,7 @@ export class UpstreamState {
     const label = `${params.request_type} ${"code_hash" in params ? params.code_hash : params.account_id}`;
     try {
       const view = this.query(label, params);
-      return view === null ? null : base64DecodeToLatin1(String(view["code_base64"]));
+      return view === null ? null : base64DecodeToLatin1(this.field(label, view, "code_base64", isString));
     } catch (e) {
       // nearcore names a missing global contract with its own cause.
       if (e instanceof UpstreamRpcError && e.causeName !== undefined && /NO_GLOBAL_CONTRACT|NoGlobalContract/.test(e.causeName)) return null;
@@ -357,6 +388,20 @@ interface PageRange {
   readonly upTo: string | null;
 }
 
+/** A page range as rememberPage stored it; undefined for anything else (read as not cached). */
+function pageRangeOf(id: string, text: string): PageRange | undefined {
+  let range: unknown;
+  try {
+    range = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!isJsonObject(range)) return undefined;
+  const { prefix, after, upTo } = range;
+  const keyOrNull = (v: unknown): v is string | null => v === null || typeof v === "string";
+  return typeof prefix === "string" && keyOrNull(after) && keyOrNull(upTo) ? { id, prefix, after, upTo } : undefined;
+}
+
 const byKey = (a: ForkEntry, b: ForkEntry) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
 
 /** First index whose key is >= `key`. */
@@ -374,4 +419,20 @@ export function lowerBound(entries: readonly ForkEntry[], key: string): number {
 function find(entries: readonly ForkEntry[], key: string): string | undefined {
   const i = lowerBound(entries, key);
   return i < entries.length && entries[i]![0] === key ? entries[i]![1] : undefined;
+}
+
+const isString = (value: unknown): value is string => typeof value === "string";
+
+function isArrayOf<T>(is: (item: unknown) => item is T): (value: unknown) => value is T[] {
+  return (value): value is T[] => Array.isArray(value) && value.every(is);
+}
+
+/** A `view_state` entry: base64 key and value. */
+function isStateItem(value: unknown): value is { key: string; value: string } {
+  return isJsonObject(value) && typeof value["key"] === "string" && typeof value["value"] === "string";
+}
+
+/** A `view_access_key_list` entry (its `access_key` is checked when parsed as a state record). */
+function isAccessKeyInfo(value: unknown): value is { public_key: string; access_key: unknown } {
+  return isJsonObject(value) && typeof value["public_key"] === "string" && "access_key" in value;
 }

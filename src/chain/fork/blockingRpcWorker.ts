@@ -3,10 +3,15 @@
  * retries and a requests-per-second cap, and posts each reply back before waking the caller
  * (which waits on the shared signal, so it can read the reply synchronously).
  */
-import { workerData, type MessagePort } from "node:worker_threads";
-import type { UpstreamReply, UpstreamRequest, UpstreamSettings } from "./upstreamMessages.js";
+import { MessagePort, workerData } from "node:worker_threads";
+import { isJsonObject } from "@shardkit/primitives/isJsonObject";
+import { fetchFailureReason } from "./fetchFailureReason.js";
+import { isUpstreamSettings, type UpstreamReply, type UpstreamRequest } from "./upstreamMessages.js";
 
-const { port, signal, settings } = workerData as { port: MessagePort; signal: Int32Array; settings: UpstreamSettings };
+if (!isJsonObject(workerData) || !(workerData["port"] instanceof MessagePort) || !(workerData["signal"] instanceof Int32Array) || !isUpstreamSettings(workerData["settings"])) {
+  throw new TypeError("blockingRpcWorker needs { port, signal, settings } (BlockingRpc starts it)");
+}
+const { port, signal, settings } = { port: workerData["port"], signal: workerData["signal"], settings: workerData["settings"] };
 const minIntervalMs = 1000 / settings.requestsPerSecond;
 let nextStartAt = 0;
 
@@ -35,8 +40,7 @@ async function attempt(request: UpstreamRequest): Promise<UpstreamReply | { retr
       signal: AbortSignal.timeout(settings.attemptTimeoutMs),
     });
   } catch (e) {
-    const cause = (e as { cause?: { code?: string; message?: string } }).cause;
-    return { retry: cause?.code ?? cause?.message ?? (e as Error).message };
+    return { retry: fetchFailureReason(e) };
   }
   const text = await response.text().catch(() => "");
   // 408: nearcore's TIMEOUT_ERROR; 429 and 5xx: a busy or failing node.
@@ -47,13 +51,12 @@ async function attempt(request: UpstreamRequest): Promise<UpstreamReply | { retr
   } catch {
     return { id: request.id, kind: "failed", message: `HTTP ${response.status}, not JSON: ${text.slice(0, 200)}` };
   }
-  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+  if (!isJsonObject(body)) {
     return { id: request.id, kind: "failed", message: `HTTP ${response.status}, not a JSON-RPC answer: ${text.slice(0, 200)}` };
   }
-  const answer = body as { result?: unknown; error?: unknown };
-  if (answer.error !== undefined) return { id: request.id, kind: "rpc-error", error: answer.error };
-  if (!response.ok || !("result" in answer)) return { id: request.id, kind: "failed", message: `HTTP ${response.status}: ${text.slice(0, 200)}` };
-  return { id: request.id, kind: "result", result: answer.result };
+  if (body["error"] !== undefined) return { id: request.id, kind: "rpc-error", error: body["error"] };
+  if (!response.ok || !("result" in body)) return { id: request.id, kind: "failed", message: `HTTP ${response.status}: ${text.slice(0, 200)}` };
+  return { id: request.id, kind: "result", result: body["result"] };
 }
 
 async function call(request: UpstreamRequest): Promise<UpstreamReply> {
@@ -70,7 +73,7 @@ async function call(request: UpstreamRequest): Promise<UpstreamReply> {
 port.on("message", (request: UpstreamRequest) => {
   // Every request gets a reply, whatever goes wrong here: the caller's thread is waiting.
   void call(request)
-    .catch((e: unknown): UpstreamReply => ({ id: request.id, kind: "failed", message: `upstream worker: ${(e as Error)?.message ?? String(e)}` }))
+    .catch((e: unknown): UpstreamReply => ({ id: request.id, kind: "failed", message: `upstream worker: ${e instanceof Error ? e.message : String(e)}` }))
     .then((reply) => {
       port.postMessage(reply);
       Atomics.store(signal, 0, 1);

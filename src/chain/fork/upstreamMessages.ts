@@ -1,4 +1,5 @@
-/** Messages between {@link BlockingRpc} and its worker (blockingRpcWorker.ts). */
+/** Messages between {@link BlockingRpc} and its worker (blockingRpcWorker.ts), checked on arrival. */
+import { isJsonObject } from "@shardkit/primitives/isJsonObject";
 
 export interface UpstreamSettings {
   readonly url: string;
@@ -26,3 +27,23 @@ export type UpstreamReply =
   | { readonly id: number; readonly kind: "rpc-error"; readonly error: unknown }
   /** No usable answer after every attempt. */
   | { readonly id: number; readonly kind: "failed"; readonly message: string };
+
+export function isUpstreamSettings(value: unknown): value is UpstreamSettings {
+  if (!isJsonObject(value) || typeof value["url"] !== "string") return false;
+  if (value["apiKey"] !== undefined && typeof value["apiKey"] !== "string") return false;
+  return ["requestsPerSecond", "attempts", "backoffMs", "attemptTimeoutMs"].every((name) => typeof value[name] === "number");
+}
+
+export function isUpstreamReply(value: unknown): value is UpstreamReply {
+  if (!isJsonObject(value) || typeof value["id"] !== "number") return false;
+  switch (value["kind"]) {
+    case "result":
+      return "result" in value;
+    case "rpc-error":
+      return "error" in value;
+    case "failed":
+      return typeof value["message"] === "string";
+    default:
+      return false;
+  }
+}

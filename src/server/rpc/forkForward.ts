@@ -4,6 +4,7 @@ import type { BlockId, BlockReference } from "../../../generated/rpc/types.js";
 import { InternalError, RelayedRpcError } from "../errors.js";
 import { isJsonObject } from "@shardkit/primitives/isJsonObject";
 import type { RpcContext } from "./context.js";
+import { fetchFailureReason } from "../../chain/fork/fetchFailureReason.js";
 
 /** Time allowed to one attempt of a forwarded call, and the attempts (network failures, 408, 429, 5xx). */
 const FORWARD_TIMEOUT_MS = 15_000;
@@ -51,7 +52,7 @@ export async function forwardToUpstream(ctx: RpcContext, method: string, params:
       if (!isJsonObject(parsed)) throw new Error(`HTTP ${response.status}, not a JSON-RPC answer: ${text.slice(0, 200)}`);
       body = parsed;
     } catch (e) {
-      reason = failureReason(e);
+      reason = fetchFailureReason(e);
     }
   }
   if (body === undefined) throw new InternalError(`fork upstream ${url} failed ${method}: ${reason} after ${FORWARD_ATTEMPTS} attempts`);
@@ -64,9 +65,3 @@ export async function forwardToUpstream(ctx: RpcContext, method: string, params:
   throw new InternalError(`fork upstream ${url} refused ${method}: ${JSON.stringify(error)}`);
 }
 
-/** Why a fetch failed, short: undici's network error code (ECONNREFUSED...) when it has one. */
-function failureReason(e: unknown): string {
-  const cause = e instanceof Error && isJsonObject(e.cause) ? e.cause : undefined;
-  if (typeof cause?.code === "string") return cause.code;
-  return e instanceof Error ? e.message : String(e);
-}

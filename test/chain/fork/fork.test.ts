@@ -71,6 +71,11 @@ describe("a fork of an upstream chain", () => {
     expect(ftBalance(chain, HOLDER)).toBe(HOLDER_TOKENS.toString());
   });
 
+  it("reads a key an upstream account does not have as absent (nearcore's query answers it as a legacy error-as-result)", () => {
+    expect(chain.at(chain.head()).accessKey(OWNER, devKeyPair("nobody.near").publicKeyString)).toBeUndefined();
+    expect(chain.at(chain.head()).accessKey(OWNER, devKeyPair(OWNER).publicKeyString)?.permission).toBe("FullAccess");
+  });
+
   it("pages through a 100,000-entry contract as the upstream does, fetching only the pages it reaches", async () => {
     const view = chain.at(chain.head());
     view.account(BIG);
