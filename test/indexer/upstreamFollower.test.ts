@@ -140,6 +140,38 @@ describe("UpstreamFollower failures", () => {
   }, 60_000);
 });
 
+describe("UpstreamFollower on a malformed upstream answer", () => {
+  it("indexes nothing while an answer does not match the spec, logs which method answered what, and goes on once the answers are right", async () => {
+    const database = `malformed_${process.pid}`;
+    await pool.query(`CREATE DATABASE ${database}`);
+    const badPool = new pg.Pool({ connectionString: postgres.url.replace(/\/postgres$/, `/${database}`), max: 2 });
+    const store = await PostgresIndexStore.open(badPool);
+    const lines: string[] = [];
+    const live = upstreamRpc(serve.rpcUrl);
+    let malformed = true;
+    // The real upstream, whose `block` answers carry the height as a string until `malformed` is cleared.
+    const call = async (method: string, params: unknown): Promise<unknown> => {
+      const result = await live(method, params);
+      if (!malformed || method !== "block" || typeof result !== "object" || result === null || !("header" in result)) return result;
+      return { ...result, header: { ...(result.header as object), height: "12" } };
+    };
+    const follower = new UpstreamFollower({ call, upstreamName: "the test upstream", store, log: (line, level) => lines.push(`${level} ${line}`), pollMs: 50, maxBackoffMs: 100 });
+    try {
+      follower.start();
+      await waitUntil(async () => lines.length >= 2);
+      expect(store.height).toBeNull();
+      expect(lines[0]).toBe(
+        "warn index follower: asking for the final head from the test upstream failed (1x): the upstream's block result does not match the spec: /header/height must be integer; retrying in 100 ms",
+      );
+      malformed = false;
+      await waitUntil(async () => store.height !== null && lines.some((l) => /^warn .*answers again/.test(l)));
+    } finally {
+      await follower.stop();
+      await badPool.end();
+    }
+  }, 60_000);
+});
+
 async function waitUntil(check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
   const started = Date.now();
   while (!(await check())) {

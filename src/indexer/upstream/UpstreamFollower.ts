@@ -1,10 +1,11 @@
 import type { ShardLayout } from "../../chain/shards/ShardLayout.js";
 import { HistoryBuilder } from "../history/HistoryBuilder.js";
 import type { PostgresHistoryStore } from "../history/PostgresHistoryStore.js";
+import { IndexBuilder, UNCAPPED_BALANCE_READS } from "../IndexBuilder.js";
 import type { PostgresIndexStore } from "../postgres/PostgresIndexStore.js";
-import { blockUpdateFromRpc, type RpcChainView } from "./blockUpdateFromRpc.js";
 import { historyInputFromRpc, shardLayoutFromView } from "./historyInputFromRpc.js";
-import type { UpstreamCall } from "./UpstreamRpc.js";
+import { UpstreamBlockSource } from "./UpstreamBlockSource.js";
+import { callUpstream, type UpstreamCall } from "./UpstreamRpc.js";
 
 export interface UpstreamFollowerOptions {
   /** The upstream nearcore RPC. */
@@ -29,13 +30,30 @@ export interface UpstreamFollowerOptions {
   readonly onIndexed?: (height: number) => void;
 }
 
+/** What the follower commits with each block: the transactions whose receipts are still running. */
 interface FollowerState {
   openTransactions?: [string, string][];
 }
 
+/** The open transactions of a committed follower state (none in a fresh index's `{}`). */
+function openTransactionsOf(state: unknown): Map<string, string> {
+  const open = new Map<string, string>();
+  const list = typeof state === "object" && state !== null && "openTransactions" in state ? state.openTransactions : undefined;
+  if (list === undefined) return open;
+  if (!Array.isArray(list)) throw new Error(`the index's follower state is not one this follower wrote: ${JSON.stringify(state)}`);
+  for (const entry of list) {
+    if (!Array.isArray(entry) || typeof entry[0] !== "string" || typeof entry[1] !== "string") {
+      throw new Error(`the index's follower state has a malformed open transaction: ${JSON.stringify(entry)}`);
+    }
+    open.set(entry[0], entry[1]);
+  }
+  return open;
+}
+
 /**
- * Follows an upstream's final blocks, one at a time, into a PostgresIndexStore: each block's
- * update and the follower's own state (the transactions whose receipts are still running)
+ * Follows an upstream's final blocks (an UpstreamBlockSource), one at a time, into a
+ * PostgresIndexStore, each block's update derived by the IndexBuilder (as the local BlockIndexer
+ * derives it from the chain's commits): each block's update and the follower's own state (the transactions whose receipts are still running)
  * are committed in one transaction, so the follower, or another instance taking over, resumes
  * exactly after the last indexed block. A failing upstream or database is retried with a
  * growing delay and one log line per failure.
@@ -46,13 +64,19 @@ export class UpstreamFollower {
   private stopped = false;
   private running: Promise<void> | undefined;
   private wake: (() => void) | undefined;
-  private readonly view: RpcChainView;
+  private readonly source: UpstreamBlockSource;
+  private readonly indexBuilder = new IndexBuilder(UNCAPPED_BALANCE_READS);
   private readonly builder = new HistoryBuilder();
   /** The upstream's genesis height and shard layout (asked once, for the history rows). */
   private chainFacts: { genesisHeight: number; layout: ShardLayout } | undefined;
 
   constructor(private readonly options: UpstreamFollowerOptions) {
-    this.view = { call: options.call, heights: new Map(), concurrency: options.concurrency ?? 8 };
+    this.source = new UpstreamBlockSource({
+      call: options.call,
+      concurrency: options.concurrency ?? 8,
+      // The history's transactions still executing are followed too (the same set, unless a step failed in between).
+      alsoFollow: () => (options.history === undefined ? [] : this.builder.openTransactions.map((t): [string, string] => [t.hash, t.signerId])),
+    });
   }
 
   start(): void {
@@ -69,42 +93,37 @@ export class UpstreamFollower {
   private async run(): Promise<void> {
     const { store, log } = this.options;
     let failures = 0;
-    let open: Map<string, string> | undefined;
+    let resumed = false;
     let next: number | undefined;
     while (!this.stopped) {
       try {
-        if (open === undefined) {
+        if (!resumed) {
           await store.refreshHeight();
-          const state = (await store.followerState()) as FollowerState;
-          open = new Map(state.openTransactions ?? []);
+          // What the last committed block left open: a failed step's own progress is dropped.
+          this.source.open = openTransactionsOf(await store.followerState());
           next = undefined;
           await this.resumeHistory();
+          resumed = true;
         }
-        const head = (await this.options.call("block", { finality: "final" })) as { header: { height: number } };
-        this.upstreamFinalHeight = head.header.height;
-        const genesisHeight = store.height === null ? await this.firstHeight() : undefined;
-        next ??= genesisHeight ?? store.height! + 1;
-        const last = Math.min(head.header.height, this.options.stopAfterHeight ?? Infinity);
+        const head = await this.source.headHeight();
+        this.upstreamFinalHeight = head;
+        next ??= store.height === null ? await this.firstHeight() : store.height + 1;
+        const last = Math.min(head, this.options.stopAfterHeight ?? Infinity);
         while (!this.stopped && next <= last) {
-          const genesis = store.height === null && next === genesisHeight && this.options.startHeight === undefined;
-          // The history's transactions still executing are followed too (the same set, unless a step failed in between).
-          const following = this.options.history === undefined ? open : new Map([...open, ...this.builder.openTransactions.map((t): [string, string] => [t.hash, t.signerId])]);
-          const result = await blockUpdateFromRpc(this.view, next, following, genesis);
-          if (result !== undefined) {
+          const input = await this.source.block(next);
+          if (input !== undefined) {
             const history = this.options.history;
             const facts = this.chainFacts;
-            const rows = history === undefined || facts === undefined ? undefined : this.builder.update(historyInputFromRpc(result.answers, facts.layout, next === facts.genesisHeight));
+            const rows = history === undefined || facts === undefined ? undefined : this.builder.update(historyInputFromRpc(input.answers, facts.layout, next === facts.genesisHeight));
             await store.applyWithFollowerState(
-              result.update,
-              { openTransactions: [...result.open] } satisfies FollowerState,
-              rows === undefined ? undefined : (client) => history!.write(client, rows),
+              await this.indexBuilder.update(input),
+              { openTransactions: [...input.open] } satisfies FollowerState,
+              history === undefined || rows === undefined ? undefined : (client) => history.write(client, rows),
             );
             if (history !== undefined) history.height = next;
-            open = result.open;
             this.options.onIndexed?.(next);
           }
           next++;
-          this.trimHeights();
         }
         if (failures > 0) log(`index follower: ${this.options.upstreamName} answers again; indexed up to block ${store.height}`, "warn");
         failures = 0;
@@ -114,13 +133,13 @@ export class UpstreamFollower {
         failures++;
         const delay = Math.min(this.options.maxBackoffMs ?? 5000, 250 * 2 ** Math.min(failures - 1, 5));
         // Before the first step knows its block (reading the index or the upstream head failed), name what it was doing.
-        const step = next !== undefined ? `block ${next}` : open === undefined ? "reading the index state" : "asking for the final head";
+        const step = next !== undefined ? `block ${next}` : !resumed ? "reading the index state" : "asking for the final head";
         log(
           `index follower: ${step} from ${this.options.upstreamName} failed (${failures}x): ${describeError(error)}; retrying in ${delay} ms`,
           failures === 1 ? "warn" : "debug",
         );
         // What the failed step computed is dropped: resume from what the index committed.
-        open = undefined;
+        resumed = false;
         await this.sleep(delay);
       }
     }
@@ -131,31 +150,20 @@ export class UpstreamFollower {
     const history = this.options.history;
     if (history === undefined) return;
     if (this.chainFacts === undefined) {
-      const genesis = (await this.options.call("EXPERIMENTAL_genesis_config", {})) as { genesis_height: number; shard_layout: unknown };
+      const genesis = await callUpstream(this.options.call, "EXPERIMENTAL_genesis_config", {});
       this.chainFacts = { genesisHeight: genesis.genesis_height, layout: shardLayoutFromView(genesis.shard_layout) };
     }
     await history.refreshHeight();
     this.builder.clear();
     for (const record of await history.incompleteTransactions()) {
       // A local receipt still to execute is rebuilt with its transaction block's gas price.
-      const block = (await this.options.call("block", { block_id: record.row.tx_block_hash })) as { header: { gas_price: string } };
+      const block = await callUpstream(this.options.call, "block", { block_id: record.row.tx_block_hash });
       this.builder.resume(record, block.header.gas_price);
     }
   }
 
   private async firstHeight(): Promise<number> {
-    if (this.options.startHeight !== undefined) return this.options.startHeight;
-    const genesis = (await this.options.call("EXPERIMENTAL_genesis_config", {})) as { genesis_height: number };
-    return genesis.genesis_height;
-  }
-
-  /** Keeps the hash → height cache small (open transactions rarely span many blocks). */
-  private trimHeights(): void {
-    const heights = this.view.heights;
-    for (const key of heights.keys()) {
-      if (heights.size <= 10_000) break;
-      heights.delete(key);
-    }
+    return this.options.startHeight ?? (await this.source.genesisHeight());
   }
 
   private sleep(ms: number): Promise<void> {

@@ -1,4 +1,8 @@
+import type { ErrorObject } from "ajv";
 import { httpTransport, RpcHttpError, RpcResponseError } from "@shardkit/client/jsonrpc";
+import type { RpcMethodName } from "../../../generated/rpc/methods.js";
+import { validateResult, type RpcParams, type RpcResult } from "../../../generated/rpc/validators.js";
+import { MalformedUpstreamAnswerError } from "./MalformedUpstreamAnswerError.js";
 
 /** One JSON-RPC call to the upstream nearcore node, resolving with `result`. */
 export type UpstreamCall = (method: string, params: unknown) => Promise<unknown>;
@@ -16,6 +20,23 @@ export function isTransientUpstreamError(error: unknown): boolean {
 }
 
 /**
+ * One call whose result is checked against the spec's result schema of `method` (the generated
+ * validator): the caller gets the method's result type, or a MalformedUpstreamAnswerError naming
+ * what does not match.
+ */
+export async function callUpstream<M extends RpcMethodName>(call: UpstreamCall, method: M, params: RpcParams<M>): Promise<RpcResult<M>> {
+  const result = await call(method, params);
+  const validate = validateResult[method];
+  if (!validate(result)) throw new MalformedUpstreamAnswerError(method, describeErrors(validate.errors));
+  return result;
+}
+
+function describeErrors(errors: readonly ErrorObject[] | null | undefined): string {
+  const first = errors?.[0];
+  return first === undefined ? "no detail" : `${first.instancePath || "/"} ${first.message ?? first.keyword}`;
+}
+
+/**
  * Calls upstream nodes over HTTP (keep-alive, a per-call timeout). With several nodes, a call
  * that fails transiently is tried on the next one, and the next call starts where the last
  * one succeeded.
@@ -28,8 +49,10 @@ export function upstreamRpc(urls: string | readonly string[], timeoutMs = 10_000
   let current = 0;
   return async (method, params) => {
     for (let tried = 1; ; tried++) {
+      const transport = transports[current];
+      if (transport === undefined) throw new Error(`no upstream transport ${current}`);
       try {
-        return await transports[current]!(method, params);
+        return await transport(method, params);
       } catch (error) {
         if (tried >= transports.length || !isTransientUpstreamError(error)) throw error;
         current = (current + 1) % transports.length;

@@ -1,9 +1,11 @@
 import type { BlockView, ExecutionOutcomeWithIdView, ReceiptView } from "../../chain/node.js";
 import { ShardLayout } from "../../chain/shards/ShardLayout.js";
 import type { SignedTransactionView } from "../../chain/transaction/index.js";
+import type { ShardLayout as ShardLayoutView } from "../../../generated/rpc/types.js";
+import { validateResult } from "../../../generated/rpc/validators.js";
 import type { ExecutedReceipt, HistoryBlockInput, IncludedTransaction } from "../history/HistoryBuilder.js";
 import { blockRowOfView } from "../history/historyBlockRow.js";
-import type { RpcBlockAnswers } from "./blockUpdateFromRpc.js";
+import type { RpcBlockAnswers } from "./UpstreamBlockSource.js";
 
 /** The parts of nearcore's EXPERIMENTAL_tx_status answer the history reads. */
 interface TxStatus {
@@ -23,9 +25,11 @@ interface TxStatus {
  * differently from `serve`.
  */
 export function historyInputFromRpc(answers: RpcBlockAnswers, layout: ShardLayout, genesis: boolean): HistoryBlockInput {
-  const block = answers.block as BlockView;
+  const block = answers.block;
+  if (!isChainBlockView(block)) throw new TypeError(`block ${answers.block.header.height} is not a block view`);
   const { height, hash } = block.header;
-  const statuses = answers.statuses as ReadonlyMap<string, TxStatus>;
+  const statuses = new Map<string, TxStatus>();
+  for (const [txHash, status] of answers.statuses) if (isChainTxStatus(status)) statuses.set(txHash, status);
   const transactions: IncludedTransaction[] = [];
   let index = 0;
   for (const chunk of answers.chunks) {
@@ -75,11 +79,22 @@ export function historyInputFromRpc(answers: RpcBlockAnswers, layout: ShardLayou
   };
 }
 
+/**
+ * The spec's views (what the source validated) read through the chain's own view types, which
+ * the history builder takes: the same wire shapes, the chain's types narrower where shardkit
+ * never sends a null (a genesis block's `prev_height`, which its history row ignores).
+ */
+function isChainBlockView(view: unknown): view is BlockView {
+  return validateResult.block(view);
+}
+
+/** A status with an outcome (not `{"final_execution_status": "NONE"}`), as the chain's view types. */
+function isChainTxStatus(status: unknown): status is TxStatus {
+  return validateResult.EXPERIMENTAL_tx_status(status) && "transaction_outcome" in status;
+}
+
 /** The shard layout of nearcore's `shard_layout` view (EXPERIMENTAL_genesis_config). */
-export function shardLayoutFromView(view: unknown): ShardLayout {
-  const versions = view as { V0?: { num_shards: number }; V1?: { boundary_accounts: string[] }; V2?: { boundary_accounts: string[]; shard_ids?: number[] } };
-  if (versions.V2 !== undefined) return ShardLayout.fromBoundaries(versions.V2.boundary_accounts, versions.V2.shard_ids);
-  if (versions.V1 !== undefined) return ShardLayout.fromBoundaries(versions.V1.boundary_accounts);
-  if (versions.V0 !== undefined) return ShardLayout.hashed(versions.V0.num_shards);
-  throw new Error(`unknown shard layout ${JSON.stringify(view)}`);
+export function shardLayoutFromView(view: ShardLayoutView): ShardLayout {
+  if (view.V2 !== undefined) return ShardLayout.fromBoundaries(view.V2.boundary_accounts, view.V2.shard_ids);
+  return ShardLayout.hashed(view.V0.num_shards);
 }
