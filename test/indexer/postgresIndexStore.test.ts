@@ -1,5 +1,6 @@
 // The PostgreSQL index against the in-memory one: the same blocks give the same answer to
-// every IndexReader call (table cases and fast-check sequences), on a real PostgreSQL 15.
+// every IndexReader call (the shared suite, indexStoreSuite.ts, table cases and fast-check
+// sequences), on a real PostgreSQL 15.
 
 import fc from "fast-check";
 import pg from "pg";
@@ -10,9 +11,12 @@ import { INDEX_SCHEMA_VERSION } from "../../src/indexer/postgres/indexSchema.js"
 import { IndexHeightConflict, PostgresIndexStore } from "../../src/indexer/postgres/PostgresIndexStore.js";
 import { startPostgres, type PostgresServer } from "../support/postgresServer.js";
 import { blockUpdate } from "../support/indexBlockUpdate.js";
+import { indexStoreSuite } from "./indexStoreSuite.js";
 
 let server: PostgresServer;
 let admin: pg.Pool;
+/** The suite's pools, ended after it. */
+const suitePools: pg.Pool[] = [];
 
 beforeAll(async () => {
   server = await startPostgres();
@@ -20,6 +24,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
+  for (const pool of suitePools) await pool.end();
   await admin?.end();
   server?.destroy();
 });
@@ -104,6 +109,18 @@ const updateArb = (height: number): fc.Arbitrary<IndexBlockUpdate> =>
     balancesRead: fc.boolean(),
     timestampNs: fc.bigInt({ min: 0n, max: 2n ** 63n }),
   }).map((u) => ({ ...u, height }));
+
+indexStoreSuite([
+  {
+    name: "postgres",
+    open: async () => {
+      const pool = await freshPool();
+      suitePools.push(pool);
+      const store = await PostgresIndexStore.open(pool);
+      return { store, reopen: () => PostgresIndexStore.open(pool) };
+    },
+  },
+]);
 
 describe("PostgresIndexStore", () => {
   it("creates schema version " + INDEX_SCHEMA_VERSION + ", resumes at its last block and refuses a block it has", async () => {
