@@ -40,7 +40,8 @@ export function parseFlags<S extends FlagSpecs>(
   const positionals: string[] = [];
   const byShort = new Map(Object.entries(specs).flatMap(([name, spec]) => (spec.short ? [[spec.short, name] as const] : [])));
   for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
+    const arg = args[i];
+    if (arg === undefined) break;
     if (arg === "--") {
       positionals.push(...args.slice(i + 1));
       break;
@@ -93,13 +94,15 @@ function closest(word: string, names: readonly string[]): string | undefined {
 }
 
 function editDistance(a: string, b: string): number {
+  // One row of the distance table at a time: previous[j] is the distance of a[0, i - 1) to b[0, j).
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
     for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      const [up, left, diagonal] = [previous[j] ?? Infinity, current[j - 1] ?? Infinity, previous[j - 1] ?? Infinity];
+      current[j] = Math.min(up + 1, left + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
     }
     previous = current;
   }
-  return previous[b.length]!;
+  return previous[b.length] ?? Infinity;
 }

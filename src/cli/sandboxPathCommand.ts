@@ -50,7 +50,9 @@ export function sandboxPathCommand(args: string[]): void {
     return;
   }
   if (args.length > 0) throw new UsageError(`sandbox-path takes no arguments, got ${JSON.stringify(args[0])}`, "sandbox-path");
-  const cli = realpathSync(process.argv[1]!);
+  const script = process.argv[1];
+  if (script === undefined) throw new Error("sandbox-path needs the path of the running shardkit script (process.argv[1])");
+  const cli = realpathSync(script);
   // Loader flags (tsx in a checkout) are kept, with bare names resolved from here: the launcher may start in any directory.
   const nodeArgs = process.execArgv.map((arg, i) => (process.execArgv[i - 1] === "--import" && !arg.startsWith("file:") && !arg.startsWith("/") ? import.meta.resolve(arg) : arg));
   process.stdout.write(`${writeSandboxLauncher(process.execPath, [...nodeArgs, cli])}\n`);

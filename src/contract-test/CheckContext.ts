@@ -1,5 +1,8 @@
 import { ShardkitError } from "@shardkit/primitives/ShardkitError";
+import type { RpcMethodName } from "../../generated/rpc/methods.js";
+import { validateResult, type RpcResult } from "../../generated/rpc/validators.js";
 import { exchange, type HttpExchange } from "./httpExchange.js";
+import { describeErrors } from "./rpcConformance.js";
 
 /** Thrown by a check to fail with a message; the request it names becomes the curl line. */
 export class CheckFailure extends ShardkitError<"CHECK_FAILED"> {
@@ -62,6 +65,14 @@ export class CheckContext {
       throw new CheckFailure(`${method} answered an error: ${JSON.stringify(reply.envelope.error).slice(0, 300)}`, reply);
     }
     return reply.envelope.result;
+  }
+
+  /** The result of a call that must succeed and match the spec's result schema of `method` (else the check fails). */
+  async typedResult<M extends RpcMethodName>(url: string, method: M, params: unknown): Promise<RpcResult<M>> {
+    const result: unknown = await this.rpcResult(url, method, params);
+    const validate = validateResult[method];
+    if (!validate(result)) this.fail(`${method} result does not match the spec: ${describeErrors(validate.errors)}`);
+    return result;
   }
 
   /** Any request; fails the check on a transport error (timeout, refused connection). */

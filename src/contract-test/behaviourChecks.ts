@@ -1,4 +1,6 @@
 import { base58Decode } from "@shardkit/primitives/base58";
+import type { ViewStateResult } from "../../generated/rpc/types.js";
+import { validateResult } from "../../generated/rpc/validators.js";
 import { verifyStateProof } from "../proof/index.js";
 import type { CheckContext } from "./CheckContext.js";
 import type { TargetFacts } from "./discoverTarget.js";
@@ -8,6 +10,18 @@ import type { SuiteRunner } from "./SuiteRunner.js";
 interface StateItem {
   key: string;
   value: string;
+}
+
+/** A `query` view_state result (the spec's), or undefined for anything else (an error's absent result). */
+function viewStateOf(result: unknown): ViewStateResult | undefined {
+  return validateResult.query(result) && "values" in result ? result : undefined;
+}
+
+/** A view_state query that must succeed and conform to the spec. */
+async function conformingViewState(t: CheckContext, url: string, params: Record<string, unknown>): Promise<ViewStateResult> {
+  const result = viewStateOf(await conformingQuery(t, url, params));
+  if (result === undefined) t.fail("view_state answered something other than a view_state result");
+  return result;
 }
 
 /** Rounds of the finality ordering check. */
@@ -167,7 +181,9 @@ async function pagingReference(
     return undefined;
   }
   if (error !== undefined) t.fail(`view_state of ${accountId} failed: ${JSON.stringify(error).slice(0, 300)}`);
-  const { values, last_key: lastKey } = plain.envelope.result as { values: StateItem[]; last_key?: string };
+  const read = viewStateOf(plain.envelope.result);
+  if (read === undefined) t.fail(`view_state of ${accountId} answered something other than a view_state result`);
+  const { values, last_key: lastKey } = read;
   if (lastKey !== undefined) t.fail(`an unpaginated read of ${accountId} has last_key`);
   if (values.length < 2) {
     if (required) t.skip(`${accountId} has fewer than 2 entries to page through`);
@@ -193,12 +209,12 @@ async function pagingReference(
 /** The state of an account as a proof that verifies against some shard's post-state root of `block` proves it; undefined when none verifies. */
 async function provenState(t: CheckContext, rpcUrl: string, accountId: string, block: { height: number; hash: string }): Promise<StateItem[] | undefined> {
   const reply = await t.rpc(rpcUrl, "query", { request_type: "view_state", block_id: block.hash, account_id: accountId, prefix_base64: "", include_proof: true });
-  const result = reply.envelope.result as { values: StateItem[]; proof?: string[] } | undefined;
+  const result = viewStateOf(reply.envelope.result);
   if (result?.proof === undefined || result.proof.length === 0) return undefined;
-  const next = await t.rpcResult(rpcUrl, "block", { block_id: block.height + 1 });
+  const next = await t.typedResult(rpcUrl, "block", { block_id: block.height + 1 });
   const values = result.values.map((v) => ({ key: bytesOf(v.key), value: bytesOf(v.value) }));
   const proof = result.proof.map(bytesOf);
-  for (const chunk of next.chunks as { prev_state_root: string }[]) {
+  for (const chunk of next.chunks) {
     try {
       verifyStateProof({ stateRoot: base58Decode(chunk.prev_state_root), accountId, prefix: new Uint8Array(), values, proof });
       return result.values;
@@ -223,8 +239,8 @@ async function pagesFollowTheRules(
   let after: string | undefined;
   for (let pages = 0; ; pages++) {
     if (pages > expected.length + 1) t.fail(`${where}: paging does not end`);
-    const page = await conformingQuery(t, rpcUrl, { ...base, ...(after !== undefined && { after_key_base64: after }) });
-    const values = page.values as StateItem[];
+    const page = await conformingViewState(t, rpcUrl, { ...base, ...(after !== undefined && { after_key_base64: after }) });
+    const values = page.values;
     const remaining = expected.length - seen.length;
     if (values.length !== Math.min(read.limit, Math.max(0, remaining))) {
       t.fail(`${where}: page ${pages + 1} holds ${values.length} entries where ${Math.min(read.limit, Math.max(0, remaining))} remain to be returned`);
@@ -269,7 +285,8 @@ async function readablePrefix(t: CheckContext, rpcUrl: string, accountId: string
     const error = reply.envelope.error;
     if (error?.cause?.name === "TOO_LARGE_CONTRACT_STATE") return "too large";
     if (error !== undefined) t.fail(`view_state failed: ${JSON.stringify(error).slice(0, 300)}`);
-    const result = reply.envelope.result as { values: StateItem[]; last_key?: string };
+    const result = viewStateOf(reply.envelope.result);
+    if (result === undefined) t.fail("view_state answered something other than a view_state result");
     if (result.last_key !== undefined) t.fail("an unpaginated read has last_key");
     return result.values;
   };
@@ -286,7 +303,7 @@ async function readablePrefix(t: CheckContext, rpcUrl: string, accountId: string
 async function viewStateProof(t: CheckContext, rpcUrl: string, accountId: string): Promise<void> {
   const block = await finalBlock(t, rpcUrl);
   const { prefix } = await readablePrefix(t, rpcUrl, accountId, block.hash);
-  const read = await conformingQuery(t, rpcUrl, {
+  const read = await conformingViewState(t, rpcUrl, {
     request_type: "view_state",
     block_id: block.hash,
     account_id: accountId,
@@ -296,10 +313,10 @@ async function viewStateProof(t: CheckContext, rpcUrl: string, accountId: string
   const proof = (read.proof ?? []).map(bytesOf);
   if (proof.length === 0) t.fail("include_proof: true returned no proof");
   // The post-state root of a block is the next block's chunk prev_state_root.
-  const next = await t.rpcResult(rpcUrl, "block", { block_id: block.height + 1 });
-  const values = (read.values as StateItem[]).map((v) => ({ key: bytesOf(v.key), value: bytesOf(v.value) }));
+  const next = await t.typedResult(rpcUrl, "block", { block_id: block.height + 1 });
+  const values = read.values.map((v) => ({ key: bytesOf(v.key), value: bytesOf(v.value) }));
   const failures: string[] = [];
-  for (const chunk of next.chunks as { shard_id: number; prev_state_root: string }[]) {
+  for (const chunk of next.chunks) {
     try {
       verifyStateProof({ stateRoot: base58Decode(chunk.prev_state_root), accountId, prefix: bytesOf(prefix), values, proof });
       return;

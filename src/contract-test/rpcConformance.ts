@@ -4,7 +4,7 @@ import { isRpcMethodName, rpcMethodTable } from "../../generated/rpc/methods.js"
 import { validateErrorData, validateErrorInfo, validateResult } from "../../generated/rpc/validators.js";
 import type { RpcExchange } from "./CheckContext.js";
 
-const describeErrors = (errors: ErrorObject[] | null | undefined) =>
+export const describeErrors = (errors: ErrorObject[] | null | undefined) =>
   (errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message ?? e.keyword}`).join("; ");
 
 const isCause = (name: unknown): name is RpcErrorCauseName => typeof name === "string" && isRpcErrorCauseName(name);

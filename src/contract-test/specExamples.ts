@@ -9,7 +9,7 @@ export interface RpcExample {
 
 /** Every example of every method in the OpenRPC document, params as a by-name object. */
 export function rpcExamples(): RpcExample[] {
-  const methods = (openrpc as { methods: { name: string; examples?: { name: string; params: { name: string; value: unknown }[] }[] }[] }).methods;
+  const methods: readonly { name: string; examples?: readonly { name: string; params: readonly { name: string; value: unknown }[] }[] }[] = openrpc.methods;
   return methods.flatMap((method) =>
     (method.examples ?? []).map((example) => ({
       method: method.name,

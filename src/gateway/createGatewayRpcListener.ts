@@ -28,6 +28,7 @@ export interface GatewayRpcListenerOptions {
  * tools that read them see the node's answer.
  */
 export function createGatewayRpcListener(options: GatewayRpcListenerOptions): Server {
+  const { onInternalError } = options;
   return createRpcEntry({
     access: options.access,
     maxBodyBytes: options.maxBodyBytes,
@@ -40,6 +41,6 @@ export function createGatewayRpcListener(options: GatewayRpcListenerOptions): Se
     get(path, req, res) {
       forwardRequest(options.pool, req, res, { method: "GET", path, body: undefined, id: null }, options);
     },
-    ...(options.onInternalError && { onError: (error: unknown) => options.onInternalError!("gateway", error) }),
+    ...(onInternalError !== undefined && { onError: (error: unknown) => onInternalError("gateway", error) }),
   });
 }

@@ -1,3 +1,4 @@
+import { errorMessage } from "./errorMessage.js";
 import type { Upstream, UpstreamPool } from "./UpstreamPool.js";
 
 /** Most bytes of a `/status` answer a probe reads (nearcore's is a few kB with its validators). */
@@ -21,7 +22,8 @@ export async function probeUpstream(pool: UpstreamPool, upstream: Upstream, time
     });
     const chunks: Buffer[] = [];
     let size = 0;
-    for await (const chunk of answer.body as AsyncIterable<Buffer>) {
+    for await (const data of answer.body) {
+      const chunk = Buffer.isBuffer(data) ? data : Buffer.from(String(data));
       size += chunk.length;
       if (size > MAX_STATUS_BYTES) {
         answer.body.destroy();
@@ -35,16 +37,17 @@ export async function probeUpstream(pool: UpstreamPool, upstream: Upstream, time
     const height = latestHeight(Buffer.concat(chunks));
     if (height !== undefined) upstream.headHeight = height;
   } catch (error) {
-    const { code, message } = error as { code?: string; message?: string };
-    pool.markDown(upstream, signal.aborted ? `status probe timed out after ${timeoutMs} ms` : `status probe failed: ${code ?? message ?? String(error)}`);
+    const code = typeof error === "object" && error !== null && "code" in error && typeof error.code === "string" ? error.code : undefined;
+    pool.markDown(upstream, signal.aborted ? `status probe timed out after ${timeoutMs} ms` : `status probe failed: ${code ?? errorMessage(error)}`);
   }
 }
 
 /** `sync_info.latest_block_height` of a status answer, if it has one. */
 function latestHeight(body: Buffer): number | undefined {
   try {
-    const status = JSON.parse(body.toString("utf8")) as { sync_info?: { latest_block_height?: unknown } };
-    const height = status.sync_info?.latest_block_height;
+    const status: unknown = JSON.parse(body.toString("utf8"));
+    const syncInfo = typeof status === "object" && status !== null && "sync_info" in status ? status.sync_info : undefined;
+    const height = typeof syncInfo === "object" && syncInfo !== null && "latest_block_height" in syncInfo ? syncInfo.latest_block_height : undefined;
     return typeof height === "number" && Number.isSafeInteger(height) ? height : undefined;
   } catch {
     return undefined;

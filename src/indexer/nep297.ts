@@ -1,3 +1,5 @@
+import { isJsonObject } from "@shardkit/primitives/isJsonObject";
+
 /** A NEP-297 event as logged by a contract: `EVENT_JSON:{"standard","version","event","data"}`. */
 export interface Nep297Event {
   readonly standard: string;
@@ -18,14 +20,14 @@ export function parseNep297Log(log: string): Nep297Event | undefined {
   } catch {
     return undefined;
   }
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return undefined;
-  const { standard, version, event, data } = parsed as Record<string, unknown>;
+  if (!isJsonObject(parsed)) return undefined;
+  const { standard, version, event, data } = parsed;
   if (typeof standard !== "string" || typeof version !== "string" || typeof event !== "string") return undefined;
   const entries = Array.isArray(data) ? data : data === undefined ? [] : [data];
   return {
     standard,
     version,
     event,
-    data: entries.filter((e): e is Record<string, unknown> => typeof e === "object" && e !== null && !Array.isArray(e)),
+    data: entries.filter(isJsonObject),
   };
 }

@@ -1,4 +1,5 @@
 import { isValidAccountId } from "@shardkit/primitives/accountId";
+import { isJsonObject } from "@shardkit/primitives/isJsonObject";
 import { parseNep297Log } from "./nep297.js";
 
 /** The parts of an executed receipt the token rules read. */
@@ -42,7 +43,7 @@ export function isStakingPool(accountId: string): boolean {
 function argsObject(args: Uint8Array): Record<string, unknown> {
   try {
     const parsed: unknown = JSON.parse(Buffer.from(args).toString("utf8"));
-    return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+    return isJsonObject(parsed) ? parsed : {};
   } catch {
     return {};
   }

@@ -9,6 +9,7 @@ import { connectRedis, redactRedisUrl } from "./connectRedis.js";
 import { RedisKeysWatcher, REDIS_KEYS_POLL_MS, type RedisReport } from "./RedisKeysWatcher.js";
 import { RedisKeyStore } from "./RedisKeyStore.js";
 import { RedisRateCap } from "./RedisRateCap.js";
+import { errorMessage } from "../errorMessage.js";
 
 export interface RedisAccessGateOptions {
   /** Prefix of every Redis name (default `shardkit:`). */
@@ -145,7 +146,7 @@ export class RedisAccessGate implements AccessGate {
         return wait === 0 ? ALLOW : { kind: "rate-limited", retryAfterSec: wait };
       },
       (error: unknown) => {
-        this.markDown((error as Error).message);
+        this.markDown(errorMessage(error));
         return this.local(client, perMinute);
       },
     );

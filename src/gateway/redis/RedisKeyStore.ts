@@ -2,6 +2,7 @@ import type { Redis } from "ioredis";
 import { KeysFileError, parseKeysFile, type StoredKey } from "../../server/http/keyRing.js";
 import { redisKeyLayout, type RedisKeyLayout } from "./redisKeyLayout.js";
 import { RedisScript } from "./RedisScript.js";
+import { errorMessage } from "../errorMessage.js";
 
 /**
  * Replaces one entry of the keys hash only if it still holds what the caller read (compare and
@@ -44,6 +45,17 @@ function entryJson(k: StoredKey): string {
   return JSON.stringify({ name: k.name, sha256: k.sha256, kind: k.kind, origins: k.origins, ratePerMinute: k.ratePerMinute });
 }
 
+/** One stored entry, checked as a keys file's entries are. */
+function storedEntry(json: string): StoredKey {
+  const [entry] = parseKeysFile(JSON.stringify({ version: 1, keys: [JSON.parse(json)] })).keys;
+  if (entry === undefined) throw new KeysFileError("an empty Redis key entry");
+  return entry;
+}
+
+function isStringRecord(value: unknown): value is Record<string, string> {
+  return typeof value === "object" && value !== null && Object.values(value).every((v) => typeof v === "string");
+}
+
 /**
  * The API keys in Redis: the same StoredKey entries as the keys file (name, sha256, kind,
  * origins, rate cap), one hash field per name. Keys themselves are never sent to Redis.
@@ -65,12 +77,13 @@ export class RedisKeyStore {
     const [hash, version] = replies.map(([error, value]) => {
       if (error !== null) throw error;
       return value;
-    }) as [Record<string, string>, string | null];
+    });
+    if (!isStringRecord(hash) || (version !== null && typeof version !== "string")) throw new Error("Redis answered the keys read with unexpected types");
     const entries = Object.entries(hash)
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([name, json]) => {
+      .map(([name, json]): unknown => {
         try {
-          return JSON.parse(json) as unknown;
+          return JSON.parse(json);
         } catch {
           throw new KeysFileError(`Redis ${this.layout.keys} field ${JSON.stringify(name)} is not valid JSON`);
         }
@@ -79,7 +92,7 @@ export class RedisKeyStore {
     try {
       keys = parseKeysFile(JSON.stringify({ version: 1, keys: entries })).keys;
     } catch (error) {
-      throw new KeysFileError(`Redis ${this.layout.keys}: ${(error as Error).message}`);
+      throw new KeysFileError(`Redis ${this.layout.keys}: ${errorMessage(error)}`);
     }
     return { version: version === null ? 0 : Number(version), keys };
   }
@@ -92,7 +105,7 @@ export class RedisKeyStore {
 
   async get(name: string): Promise<StoredKey | undefined> {
     const json = await this.client.hget(this.layout.keys, name);
-    return json === null ? undefined : (JSON.parse(json) as StoredKey);
+    return json === null ? undefined : storedEntry(json);
   }
 
   /** Adds a new entry; throws when the name is taken. */
@@ -115,7 +128,7 @@ export class RedisKeyStore {
   async rotate(name: string, sha256: string): Promise<number> {
     const current = await this.client.hget(this.layout.keys, name);
     if (current === null) throw new Error(`no key named ${JSON.stringify(name)} in Redis`);
-    const entry = JSON.parse(current) as StoredKey;
+    const entry = storedEntry(current);
     const version = await this.change(name, current, entryJson({ ...entry, sha256 }));
     if (version < 0) throw new Error(`the key named ${JSON.stringify(name)} changed meanwhile; run the command again`);
     return version;
@@ -129,12 +142,12 @@ export class RedisKeyStore {
    */
   async importKeys(entries: readonly StoredKey[], prune: boolean): Promise<RedisKeysImport> {
     const stored = await this.client.hgetall(this.layout.keys);
-    const result = { added: [] as string[], updated: [] as string[], unchanged: [] as string[], removed: [] as string[] };
+    const result: { [K in keyof RedisKeysImport]: string[] } = { added: [], updated: [], unchanged: [], removed: [] };
     const changed = (name: string) => new Error(`the key named ${JSON.stringify(name)} changed in Redis during the import; run it again`);
     for (const entry of entries) {
       const json = entryJson(entry);
       const before = stored[entry.name];
-      if (before !== undefined && entryJson(JSON.parse(before) as StoredKey) === json) {
+      if (before !== undefined && entryJson(storedEntry(before)) === json) {
         result.unchanged.push(entry.name);
         continue;
       }

@@ -1,6 +1,7 @@
 import type { Redis } from "ioredis";
 import { KeyRing } from "../../server/http/keyRing.js";
 import type { RedisKeyStore } from "./RedisKeyStore.js";
+import { errorMessage } from "../errorMessage.js";
 
 /** A state change worth a log line, with its level (outages and their ends are `warn`). */
 export type RedisReport = (message: string, level: "info" | "warn") => void;
@@ -92,7 +93,7 @@ export class RedisKeysWatcher {
             this.onReport(`Redis keys reloaded: ${keys.length} key(s), version ${version}`, "info");
           }
         } catch (error) {
-          this.onReport(`cannot reload the Redis keys (${(error as Error).message}); still serving the last good version`, "warn");
+          this.onReport(`cannot reload the Redis keys (${errorMessage(error)}); still serving the last good version`, "warn");
           return;
         }
       } while (this.loadAgain);

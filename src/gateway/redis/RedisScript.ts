@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Redis } from "ioredis";
+import { errorMessage } from "../errorMessage.js";
 
 /**
  * A Lua script run with EVALSHA (only the 40-byte digest goes over the wire per call). Redis
@@ -16,7 +17,7 @@ export class RedisScript {
     try {
       return await client.evalsha(this.sha1, keys.length, ...keys, ...args);
     } catch (error) {
-      if (!String((error as Error).message).startsWith("NOSCRIPT")) throw error;
+      if (!errorMessage(error).startsWith("NOSCRIPT")) throw error;
       await client.script("LOAD", this.source);
       return client.evalsha(this.sha1, keys.length, ...keys, ...args);
     }

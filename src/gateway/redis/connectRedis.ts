@@ -1,5 +1,6 @@
 import { ShardkitError } from "@shardkit/primitives/ShardkitError";
 import { Redis } from "ioredis";
+import { errorMessage } from "../errorMessage.js";
 
 /** Failures to reach or use Redis, said with the URL (never its password). */
 export class RedisUnavailableError extends ShardkitError<"REDIS_UNAVAILABLE"> {
@@ -84,7 +85,7 @@ export async function connectRedis(url: string, options: ConnectRedisOptions): P
   } catch (error) {
     client.disconnect();
     if (error instanceof RedisUnavailableError) throw error;
-    throw new RedisUnavailableError(`cannot reach Redis at ${where}: ${(error as Error).message}`);
+    throw new RedisUnavailableError(`cannot reach Redis at ${where}: ${errorMessage(error)}`);
   } finally {
     clearTimeout(timer);
   }

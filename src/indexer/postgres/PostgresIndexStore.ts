@@ -64,7 +64,10 @@ export class PostgresIndexStore extends PostgresIndexReader implements IndexStor
    * else belongs to the block (`alsoWrite`: its transaction history rows).
    */
   async applyWithFollowerState(update: IndexBlockUpdate, follower: unknown, alsoWrite?: (client: WriterSession) => Promise<void>): Promise<void> {
-    const client = this.writer ?? (await this.pool.connect());
+    // The leader's own session stays open; a pooled client goes back to the pool.
+    const pooled = this.writer === undefined ? await this.pool.connect() : undefined;
+    const client = this.writer ?? pooled;
+    if (client === undefined) throw new Error("no PostgreSQL session to write with");
     try {
       await client.query("BEGIN");
       try {
@@ -77,7 +80,7 @@ export class PostgresIndexStore extends PostgresIndexReader implements IndexStor
       }
       this.height = update.height;
     } finally {
-      if (this.writer === undefined) (client as pg.PoolClient).release();
+      pooled?.release();
     }
   }
 
@@ -190,6 +193,6 @@ async function touch(
 /** Row tuples → one array per column (for unnest). */
 function columns<T extends unknown[]>(rows: readonly T[], width: number): unknown[][] {
   const out: unknown[][] = Array.from({ length: width }, () => []);
-  for (const row of rows) for (let i = 0; i < width; i++) out[i]!.push(row[i]);
+  for (const row of rows) out.forEach((column, i) => column.push(row[i]));
   return out;
 }

@@ -22,11 +22,11 @@ const DRIVER_MESSAGES = /Connection terminated|timeout exceeded when trying to c
 export function connectionFailure(error: unknown): IndexUnavailableError | undefined {
   if (error instanceof IndexUnavailableError) return error;
   if (!(error instanceof Error)) return undefined;
-  const code = (error as { code?: unknown }).code;
+  const code = "code" in error ? error.code : undefined;
   const byCode = typeof code === "string" && (SOCKET_CODES.has(code) || isUnavailableState(code));
   if (!byCode && !DRIVER_MESSAGES.test(error.message)) return undefined;
   // AggregateError (several addresses refused) has an empty message: name its first cause.
-  const first = error instanceof AggregateError ? (error.errors[0] as Error | undefined) : undefined;
-  const reason = error.message !== "" ? error.message : (first?.message ?? String(code));
+  const first: unknown = error instanceof AggregateError ? error.errors[0] : undefined;
+  const reason = error.message !== "" ? error.message : first instanceof Error ? first.message : String(code);
   return new IndexUnavailableError(reason, { cause: error });
 }

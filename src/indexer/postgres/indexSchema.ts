@@ -149,7 +149,9 @@ export async function migrateIndexSchema(pool: pg.Pool): Promise<void> {
       throw new Error(`the PostgreSQL index has schema version ${current}, newer than this shardkit's ${INDEX_SCHEMA_VERSION}`);
     }
     for (let version = current + 1; version <= INDEX_SCHEMA_VERSION; version++) {
-      for (const statement of MIGRATIONS[version]!) await client.query(statement);
+      const statements = MIGRATIONS[version];
+      if (statements === undefined) throw new Error(`this shardkit has no migration to index schema version ${version}`);
+      for (const statement of statements) await client.query(statement);
     }
     if (found.rows.length === 0) await client.query("INSERT INTO idx_schema (version) VALUES ($1)", [INDEX_SCHEMA_VERSION]);
     else await client.query("UPDATE idx_schema SET version = $1", [INDEX_SCHEMA_VERSION]);

@@ -26,11 +26,11 @@ export function matchRoute(method: string, pathname: string): RouteMatch {
     if (route.segments.length !== parts.length) continue;
     const raw: Record<string, string> = {};
     let matched = true;
-    for (let i = 0; i < parts.length && matched; i++) {
-      const segment = route.segments[i]!;
-      if ("literal" in segment) matched = segment.literal === parts[i];
-      else raw[segment.param] = parts[i]!;
-    }
+    route.segments.forEach((segment, i) => {
+      const part = parts[i] ?? "";
+      if ("literal" in segment) matched &&= segment.literal === part;
+      else raw[segment.param] = part;
+    });
     if (!matched) continue;
     if (route.method !== method) {
       otherMethod = route.method === "POST" ? REST_POST_ALLOW : REST_ALLOW;

@@ -10,8 +10,8 @@ export type AppliedIndexStatus = IndexStatus & { readonly height: number };
  * (a fresh shared index). Any other failure stays a failure (a bug answers 500).
  */
 export function readableIndexStatus(ctx: RestContext): Awaitable<AppliedIndexStatus | IndexUnavailableError> {
-  const settle = (status: IndexStatus): AppliedIndexStatus | IndexUnavailableError =>
-    status.height === null ? new IndexUnavailableError("the index holds no block yet") : (status as AppliedIndexStatus);
+  const settle = ({ height, ...rest }: IndexStatus): AppliedIndexStatus | IndexUnavailableError =>
+    height === null ? new IndexUnavailableError("the index holds no block yet") : { ...rest, height };
   const unavailable = (error: unknown): IndexUnavailableError => {
     if (error instanceof IndexUnavailableError) return error;
     throw error;

@@ -10,7 +10,7 @@ export function shardLayoutView(chain: ChainReader): ShardLayoutView {
     V2: {
       boundary_accounts: [...layout.boundaryAccounts],
       shard_ids: [...ids],
-      id_to_index_map: Object.fromEntries([...ids].sort((a, b) => a - b).map((id) => [String(id), layout.indexOfShardId(id)!])),
+      id_to_index_map: Object.fromEntries([...ids].sort((a, b) => a - b).map((id) => [String(id), ids.indexOf(id)])),
       index_to_id_map: Object.fromEntries(ids.map((id, index) => [String(index), id])),
       shards_split_map: null,
       shards_parent_map: null,
