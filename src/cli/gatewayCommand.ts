@@ -7,6 +7,7 @@ import { UsageError, parseFlags, type FlagSpecs, type FlagValues } from "./flags
 import { trustProxyFlagSpec, trustProxyFrom, trustProxyUsage } from "./trustProxyFlag.js";
 import { listenError } from "./listenError.js";
 import { usageLine } from "./usageLine.js";
+import type { UpstreamCall } from "../indexer/upstream/UpstreamRpc.js";
 
 interface GatewayFlag {
   value: string;
@@ -170,16 +171,20 @@ export async function gatewayCommand(args: string[]): Promise<void> {
           clientAddress: clientAddressOf(options.trustProxy ?? []),
           onReport: (message, level) => logger[level]("redis", { message }),
         });
+  // Loaded only with --index, so other commands never load the PostgreSQL client.
+  const Index = postgresUrl === undefined ? undefined : (await import("../gateway/index/PostgresGatewayIndex.js")).PostgresGatewayIndex;
+  // Opened by the gateway with its own upstream calls: the index follows over the pool it forwards over.
   const index =
-    postgresUrl === undefined
+    postgresUrl === undefined || Index === undefined
       ? undefined
-      : // Loaded only with --index, so other commands never load the PostgreSQL client.
-        await (await import("../gateway/index/PostgresGatewayIndex.js")).PostgresGatewayIndex.start({
-          postgresUrl,
-          upstreamUrls: options.upstreams,
-          ...(indexFrom !== undefined && { startHeight: indexFrom }),
-          log: (line, level) => logger[level](line),
-        });
+      : (call: UpstreamCall) =>
+          Index.start({
+            postgresUrl,
+            upstreamUrls: options.upstreams,
+            call,
+            ...(indexFrom !== undefined && { startHeight: indexFrom }),
+            log: (line, level) => logger[level](line),
+          });
   const gateway = await startGateway({
     ...gatewayOptions,
     ...(access !== undefined && { access }),

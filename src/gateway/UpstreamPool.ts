@@ -1,4 +1,6 @@
+import { httpTransport } from "@shardkit/client/jsonrpc";
 import { Pool } from "undici";
+import { isTransientUpstreamError, type UpstreamCall } from "../indexer/upstream/UpstreamRpc.js";
 
 /** What /status reports about one upstream node. */
 export interface UpstreamHealth {
@@ -11,6 +13,15 @@ export interface UpstreamHealth {
   readonly latencyMs: number | null;
   /** Head height its last `status` probe reported (null before one). */
   readonly headHeight: number | null;
+}
+
+/** Why a call got no usable answer, without the node's address (/status shows it to anyone). */
+function shortReason(error: unknown): string {
+  const cause = error instanceof Error ? error.cause : undefined;
+  const code = typeof cause === "object" && cause !== null && "code" in cause && typeof cause.code === "string" ? cause.code : undefined;
+  if (code !== undefined) return code;
+  if (cause instanceof Error) return cause.name;
+  return error instanceof Error ? error.name : "no answer";
 }
 
 /** One upstream node: where it is, its pooled connections, and what the gateway last saw of it. */
@@ -82,8 +93,8 @@ export class UpstreamPool {
     const now = this.now();
     let fallback: Upstream | undefined;
     for (let i = 0; i < count; i++) {
-      const upstream = this.upstreams[(this.next + i) % count]!;
-      if (tried.includes(upstream)) continue;
+      const upstream = this.upstreams[(this.next + i) % count];
+      if (upstream === undefined || tried.includes(upstream)) continue;
       if (upstream.up || upstream.retryAtMs <= now) {
         this.next = (this.next + i + 1) % count;
         return upstream;
@@ -91,6 +102,59 @@ export class UpstreamPool {
       if (fallback === undefined || upstream.retryAtMs < fallback.retryAtMs) fallback = upstream;
     }
     return fallback;
+  }
+
+  /**
+   * JSON-RPC calls over the pool's own connections (how the index follower reads the upstream):
+   * each call goes to the node `pick` chooses, as a forwarded request does; a node that fails
+   * transiently (no answer, a proxy's 5xx, a busy node's cause) is marked down and the next one
+   * is tried, so following and forwarding see the same health.
+   */
+  call(timeoutMs: number): UpstreamCall {
+    const transports = new Map(
+      this.upstreams.map((upstream) => {
+        const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json" };
+        if (upstream.authorization !== undefined) headers.authorization = upstream.authorization;
+        const transport = httpTransport({
+          url: `${upstream.url.origin}${upstream.rpcPath}`,
+          fetch: async (_url, init) => {
+            try {
+              const answer = await upstream.connections.request({
+                method: "POST",
+                path: upstream.rpcPath,
+                headers,
+                body: typeof init?.body === "string" ? init.body : "",
+                signal: AbortSignal.timeout(timeoutMs),
+              });
+              return new Response(await answer.body.text(), { status: answer.statusCode });
+            } catch (error) {
+              // As fetch reports a request that got no answer (isTransientUpstreamError).
+              throw new TypeError("fetch failed", { cause: error });
+            }
+          },
+        });
+        return [upstream, transport] as const;
+      }),
+    );
+    return async (method, params) => {
+      const tried: Upstream[] = [];
+      for (;;) {
+        const upstream = this.pick(tried);
+        const transport = upstream === undefined ? undefined : transports.get(upstream);
+        if (upstream === undefined || transport === undefined) throw new Error(`no upstream node left to call ${method}`);
+        tried.push(upstream);
+        const started = performance.now();
+        try {
+          const result = await transport(method, params);
+          this.markUp(upstream, performance.now() - started);
+          return result;
+        } catch (error) {
+          if (!isTransientUpstreamError(error)) throw error;
+          this.markDown(upstream, `index follower's ${method} failed: ${shortReason(error)}`);
+          if (tried.length >= this.upstreams.length) throw error;
+        }
+      }
+    };
   }
 
   markDown(upstream: Upstream, reason: string): void {

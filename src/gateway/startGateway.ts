@@ -17,6 +17,7 @@ import { probeUpstream } from "./probeUpstream.js";
 import type { ServiceMetrics } from "../server/metrics/ServiceMetrics.js";
 import { restRouteLabel, rpcGetLabel } from "../server/metrics/requestLabels.js";
 import { UpstreamPool, type UpstreamHealth } from "./UpstreamPool.js";
+import type { UpstreamCall } from "../indexer/upstream/UpstreamRpc.js";
 import type { RedisHealth } from "./redis/RedisAccessGate.js";
 
 export interface GatewayOptions {
@@ -41,8 +42,12 @@ export interface GatewayOptions {
   trustProxy?: readonly string[];
   /** Keys file reloads and problems (never a key). */
   onKeysReport?: (message: string) => void;
-  /** A shared account index: REST `/v1` is served from it; without one, `/v1` answers 503 (text/plain) and /status, /health still answer. */
-  index?: GatewayIndex;
+  /**
+   * A shared account index: REST `/v1` is served from it; without one, `/v1` answers 503
+   * (text/plain) and /status, /health still answer. Given as a function, it is opened with the
+   * gateway's own upstream calls (UpstreamPool.call over the regular pool) to follow.
+   */
+  index?: GatewayIndex | ((upstream: UpstreamCall) => Promise<GatewayIndex>);
   /** Budget of one forwarded request, failover included, before TIMEOUT_ERROR (default 15000: above nearcore's own 10 s tx wait). */
   upstreamTimeoutMs?: number;
   /** How long a failed upstream is passed over before requests try it again (default 5000). */
@@ -110,6 +115,9 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const archivalUrls = options.archivalUpstreams ?? [];
   const archival = archivalUrls.length === 0 ? regular : new UpstreamPool(upstreamUrls(archivalUrls, "--archival-upstream"), { retryAfterMs, maxSockets });
   const pools = archival === regular ? [regular] : [regular, archival];
+  const timeoutMs = options.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
+  // The index follows over the same pooled, probed connections the RPC listeners forward over.
+  const index = typeof options.index === "function" ? await options.index(regular.call(timeoutMs)) : options.index;
 
   const keysWatcher =
     options.access !== undefined || options.keysFile === undefined ? undefined : KeysFileWatcher.open(options.keysFile, options.onKeysReport);
@@ -123,7 +131,6 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       },
     );
   const logger = options.logger ?? silentLogger;
-  const timeoutMs = options.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
   const servers: Server[] = [];
 
   const probeInterval = options.probeIntervalMs ?? DEFAULT_PROBE_INTERVAL_MS;
@@ -166,9 +173,10 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     if (probes !== undefined) clearInterval(probes);
     keysWatcher?.close();
     await Promise.all(servers.map((server) => closeServer(server)));
+    // The index first: its follower finishes the block in progress over the pools' connections.
+    await index?.close();
     await Promise.all(pools.map((pool) => pool.close()));
     await options.access?.close?.();
-    await options.index?.close();
   };
 
   try {
@@ -176,21 +184,23 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     const archivalUrl = await bind(rpcListener(archival, "archival"), options.archivalPort);
     let apiUrl: string | undefined;
     if (options.apiPort !== undefined) {
-      const index = options.index;
+      const history = index?.history;
       const gate = options.access;
-      const source = { regular, archival, index, redis: gate?.health === undefined ? undefined : () => gate.health!() };
+      const onInternalError = options.onInternalError;
+      const redisHealth = gate?.health?.bind(gate);
+      const source = { regular, archival, index, redis: redisHealth };
       const restServer =
         index === undefined
           ? createGatewayStatusListener({
               source,
               access,
               version: SERVICE_VERSION,
-              ...(options.onInternalError && { onInternalError: (path: string, error: unknown) => options.onInternalError!(`REST ${path}`, error) }),
+              ...(onInternalError !== undefined && { onInternalError: (path: string, error: unknown) => onInternalError(`REST ${path}`, error) }),
             })
           : createServiceRestListener({
               handlers: gatewayRestHandlers(source),
               index: () => index.reader,
-              ...(index.history !== undefined && { history: () => index.history! }),
+              ...(history !== undefined && { history: () => history }),
               // The highest head an upstream reported; before the first probe, 0 (the index is then taken as current).
               headHeight: () => regular.headHeight() ?? 0,
               version: SERVICE_VERSION,
@@ -203,7 +213,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     }
     let metricsUrl: string | undefined;
     if (metrics !== undefined && options.metricsPort !== undefined) {
-      gatewayMetrics(metrics, { regular, archival, index: options.index, access: options.access });
+      gatewayMetrics(metrics, { regular, archival, index, access: options.access });
       const { createMetricsListener } = await import("../server/metrics/createMetricsListener.js");
       metricsUrl = `${await bind(createMetricsListener(metrics), options.metricsPort)}/metrics`;
     }
@@ -241,8 +251,8 @@ function gatewayMetrics(
     metrics.gauge("shardkit_index_lag_seconds", "Seconds between now and the last indexed block's timestamp", [], async () => (await status()).lagSeconds);
     metrics.gauge("shardkit_index_leader", "1 on the instance that follows the upstream into the index", [], async () => ((await status()).leader ? 1 : 0));
   }
-  const gate = source.access;
-  if (gate?.health !== undefined) {
-    metrics.gauge("shardkit_redis_up", "1 while the shared keys and rate caps in Redis are in force, 0 while caps are per instance", [], () => (gate.health!().up ? 1 : 0));
+  const redisHealth = source.access?.health?.bind(source.access);
+  if (redisHealth !== undefined) {
+    metrics.gauge("shardkit_redis_up", "1 while the shared keys and rate caps in Redis are in force, 0 while caps are per instance", [], () => (redisHealth().up ? 1 : 0));
   }
 }

@@ -4,17 +4,23 @@ import { migrateIndexSchema } from "../../indexer/postgres/indexSchema.js";
 import { PostgresIndexReader } from "../../indexer/postgres/PostgresIndexReader.js";
 import { PostgresIndexStore } from "../../indexer/postgres/PostgresIndexStore.js";
 import { UpstreamFollower } from "../../indexer/upstream/UpstreamFollower.js";
-import { upstreamRpc, type UpstreamCall } from "../../indexer/upstream/UpstreamRpc.js";
+import { callUpstream, upstreamRpc, type UpstreamCall } from "../../indexer/upstream/UpstreamRpc.js";
 import { connectionFailure } from "../../indexer/postgres/connectionFailure.js";
 import type { IndexUnavailableError } from "../../indexer/IndexUnavailableError.js";
 import type { GatewayIndex, GatewayIndexStatus } from "../GatewayIndex.js";
 import { LeaderLock } from "./LeaderLock.js";
+import { errorMessage } from "../errorMessage.js";
 
 export interface PostgresGatewayIndexOptions {
   /** postgres:// URL of the shared database. */
   readonly postgresUrl: string;
   /** The upstream nearcore RPC nodes the leader follows (failover in order). */
   readonly upstreamUrls: readonly string[];
+  /**
+   * How the leader calls them: the gateway's own UpstreamPool (`UpstreamPool.call`, the same
+   * pooled, probed connections it forwards over). Default: calls of its own over fetch.
+   */
+  readonly call?: UpstreamCall;
   /** Block a fresh index starts at (default: the upstream's genesis, indexed from its state changes). */
   readonly startHeight?: number;
   /** How often a non-leader tries the leader lock (default 1000 ms). */
@@ -71,7 +77,7 @@ export class PostgresGatewayIndex implements GatewayIndex {
     };
     this.reader = new PostgresIndexReader(this.pool, watch);
     this.history = PostgresHistoryStore.reader(this.pool, watch);
-    this.call = upstreamRpc(options.upstreamUrls);
+    this.call = options.call ?? upstreamRpc(options.upstreamUrls);
   }
 
   /** Creates or migrates the schema (so /v1 can answer at once) and starts contending for the leader lock. */
@@ -81,7 +87,7 @@ export class PostgresGatewayIndex implements GatewayIndex {
       await migrateIndexSchema(index.pool);
     } catch (error) {
       await index.pool.end().catch(() => undefined);
-      throw new Error(`the PostgreSQL index at ${redact(options.postgresUrl)} cannot be opened: ${(error as Error).message}`);
+      throw new Error(`the PostgreSQL index at ${redact(options.postgresUrl)} cannot be opened: ${errorMessage(error)}`);
     }
     index.schedule(0);
     return index;
@@ -128,7 +134,7 @@ export class PostgresGatewayIndex implements GatewayIndex {
     if (this.isLeader && followed !== null && followed !== undefined) return followed;
     if (this.head !== undefined && Date.now() - this.head.at < HEAD_CACHE_MS) return this.head.height;
     try {
-      const block = (await this.call("block", { finality: "final" })) as { header: { height: number } };
+      const block = await callUpstream(this.call, "block", { finality: "final" });
       this.head = { height: block.header.height, at: Date.now() };
     } catch {
       // Reported as an unknown lag; the gateway's own upstream health says why.
@@ -156,7 +162,7 @@ export class PostgresGatewayIndex implements GatewayIndex {
     } catch (error) {
       const unavailable = connectionFailure(error);
       if (unavailable !== undefined) this.markUnreachable(unavailable.reason);
-      else this.problem(`index: cannot try the leader lock: ${(error as Error).message}; retrying`);
+      else this.problem(`index: cannot try the leader lock: ${errorMessage(error)}; retrying`);
       return;
     }
     this.markReachable();
@@ -190,7 +196,7 @@ export class PostgresGatewayIndex implements GatewayIndex {
       this.lostLeadership = false;
       follower.start();
     } catch (error) {
-      this.problem(`index: could not start as leader: ${(error as Error).message}; retrying`);
+      this.problem(`index: could not start as leader: ${errorMessage(error)}; retrying`);
       await lock.release();
     }
   }
