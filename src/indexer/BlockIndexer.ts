@@ -164,10 +164,12 @@ export class BlockIndexer<S extends IndexStore = IndexStore> {
 
   private notify(): void {
     const height = this.store.height ?? -1;
-    const due = this.waiters.filter((waiter) => waiter.height <= height);
-    if (due.length === 0) return;
-    this.waiters.splice(0, this.waiters.length, ...this.waiters.filter((waiter) => waiter.height > height));
-    for (const waiter of due) waiter.resolve();
+    for (let i = this.waiters.length - 1; i >= 0; i--) {
+      const waiter = this.waiters[i];
+      if (waiter === undefined || waiter.height > height) continue;
+      this.waiters.splice(i, 1);
+      waiter.resolve();
+    }
   }
 
   /**
