@@ -36,6 +36,7 @@ import { NEARCORE_RUNTIME_PARAMETERS, type RuntimeParameters } from "./runtime/p
 import type { ReceiptView } from "./runtime/receipt.js";
 import { genesisStateChanges, recordedStateChanges, type BlockStateChanges } from "./views/BlockStateChanges.js";
 import type { ChunkBodies } from "./views/ChunkBodies.js";
+import { blockOutcomes, type ChunkOutcomes } from "./views/blockOutcomes.js";
 import type { TransactionStatus } from "./runtime/transactionStatus.js";
 import { ContractCache } from "./vm/ContractCache.js";
 import { wasmLimitsOf } from "./vm/wasmLimitsOf.js";
@@ -633,6 +634,11 @@ export class Chain implements ChainReader {
   /** The commit of a produced block (undefined for genesis, which has none, and unknown heights). */
   blockCommit(height: number): BlockCommit | undefined {
     return this.history.commit(height);
+  }
+
+  /** Per chunk of a produced block (none for genesis): its transactions' and receipts' outcomes with proofs (views/blockOutcomes.ts). */
+  blockOutcomes(block: Block): ChunkOutcomes[] {
+    return blockOutcomes(block, this.history.stored(block.height)?.chunkResults ?? []);
   }
 
   /**
