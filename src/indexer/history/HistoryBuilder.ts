@@ -3,7 +3,7 @@ import type { SignedTransactionView } from "../../chain/transaction/index.js";
 import { parseNep297Log } from "../nep297.js";
 import { accountsNamedIn, jsonArguments } from "./accountsNamedIn.js";
 import type { BlockWork } from "./historyBlockRow.js";
-import type { AccountRoleFlag, AccountTxRow, BlockRow, HistoryBlockUpdate, ReceiptRow, TransactionRecord, TransferRow } from "./HistoryStore.js";
+import type { AccountRoleFlag, AccountTxRow, BlockRow, HistoryBlockUpdate, ReceiptRow, TransactionDetails, TransactionRecord, TransferRow } from "./HistoryStore.js";
 import { transferItems, transfersOf } from "./transfersOf.js";
 
 /** A transaction a block included, at its block-wide `tx_index`. */
@@ -28,6 +28,8 @@ export interface ExecutedReceipt {
   readonly receipt: ReceiptView | undefined;
   /** The shard it executed on (its receiver's). */
   readonly shardId: number;
+  /** Its outcome (with its proof) as the source shows it in the transaction's status. */
+  readonly view: ExecutionOutcomeWithIdView;
 }
 
 /**
@@ -44,8 +46,6 @@ export interface HistoryBlockInput {
   readonly transactionCount: number;
   readonly transactions: readonly IncludedTransaction[];
   readonly receipts: readonly ExecutedReceipt[];
-  /** The outcome views (with proofs) of a transaction's executed receipts, as the source shows them now. */
-  readonly outcomeViews: (txHash: string) => readonly ExecutionOutcomeWithIdView[];
 }
 
 type Flags = Record<Exclude<AccountRoleFlag, "is_success">, boolean>;
@@ -86,8 +86,8 @@ interface TxDraft {
   readonly pending: Set<string>;
   /** Receipt id → how it ended (for the SuccessReceiptId chain that decides success). */
   readonly statuses: Map<string, ExecutionStatusView>;
-  /** Executed receipts in execution order. */
-  readonly receipts: ReceiptView[];
+  /** Executed receipts with their outcomes, in execution order (kept, so a later block only adds its own). */
+  readonly receipts: TransactionDetails["receipts"][number][];
   readonly accounts: Map<string, Flags>;
 }
 
@@ -136,7 +136,7 @@ export class HistoryBuilder {
       tokensBurnt: BigInt(row.tokens_burnt),
       pending,
       statuses: new Map(details.receipts.map((r) => [r.receipt.receipt_id, r.execution_outcome.outcome.status])),
-      receipts: details.receipts.map((r) => r.receipt),
+      receipts: [...details.receipts],
       accounts: new Map(record.accounts.map((a) => [a.account_id, flagsOf(a)])),
     };
     this.drafts.set(draft.hash, draft);
@@ -180,7 +180,7 @@ export class HistoryBuilder {
       this.addReceiptRoles(draft, receipt, executed.logs);
       const succeeded = !(typeof executed.status === "object" && "Failure" in executed.status);
       draft.statuses.set(executed.id, executed.status);
-      draft.receipts.push(receipt);
+      draft.receipts.push({ receipt, execution_outcome: executed.view });
       touched.add(draft.hash);
       receipts.push({
         receipt_id: executed.id,
@@ -201,7 +201,7 @@ export class HistoryBuilder {
         is_success: succeeded,
       });
     });
-    const transactions = [...touched].map((hash) => this.record(this.drafts.get(hash)!, input));
+    const transactions = [...touched].map((hash) => this.record(this.drafts.get(hash)!));
     return { block: input.row({ transactions: input.transactionCount, receipts: input.receipts.length, gasBurnt, tokensBurnt }), transactions, receipts, transfers };
   }
 
@@ -260,11 +260,9 @@ export class HistoryBuilder {
   }
 
   /** The transaction's record as of now; a completed transaction is forgotten (the store keeps it). */
-  private record(draft: TxDraft, input: HistoryBlockInput): TransactionRecord {
+  private record(draft: TxDraft): TransactionRecord {
     const completed = draft.pending.size === 0;
     const success = succeeded(draft);
-    const views = new Map(input.outcomeViews(draft.hash).map((o) => [o.id, o]));
-    const receipts = draft.receipts.map((receipt) => ({ receipt, execution_outcome: views.get(receipt.receipt_id)! }));
     const tx = draft.transaction;
     const accounts: AccountTxRow[] = [...draft.accounts]
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
@@ -300,7 +298,7 @@ export class HistoryBuilder {
         gas_burnt: Number(draft.gasBurnt),
         tokens_burnt: draft.tokensBurnt.toString(),
       },
-      details: { transaction: tx, execution_outcome: draft.outcome, receipts, data_receipts: [] },
+      details: { transaction: tx, execution_outcome: draft.outcome, receipts: [...draft.receipts], data_receipts: [] },
       accounts,
     };
   }

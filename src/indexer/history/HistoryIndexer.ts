@@ -1,6 +1,5 @@
 import type { BlockCommit, Chain } from "../../chain/node.js";
-import { base58Encode } from "@shardkit/primitives/base58";
-import { toExecutionStatusView } from "../../chain/runtime/executionOutcome.js";
+import { toSignedTransactionView } from "../../chain/transaction/index.js";
 import type { Awaitable } from "../IndexStore.js";
 import { HistoryBuilder, type ExecutedReceipt, type IncludedTransaction } from "./HistoryBuilder.js";
 import { historyBlockRow } from "./historyBlockRow.js";
@@ -90,28 +89,37 @@ export class HistoryIndexer {
     });
   }
 
-  /** Indexes up to BATCH blocks: kept commits the store lacks first, then queued ones. */
+  /**
+   * Indexes up to BATCH blocks, kept commits the store lacks first, then queued ones, and writes
+   * them to the store together (a transaction the batch advances several times is written once).
+   */
   private drain(): void {
     if (this.unsubscribe === undefined) return;
-    let done = 0;
     const target = this.chain.head().height;
     this.reportCatchUp(target);
-    if (this.store.height === null) {
-      settled(this.store.apply(this.genesisUpdate()));
-      done++;
+    const updates: HistoryBlockUpdate[] = [];
+    let indexed = this.store.height ?? -1;
+    try {
+      if (this.store.height === null) {
+        updates.push(this.genesisUpdate());
+        indexed = this.chain.genesisBlock.height;
+      }
+      while (updates.length < BATCH && indexed < target) {
+        const height = indexed + 1;
+        const queued = this.queue[0]?.block.height === height ? this.queue.shift() : undefined;
+        const commit = queued ?? this.chain.blockCommit(height);
+        if (commit === undefined) throw new Error(`the chain kept no commit for block ${height}`);
+        updates.push(this.update(commit));
+        indexed = height;
+      }
+    } finally {
+      // The builder has moved past every block built: those go to the store even when a later one failed.
+      settled(this.store.applyBlocks(updates));
     }
-    while (done < BATCH && (this.store.height ?? -1) < target) {
-      const height = this.store.height! + 1;
-      const queued = this.queue[0]?.block.height === height ? this.queue.shift() : undefined;
-      const commit = queued ?? this.chain.blockCommit(height);
-      if (commit === undefined) throw new Error(`the chain kept no commit for block ${height}`);
-      settled(this.store.apply(this.update(commit)));
-      done++;
-    }
-    while (this.queue.length > 0 && this.queue[0]!.block.height <= (this.store.height ?? -1)) this.queue.shift();
+    while (this.queue.length > 0 && (this.queue[0]?.block.height ?? Infinity) <= indexed) this.queue.shift();
     this.reportCatchUp(target);
     this.notify();
-    if ((this.store.height ?? -1) < this.chain.head().height || this.queue.length > 0) this.schedule();
+    if (indexed < this.chain.head().height || this.queue.length > 0) this.schedule();
   }
 
   /**
@@ -170,40 +178,37 @@ export class HistoryIndexer {
     return { block: historyBlockRow(this.chain, this.chain.genesisBlock), transactions: [], receipts: [] };
   }
 
-  /** The commit as the builder's input: the transactions its new chunks included and the receipts it executed. */
+  /**
+   * The commit as the builder's input: the transactions its new chunks included and the
+   * receipts it executed, with their outcome views from the chain's record of the block (one
+   * merkle tree per chunk for all its proofs, instead of a transaction status per transaction).
+   */
   private update(commit: BlockCommit): HistoryBlockUpdate {
     const { block } = commit;
     const chain = this.chain;
-    // Asked once per transaction and block: the chain computes every outcome's proof on each call.
-    const statuses = new Map<string, ReturnType<Chain["transactionStatus"]>>();
-    const statusOf = (hash: string) => {
-      if (!statuses.has(hash)) statuses.set(hash, chain.transactionStatus(hash));
-      return statuses.get(hash);
-    };
     const transactions: IncludedTransaction[] = [];
+    const receipts: ExecutedReceipt[] = [];
     let txIndex = 0;
-    for (const chunk of block.view.chunks) {
-      if (chunk.height_included !== block.height) continue;
-      for (const stx of chain.chunkBodies.get(chunk.chunk_hash)?.transactions ?? []) {
-        const hash = base58Encode(stx.hash);
-        const index = txIndex++;
-        const outcome = statusOf(hash)?.outcome;
-        if (outcome !== undefined) transactions.push({ hash, index, shardId: chunk.shard_id, transaction: outcome.transaction, outcome: outcome.transaction_outcome });
+    for (const chunk of chain.blockOutcomes(block)) {
+      if (chunk.isNew) {
+        for (const { hash, stx, view } of chunk.transactions) {
+          transactions.push({ hash, index: txIndex++, shardId: chunk.shardId, transaction: toSignedTransactionView(stx), outcome: view });
+        }
+      }
+      for (const { outcome, view } of chunk.receipts) {
+        receipts.push({
+          id: view.id,
+          receiptIds: view.outcome.receipt_ids,
+          gasBurnt: outcome.gasBurnt,
+          tokensBurnt: outcome.tokensBurnt,
+          logs: view.outcome.logs,
+          status: view.outcome.status,
+          receipt: chain.receipt(view.id),
+          shardId: chain.shardLayout.shardIdOf(outcome.executorId),
+          view,
+        });
       }
     }
-    const receipts = commit.receiptOutcomes.map((outcome): ExecutedReceipt => {
-      const id = base58Encode(outcome.id);
-      return {
-        id,
-        receiptIds: outcome.receiptIds.map((r) => base58Encode(r)),
-        gasBurnt: outcome.gasBurnt,
-        tokensBurnt: outcome.tokensBurnt,
-        logs: outcome.logs,
-        status: toExecutionStatusView(outcome.status),
-        receipt: chain.receipt(id),
-        shardId: chain.shardLayout.shardIdOf(outcome.executorId),
-      };
-    });
     return this.builder.update({
       height: block.height,
       hash: block.hash,
@@ -213,8 +218,6 @@ export class HistoryIndexer {
       transactionCount: txIndex,
       transactions,
       receipts,
-      // Outcome views (with their proofs) as the chain shows them.
-      outcomeViews: (hash) => statusOf(hash)?.outcome?.receipts_outcome ?? [],
     });
   }
 }

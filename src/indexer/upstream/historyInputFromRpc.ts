@@ -45,8 +45,9 @@ export function historyInputFromRpc(answers: RpcBlockAnswers, layout: ShardLayou
     const views = new Map((status.receipts ?? []).map((r) => [r.receipt_id, r]));
     const tx = status.transaction;
     const first = status.transaction_outcome?.outcome.receipt_ids[0];
-    for (const { id, block_hash, outcome } of status.receipts_outcome ?? []) {
-      if (block_hash !== hash) continue;
+    for (const view of status.receipts_outcome ?? []) {
+      const { id, outcome } = view;
+      if (view.block_hash !== hash) continue;
       const receipt = views.get(id);
       const local = receipt === undefined && id === first && tx !== undefined && tx.signer_id === tx.receiver_id;
       if (receipt === undefined && !local) continue;
@@ -59,6 +60,7 @@ export function historyInputFromRpc(answers: RpcBlockAnswers, layout: ShardLayou
         status: outcome.status,
         receipt,
         shardId: layout.shardIdOf(outcome.executor_id),
+        view,
         order: layout.shardIndexOf(outcome.executor_id),
         local,
       });
@@ -75,7 +77,6 @@ export function historyInputFromRpc(answers: RpcBlockAnswers, layout: ShardLayou
     transactionCount: index,
     transactions,
     receipts: executed.map(({ order: _order, local: _local, ...receipt }) => receipt),
-    outcomeViews: (txHash) => statuses.get(txHash)?.receipts_outcome ?? [],
   };
 }
 
