@@ -247,6 +247,11 @@ export interface HistoryStore extends HistoryReader {
   readonly height: number | null;
   /** Applies one block atomically, with the new height; blocks come in height order. */
   apply(update: HistoryBlockUpdate): Awaitable<void>;
+  /**
+   * Applies blocks in height order (the indexer's batch of one event-loop turn), as `apply` of
+   * each would; a store may write them in one go (a transaction several of them advance once).
+   */
+  applyBlocks(updates: readonly HistoryBlockUpdate[]): Awaitable<void>;
   /** Transactions with receipts still to execute, as last applied (the indexer resumes them after a restart or a rewind). */
   incompleteTransactions(): Awaitable<readonly TransactionRecord[]>;
   /**

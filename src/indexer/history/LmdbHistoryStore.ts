@@ -1,6 +1,7 @@
 import type { Database, RootDatabase } from "lmdb";
 import { openDerivedIndexEnv } from "../derivedIndexEnv.js";
 import type {
+  AccountRoleFlag,
   AccountTxRow,
   AccountTxsQuery,
   BlockRow,
@@ -10,10 +11,20 @@ import type {
   ReceiptRow,
   TransactionRecord,
 } from "./HistoryStore.js";
-import { checkNextHeight, flagFilter, includedHashes, rewindHeight, transferFilter, type TransferRow, type TransfersQuery } from "./HistoryStore.js";
+import {
+  ACCOUNT_ROLE_FLAGS,
+  checkNextHeight,
+  flagFilter,
+  includedHashes,
+  rewindHeight,
+  transferFilter,
+  type TransactionDetails,
+  type TransferRow,
+  type TransfersQuery,
+} from "./HistoryStore.js";
 
 /** Bumped when the layout below changes: an index of another format is rebuilt from the blocks. */
-const FORMAT = 2;
+const FORMAT = 3;
 
 /** A block as stored: its row, the transactions it included (tx_index order) and the receipts it executed (receipt_index order). */
 interface StoredBlock {
@@ -22,6 +33,47 @@ interface StoredBlock {
   readonly receiptIds: readonly string[];
   /** Keys of the transfer rows it made. */
   readonly transferKeys?: readonly TransferKey[];
+}
+
+/**
+ * A transaction as stored (FORMAT 3, as JSON: a few times cheaper to write than msgpack for
+ * these nested records): each account row as its account and role flags (bit i set for
+ * ACCOUNT_ROLE_FLAGS[i]), the rest of the row being the transaction's own.
+ */
+interface StoredTransaction {
+  readonly row: BlockTxRow;
+  readonly details: TransactionDetails;
+  readonly accounts: readonly (readonly [accountId: string, flags: number])[];
+}
+
+function toStored(record: TransactionRecord): StoredTransaction {
+  const bits = (row: AccountTxRow) => ACCOUNT_ROLE_FLAGS.reduce((sum, flag, i) => (row[flag] ? sum | (1 << i) : sum), 0);
+  return { row: record.row, details: record.details, accounts: record.accounts.map((row) => [row.account_id, bits(row)]) };
+}
+
+function fromStored(stored: StoredTransaction): TransactionRecord {
+  const { row } = stored;
+  const at = { transaction_hash: row.transaction_hash, tx_block_height: row.tx_block_height, tx_block_timestamp: row.tx_block_timestamp, tx_index: row.tx_index };
+  const accounts = stored.accounts.map(([accountId, bits]): AccountTxRow => {
+    const has = (flag: AccountRoleFlag) => (bits & (1 << ACCOUNT_ROLE_FLAGS.indexOf(flag))) !== 0;
+    return {
+      account_id: accountId,
+      ...at,
+      is_signer: has("is_signer"),
+      is_delegated_signer: has("is_delegated_signer"),
+      is_real_signer: has("is_real_signer"),
+      is_any_signer: has("is_any_signer"),
+      is_predecessor: has("is_predecessor"),
+      is_explicit_refund_to: has("is_explicit_refund_to"),
+      is_receiver: has("is_receiver"),
+      is_real_receiver: has("is_real_receiver"),
+      is_function_call: has("is_function_call"),
+      is_action_arg: has("is_action_arg"),
+      is_event_log: has("is_event_log"),
+      is_success: has("is_success"),
+    };
+  });
+  return { row, details: stored.details, accounts };
 }
 
 /** The marker written with every block, in the same transaction: what the index holds. */
@@ -53,7 +105,7 @@ export class LmdbHistoryStore implements HistoryStore {
   private readonly meta: Database<Head, string>;
   private readonly blockEntries: Database<StoredBlock, number>;
   private readonly heightByHash: Database<number, string>;
-  private readonly txs: Database<TransactionRecord, string>;
+  private readonly txs: Database<StoredTransaction, string>;
   private readonly accounts: Database<AccountTxRow, AccountKey>;
   /** Rows per account, so a first page's unfiltered count is one read (FORMAT 2). */
   private readonly accountCounts: Database<number, string>;
@@ -69,7 +121,7 @@ export class LmdbHistoryStore implements HistoryStore {
     this.meta = env.openDB({ name: "meta" });
     this.blockEntries = env.openDB({ name: "blocks" });
     this.heightByHash = env.openDB({ name: "block-heights" });
-    this.txs = env.openDB({ name: "transactions" });
+    this.txs = env.openDB({ name: "transactions", encoding: "json" });
     this.accounts = env.openDB({ name: "account-txs" });
     this.accountCounts = env.openDB({ name: "account-counts" });
     this.transfers = env.openDB({ name: "account-transfers" });
@@ -93,29 +145,57 @@ export class LmdbHistoryStore implements HistoryStore {
 
 
   apply(update: HistoryBlockUpdate): void {
-    const height = update.block.block_height;
-    checkNextHeight(this.height, height);
-    const included = includedHashes(update);
+    this.applyBlocks([update]);
+  }
+
+  /**
+   * The blocks in one write transaction: a transaction several of them advance is written once,
+   * as the last one left it (its account rows only grow, so the last record's cover the
+   * others'), and each account's row count moves once. A transaction one of these blocks
+   * included has no rows or pending mark yet, so none is looked up or removed.
+   */
+  applyBlocks(updates: readonly HistoryBlockUpdate[]): void {
+    const last = updates.at(-1);
+    if (last === undefined) return;
+    let before = this.height;
+    for (const update of updates) {
+      checkNextHeight(before, update.block.block_height);
+      before = update.block.block_height;
+    }
+    const firstHeight = updates[0]?.block.block_height ?? last.block.block_height;
+    const latest = new Map<string, TransactionRecord>();
+    for (const update of updates) for (const record of update.transactions) latest.set(record.row.transaction_hash, record);
     this.env.transactionSync(() => {
-      for (const record of update.transactions) {
-        const hash = record.row.transaction_hash;
-        this.txs.putSync(hash, record);
-        if (record.row.is_completed) this.incomplete.removeSync(hash);
-        else this.incomplete.putSync(hash, true);
+      const newRows = new Map<string, number>();
+      for (const [hash, record] of latest) {
+        const isNew = record.row.tx_block_height >= firstHeight;
+        this.txs.putSync(hash, toStored(record));
+        if (!record.row.is_completed) this.incomplete.putSync(hash, true);
+        else if (!isNew) this.incomplete.removeSync(hash);
         for (const row of record.accounts) {
           const key = accountKey(row);
-          if (!this.accounts.doesExist(key)) this.addToCount(row.account_id, 1);
+          if (isNew || !this.accounts.doesExist(key)) newRows.set(row.account_id, (newRows.get(row.account_id) ?? 0) + 1);
           this.accounts.putSync(key, row);
         }
       }
-      for (const receipt of update.receipts) this.receipts.putSync(receipt.receipt_id, receipt);
-      const transferKeys = (update.transfers ?? []).map((row): TransferKey => [row.account_id, paddedTimestamp(BigInt(row.block_timestamp)), row.transfer_index]);
-      (update.transfers ?? []).forEach((row, i) => this.transfers.putSync(transferKeys[i]!, row));
-      this.blockEntries.putSync(height, { row: update.block, txHashes: included, receiptIds: update.receipts.map((r) => r.receipt_id), transferKeys });
-      this.heightByHash.putSync(update.block.block_hash, height);
-      this.meta.putSync("head", { format: FORMAT, height, hash: update.block.block_hash });
+      for (const [accountId, added] of newRows) this.addToCount(accountId, added);
+      for (const update of updates) this.putBlock(update);
+      this.meta.putSync("head", { format: FORMAT, height: last.block.block_height, hash: last.block.block_hash });
     });
-    this.height = height;
+    this.height = last.block.block_height;
+  }
+
+  /** Inside a write transaction: a block's entry, its receipt rows and its transfer rows. */
+  private putBlock(update: HistoryBlockUpdate): void {
+    const height = update.block.block_height;
+    for (const receipt of update.receipts) this.receipts.putSync(receipt.receipt_id, receipt);
+    const transferKeys = (update.transfers ?? []).map((row): TransferKey => {
+      const key: TransferKey = [row.account_id, paddedTimestamp(BigInt(row.block_timestamp)), row.transfer_index];
+      this.transfers.putSync(key, row);
+      return key;
+    });
+    this.blockEntries.putSync(height, { row: update.block, txHashes: includedHashes(update), receiptIds: update.receipts.map((r) => r.receipt_id), transferKeys });
+    this.heightByHash.putSync(update.block.block_hash, height);
   }
 
   incompleteTransactions(): TransactionRecord[] {
@@ -152,10 +232,10 @@ export class LmdbHistoryStore implements HistoryStore {
 
   /** Inside a write transaction: a transaction's record, account rows and pending mark. */
   private forgetTransaction(hash: string): void {
-    const record = this.txs.get(hash);
-    if (record === undefined) return;
-    for (const row of record.accounts) {
-      if (this.accounts.removeSync(accountKey(row))) this.addToCount(row.account_id, -1);
+    const stored = this.txs.get(hash);
+    if (stored === undefined) return;
+    for (const [accountId] of stored.accounts) {
+      if (this.accounts.removeSync([accountId, stored.row.tx_block_height, stored.row.tx_index])) this.addToCount(accountId, -1);
     }
     this.txs.removeSync(hash);
     this.incomplete.removeSync(hash);
@@ -179,8 +259,8 @@ export class LmdbHistoryStore implements HistoryStore {
 
   transactions(hashes: readonly string[]): TransactionRecord[] {
     return hashes.flatMap((hash) => {
-      const record = this.txs.get(hash);
-      return record === undefined ? [] : [record];
+      const stored = this.txs.get(hash);
+      return stored === undefined ? [] : [fromStored(stored)];
     });
   }
 
@@ -258,7 +338,9 @@ export class LmdbHistoryStore implements HistoryStore {
 
   receipt(receiptId: string): { row: ReceiptRow; transaction: TransactionRecord | undefined } | undefined {
     const row = this.receipts.get(receiptId);
-    return row === undefined ? undefined : { row, transaction: this.txs.get(row.transaction_hash) };
+    if (row === undefined) return undefined;
+    const stored = this.txs.get(row.transaction_hash);
+    return { row, transaction: stored === undefined ? undefined : fromStored(stored) };
   }
 }
 

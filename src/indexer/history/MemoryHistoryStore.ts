@@ -55,6 +55,10 @@ export class MemoryHistoryStore implements HistoryStore {
 
   constructor(private readonly options: MemoryHistoryStoreOptions = {}) {}
 
+  applyBlocks(updates: readonly HistoryBlockUpdate[]): void {
+    for (const update of updates) this.apply(update);
+  }
+
   apply(update: HistoryBlockUpdate): void {
     const height = update.block.block_height;
     checkNextHeight(this.height, height);

@@ -70,6 +70,10 @@ export class PostgresHistoryStore implements HistoryStore {
     }
   }
 
+  async applyBlocks(updates: readonly HistoryBlockUpdate[]): Promise<void> {
+    for (const update of updates) await this.apply(update);
+  }
+
   async apply(update: HistoryBlockUpdate): Promise<void> {
     await inTransaction(await this.pool.connect(), (client) => this.write(client, update));
     this.height = update.block.block_height;

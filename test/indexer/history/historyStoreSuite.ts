@@ -48,7 +48,7 @@ export function record(height: number, index: number, accounts: Record<string, P
     ...flags,
   });
   return {
-    row: { transaction_hash: hash, tx_block_height: height, tx_index: index, is_completed: completed } as TransactionRecord["row"],
+    row: { transaction_hash: hash, tx_block_height: height, tx_block_timestamp: String(height), tx_index: index, is_completed: completed } as TransactionRecord["row"],
     details: {} as TransactionRecord["details"],
     accounts: Object.entries(accounts).map(([id, flags]) => row(id, flags)),
   };
@@ -93,10 +93,13 @@ export function historyStoreSuite(backends: readonly HistoryBackend[]): void {
     beforeAll(async () => {
       ({ store, reopen } = await backend.open());
       await store.apply({ block: block(0), transactions: [], receipts: [] });
-      await store.apply({ block: block(1), transactions: [record(1, 0, { a: { is_signer: true } }), record(1, 1, { a: { is_signer: true } }, false)], receipts: [receipt(1, 1, 0)] });
-      await store.apply({ block: block(2), transactions: [record(2, 0, { a: { is_signer: true, is_success: true } })], receipts: [receipt(2, 2, 0)] });
-      // Block 3 executes a receipt of tx 1.1 naming `b`, and rewrites `a`'s row of it as a success.
-      await store.apply({ block: block(3), transactions: [record(1, 1, { a: { is_signer: true, is_success: true }, b: { is_receiver: true } })], receipts: [receipt(3, 1, 1)] });
+      // Blocks 1 to 3 in one batch, as the indexer writes a turn's blocks.
+      await store.applyBlocks([
+        { block: block(1), transactions: [record(1, 0, { a: { is_signer: true } }), record(1, 1, { a: { is_signer: true } }, false)], receipts: [receipt(1, 1, 0)] },
+        { block: block(2), transactions: [record(2, 0, { a: { is_signer: true, is_success: true } })], receipts: [receipt(2, 2, 0)] },
+        // Block 3 executes a receipt of tx 1.1 naming `b`, and rewrites `a`'s row of it as a success.
+        { block: block(3), transactions: [record(1, 1, { a: { is_signer: true, is_success: true }, b: { is_receiver: true } })], receipts: [receipt(3, 1, 1)] },
+      ]);
     });
     const page = async (query: Partial<Parameters<HistoryStore["accountTxs"]>[0]>) =>
       await store.accountTxs({ accountId: "a", flags: {}, desc: true, limit: 10, count: true, ...query });
