@@ -234,7 +234,8 @@ async function productionWithHistory(kind: Kind, quick: boolean): Promise<void> 
 }
 
 export async function historyBench({ quick }: { quick: boolean }): Promise<void> {
-  await accountPages(quick);
+  // `--production-only` skips (r) (its stores take minutes to fill) to measure (s) alone.
+  if (!process.argv.includes("--production-only")) await accountPages(quick);
   console.log(`(s) block production throughput with the history index on vs off: rounds of 300 transactions until produced and indexed, two chains alternating`);
   await productionWithHistory("transfer", quick);
   await productionWithHistory("ft", quick);
