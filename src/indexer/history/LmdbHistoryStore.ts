@@ -36,9 +36,8 @@ interface StoredBlock {
 }
 
 /**
- * A transaction as stored (FORMAT 3, as JSON: a few times cheaper to write than msgpack for
- * these nested records): each account row as its account and role flags (bit i set for
- * ACCOUNT_ROLE_FLAGS[i]), the rest of the row being the transaction's own.
+ * A transaction as stored (FORMAT 3): each account row as its account and role flags (bit i
+ * set for ACCOUNT_ROLE_FLAGS[i]), the rest of the row being the transaction's own.
  */
 interface StoredTransaction {
   readonly row: BlockTxRow;
@@ -91,9 +90,10 @@ const paddedTimestamp = (ns: bigint) => ns.toString().padStart(TIMESTAMP_DIGITS,
 
 /**
  * The history index in its own LMDB environment (`<data-dir>/history`), so nothing of it stays
- * in the JS heap: one named database per table, values in lmdb's msgpack. Each block is one
- * write transaction that also moves the head marker, so after a process crash the index is a
- * whole block, never half of one. Commits are not flushed (`noSync`: a flushed commit took
+ * in the JS heap: one named database per table, rows and records as JSON (lmdb's msgpack cost
+ * a few times more to write these nested records). Each batch of blocks is one write
+ * transaction that also moves the head marker, so after a process crash the index is whole
+ * blocks, never half of one. Commits are not flushed (`noSync`: a flushed commit took
  * 6 ms, an unflushed one 0.1 ms), which LMDB makes safe against a process crash but not a
  * system crash; the index is derived from the chain's blocks, so an environment left open by
  * an earlier boot is thrown away and indexed again (openDerivedIndexEnv). An account's page is one
@@ -119,13 +119,13 @@ export class LmdbHistoryStore implements HistoryStore {
     private readonly closeEnv: () => Promise<void>,
   ) {
     this.meta = env.openDB({ name: "meta" });
-    this.blockEntries = env.openDB({ name: "blocks" });
+    this.blockEntries = env.openDB({ name: "blocks", encoding: "json" });
     this.heightByHash = env.openDB({ name: "block-heights" });
     this.txs = env.openDB({ name: "transactions", encoding: "json" });
-    this.accounts = env.openDB({ name: "account-txs" });
+    this.accounts = env.openDB({ name: "account-txs", encoding: "json" });
     this.accountCounts = env.openDB({ name: "account-counts" });
-    this.transfers = env.openDB({ name: "account-transfers" });
-    this.receipts = env.openDB({ name: "receipts" });
+    this.transfers = env.openDB({ name: "account-transfers", encoding: "json" });
+    this.receipts = env.openDB({ name: "receipts", encoding: "json" });
     this.incomplete = env.openDB({ name: "incomplete" });
     const head = this.meta.get("head");
     if (head !== undefined && head.format !== FORMAT) {
