@@ -3,7 +3,7 @@ import type { SignedTransactionView } from "../../chain/transaction/index.js";
 import { parseNep297Log } from "../nep297.js";
 import { accountsNamedIn, jsonArguments } from "./accountsNamedIn.js";
 import type { BlockWork } from "./historyBlockRow.js";
-import type { AccountRoleFlag, AccountTxRow, BlockRow, HistoryBlockUpdate, ReceiptRow, TransactionDetails, TransactionRecord, TransferRow } from "./HistoryStore.js";
+import { ACCOUNT_ROLE_FLAGS, type AccountRoleFlag, type AccountTxRow, type BlockRow, type HistoryBlockUpdate, type ReceiptRow, type TransactionDetails, type TransactionRecord, type TransferRow } from "./HistoryStore.js";
 import { transferItems, transfersOf } from "./transfersOf.js";
 
 /** A transaction a block included, at its block-wide `tx_index`. */
@@ -145,14 +145,14 @@ export class HistoryBuilder {
 
   /** The block's history update; the transactions it completes are forgotten here (the store keeps them). */
   update(input: HistoryBlockInput): HistoryBlockUpdate {
-    const touched = new Set<string>();
+    const touched = new Set<TxDraft>();
     let gasBurnt = 0n;
     let tokensBurnt = 0n;
     for (const tx of input.transactions) {
       const draft = this.startTransaction(tx, input);
       gasBurnt += draft.gasBurnt;
       tokensBurnt += draft.tokensBurnt;
-      touched.add(draft.hash);
+      touched.add(draft);
     }
     const receipts: ReceiptRow[] = [];
     const transfers: TransferRow[] = [];
@@ -166,7 +166,8 @@ export class HistoryBuilder {
       const known = executed.receipt ?? (draft === undefined ? undefined : localReceipt(draft.transaction, executed.id, draft.gasPrice ?? "0"));
       itemsBefore += transferItems(known, executed.logs);
       if (known !== undefined) transfers.push(...transfersOf(known, executed.status, executed.logs, draft?.hash ?? null, place));
-      if (draft === undefined) return;
+      // A receipt of a transaction is always known (`localReceipt` rebuilds the one nearcore does not keep).
+      if (draft === undefined || known === undefined) return;
       this.receiptTx.delete(executed.id);
       draft.pending.delete(executed.id);
       for (const child of executed.receiptIds) {
@@ -176,12 +177,12 @@ export class HistoryBuilder {
       draft.lastBlockHeight = input.height;
       draft.gasBurnt += executed.gasBurnt;
       draft.tokensBurnt += executed.tokensBurnt;
-      const receipt = known!;
+      const receipt = known;
       this.addReceiptRoles(draft, receipt, executed.logs);
       const succeeded = !(typeof executed.status === "object" && "Failure" in executed.status);
       draft.statuses.set(executed.id, executed.status);
       draft.receipts.push({ receipt, execution_outcome: executed.view });
-      touched.add(draft.hash);
+      touched.add(draft);
       receipts.push({
         receipt_id: executed.id,
         block_height: input.height,
@@ -201,7 +202,7 @@ export class HistoryBuilder {
         is_success: succeeded,
       });
     });
-    const transactions = [...touched].map((hash) => this.record(this.drafts.get(hash)!));
+    const transactions = [...touched].map((draft) => this.record(draft));
     return { block: input.row({ transactions: input.transactionCount, receipts: input.receipts.length, gasBurnt, tokensBurnt }), transactions, receipts, transfers };
   }
 
@@ -331,7 +332,7 @@ export function localReceipt(tx: SignedTransactionView, receiptId: string, gasPr
 /** The role flags of a stored account row. */
 function flagsOf(row: AccountTxRow): Flags {
   const flags = { ...NO_ROLE_FLAGS };
-  for (const flag of Object.keys(NO_ROLE_FLAGS) as (keyof Flags)[]) flags[flag] = row[flag];
+  for (const flag of ACCOUNT_ROLE_FLAGS) if (flag !== "is_success") flags[flag] = row[flag];
   return flags;
 }
 

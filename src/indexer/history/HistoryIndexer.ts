@@ -169,8 +169,9 @@ export class HistoryIndexer {
 
   private notify(): void {
     const height = this.store.height ?? -1;
-    for (let i = this.waiters.length - 1; i >= 0; i--) {
-      if (this.waiters[i]!.height <= height) this.waiters.splice(i, 1)[0]!.resolve();
+    for (const waiter of this.waiters.filter((w) => w.height <= height)) {
+      this.waiters.splice(this.waiters.indexOf(waiter), 1);
+      waiter.resolve();
     }
   }
 
