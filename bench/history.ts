@@ -35,8 +35,8 @@ const T0 = 1_763_000_000_000_000_000n;
 
 const FLAGS_FALSE = { ...NO_ROLE_FLAGS, is_success: true };
 
-/** A 44-character base58-looking hash of a position (the length of a real one). */
-const hashOf = (height: number, index: number) => `${height}x${index}`.padEnd(44, "1");
+/** A 44-character base58-looking hash of a position (the length of a real one), one per position. */
+const hashOf = (height: number, index: number) => `${height}x${index}x`.padEnd(44, "1");
 
 function blockRow(height: number, transactions: number): BlockRow {
   return {
