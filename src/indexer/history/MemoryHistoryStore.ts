@@ -96,7 +96,7 @@ export class MemoryHistoryStore implements HistoryStore {
   }
 
   incompleteTransactions(): TransactionRecord[] {
-    return [...this.incomplete].map((hash) => this.txs.get(hash)!);
+    return [...this.incomplete].flatMap((hash) => this.txs.get(hash) ?? []);
   }
 
   rewind(height: number): number | null {
@@ -162,16 +162,22 @@ export class MemoryHistoryStore implements HistoryStore {
       else start = Math.max(start, upperBound(all, query.after));
     }
     const rows: AccountTxRow[] = [];
+    const pushIf = (row: AccountTxRow | undefined) => {
+      if (row !== undefined && matches(row)) rows.push(row);
+    };
     if (query.desc) {
-      for (let i = end - 1; i >= start && rows.length < query.limit; i--) if (matches(all[i]!)) rows.push(all[i]!);
+      for (let i = end - 1; i >= start && rows.length < query.limit; i--) pushIf(all[i]);
     } else {
-      for (let i = start; i < end && rows.length < query.limit; i++) if (matches(all[i]!)) rows.push(all[i]!);
+      for (let i = start; i < end && rows.length < query.limit; i++) pushIf(all[i]);
     }
     if (!query.count) return { rows };
     const first = lowerBound(all, { height: from, index: 0 });
     const last = lowerBound(all, { height: to + 1, index: 0 });
     let count = 0;
-    for (let i = first; i < last; i++) if (matches(all[i]!)) count++;
+    for (let i = first; i < last; i++) {
+      const row = all[i];
+      if (row !== undefined && matches(row)) count++;
+    }
     return { rows, count };
   }
 
@@ -214,10 +220,13 @@ export class MemoryHistoryStore implements HistoryStore {
       else start = Math.max(start, transferBound(all, query.after, true));
     }
     const rows: TransferRow[] = [];
+    const pushIf = (row: TransferRow | undefined) => {
+      if (row !== undefined && matches(row)) rows.push(row);
+    };
     if (query.desc) {
-      for (let i = end - 1; i >= start && rows.length < query.limit; i--) if (matches(all[i]!)) rows.push(all[i]!);
+      for (let i = end - 1; i >= start && rows.length < query.limit; i--) pushIf(all[i]);
     } else {
-      for (let i = start; i < end && rows.length < query.limit; i++) if (matches(all[i]!)) rows.push(all[i]!);
+      for (let i = start; i < end && rows.length < query.limit; i++) pushIf(all[i]);
     }
     return rows;
   }
@@ -234,15 +243,10 @@ function transferPositionOf(row: TransferRow): { timestamp: bigint; index: numbe
 
 /** First index whose transfer is at or after `position` (strictly after with `strict`). */
 function transferBound(rows: readonly TransferRow[], position: { timestamp: bigint; index: number }, strict: boolean): number {
-  let lo = 0;
-  let hi = rows.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    const order = compareTransfers(transferPositionOf(rows[mid]!), position);
-    if (order < 0 || (strict && order === 0)) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+  return partitionPoint(rows, (row) => {
+    const order = compareTransfers(transferPositionOf(row), position);
+    return order < 0 || (strict && order === 0);
+  });
 }
 
 function positionOf(row: AccountTxRow): TxPosition {
@@ -251,23 +255,22 @@ function positionOf(row: AccountTxRow): TxPosition {
 
 /** First index whose row is at or after `position`. */
 function lowerBound(rows: readonly AccountTxRow[], position: TxPosition): number {
-  let lo = 0;
-  let hi = rows.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (compare(positionOf(rows[mid]!), position) < 0) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+  return partitionPoint(rows, (row) => compare(positionOf(row), position) < 0);
 }
 
 /** First index whose row is strictly after `position`. */
 function upperBound(rows: readonly AccountTxRow[], position: TxPosition): number {
+  return partitionPoint(rows, (row) => compare(positionOf(row), position) <= 0);
+}
+
+/** First index of sorted `rows` whose row is not `before` (true for a prefix of them), by bisection. */
+function partitionPoint<T>(rows: readonly T[], before: (row: T) => boolean): number {
   let lo = 0;
   let hi = rows.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (compare(positionOf(rows[mid]!), position) <= 0) lo = mid + 1;
+    const row = rows[mid];
+    if (row !== undefined && before(row)) lo = mid + 1;
     else hi = mid;
   }
   return lo;
