@@ -6,7 +6,7 @@ import { countCasts, countCastsUnder, totalUnder } from "./castCount.js";
 // lowers a count, lower its ceiling with it. Issue 32's targets: casts <= 40 in src/, none in
 // src/server/jsonrpc/ or the upstream follower, non-null assertions halved (455 -> 227).
 const ceilings: { readonly dir: string; readonly casts: number; readonly nonNull: number }[] = [
-  { dir: "src/", casts: 95, nonNull: 385 },
+  { dir: "src/", casts: 94, nonNull: 364 },
   { dir: "src/server/jsonrpc/", casts: 0, nonNull: 0 },
   { dir: "src/chain/fork/", casts: 0, nonNull: 8 },
   { dir: "src/indexer/upstream/", casts: 0, nonNull: 0 },
