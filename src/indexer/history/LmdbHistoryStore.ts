@@ -1,5 +1,6 @@
 import type { Database, RootDatabase } from "lmdb";
 import { openDerivedIndexEnv } from "../derivedIndexEnv.js";
+import { IndexUnavailableError } from "../IndexUnavailableError.js";
 import type {
   AccountRoleFlag,
   AccountTxRow,
@@ -102,6 +103,7 @@ const paddedTimestamp = (ns: bigint) => ns.toString().padStart(TIMESTAMP_DIGITS,
  */
 export class LmdbHistoryStore implements HistoryStore {
   height: number | null;
+  private closed = false;
   private readonly meta: Database<Head, string>;
   private readonly blockEntries: Database<StoredBlock, number>;
   private readonly heightByHash: Database<number, string>;
@@ -249,7 +251,14 @@ export class LmdbHistoryStore implements HistoryStore {
   }
 
   /** Closes the environment (which flushes it) and then removes the open marker. */
+  /** A closed store (a reset or a stop under way) is unavailable, not a driver error. */
+  private checkOpen(): void {
+    if (this.closed) throw new IndexUnavailableError("the history index is closed (the chain is being reset or the server is stopping)");
+  }
+
+  /** Flushes and closes the environment; reads after it answer IndexUnavailableError (`/v0` says 503). */
   close(): Promise<void> {
+    this.closed = true;
     return this.closeEnv();
   }
 
@@ -258,6 +267,7 @@ export class LmdbHistoryStore implements HistoryStore {
   }
 
   transactions(hashes: readonly string[]): TransactionRecord[] {
+    this.checkOpen();
     return hashes.flatMap((hash) => {
       const stored = this.txs.get(hash);
       return stored === undefined ? [] : [fromStored(stored)];
@@ -265,6 +275,7 @@ export class LmdbHistoryStore implements HistoryStore {
   }
 
   accountTxs(query: AccountTxsQuery): { rows: AccountTxRow[]; count?: number } {
+    this.checkOpen();
     const account = query.accountId;
     const from = query.fromHeight ?? 0;
     const to = query.toHeight ?? Number.MAX_SAFE_INTEGER;
@@ -294,6 +305,7 @@ export class LmdbHistoryStore implements HistoryStore {
   }
 
   block(id: number | string): { row: BlockRow; txs: BlockTxRow[]; receipts: ReceiptRow[] } | undefined {
+    this.checkOpen();
     const height = typeof id === "number" ? id : this.heightByHash.get(id);
     const stored = height === undefined ? undefined : this.blockEntries.get(height);
     if (stored === undefined) return undefined;
@@ -308,6 +320,7 @@ export class LmdbHistoryStore implements HistoryStore {
   }
 
   blocks(query: { fromHeight?: number; toHeight?: number; desc: boolean; limit: number }): BlockRow[] {
+    this.checkOpen();
     if (this.height === null) return [];
     const from = Math.max(query.fromHeight ?? 0, 0);
     const to = Math.min(query.toHeight ?? this.height, this.height);
@@ -317,6 +330,7 @@ export class LmdbHistoryStore implements HistoryStore {
   }
 
   accountTransfers(query: TransfersQuery): TransferRow[] {
+    this.checkOpen();
     const account = query.accountId;
     const from = paddedTimestamp(query.fromTimestamp ?? 0n);
     const to = query.toTimestamp === undefined ? "9".repeat(TIMESTAMP_DIGITS) + "9" : paddedTimestamp(query.toTimestamp);
@@ -337,6 +351,7 @@ export class LmdbHistoryStore implements HistoryStore {
   }
 
   receipt(receiptId: string): { row: ReceiptRow; transaction: TransactionRecord | undefined } | undefined {
+    this.checkOpen();
     const row = this.receipts.get(receiptId);
     if (row === undefined) return undefined;
     const stored = this.txs.get(row.transaction_hash);

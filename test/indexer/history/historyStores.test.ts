@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { IndexUnavailableError } from "../../../src/indexer/IndexUnavailableError.js";
 import { LmdbHistoryStore } from "../../../src/indexer/history/LmdbHistoryStore.js";
 import { MemoryHistoryStore } from "../../../src/indexer/history/MemoryHistoryStore.js";
 import { block, historyStoreSuite, receipt, record } from "./historyStoreSuite.js";
@@ -56,5 +57,24 @@ describe("MemoryHistoryStore with idle block rows derived", () => {
     expect(store.transactions(["tx2.0"])).toEqual([]);
     expect(store.rewind(-1)).toBeNull();
     expect(store.blocks({ desc: true, limit: 10 })).toEqual([]);
+  });
+});
+
+describe("LmdbHistoryStore closed", () => {
+  it("answers IndexUnavailableError (/v0 says 503) instead of a driver error while a reset or a stop closes it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "shardkit-history-closed-"));
+    dirs.push(dir);
+    const store = LmdbHistoryStore.open(dir);
+    store.apply({ block: block(0), transactions: [], receipts: [] });
+    await store.close();
+    const reads = [
+      () => store.transactions(["tx"]),
+      () => store.accountTxs({ accountId: "a", flags: {}, desc: true, limit: 10, count: false }),
+      () => store.block(0),
+      () => store.blocks({ desc: false, limit: 10 }),
+      () => store.accountTransfers({ accountId: "a", desc: true, limit: 10 }),
+      () => store.receipt("r"),
+    ];
+    for (const read of reads) expect(read).toThrow(IndexUnavailableError);
   });
 });
