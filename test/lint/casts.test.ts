@@ -4,10 +4,13 @@ import { countCasts, countCastsUnder, totalUnder } from "./castCount.js";
 // A ratchet: type assertions (`x as T`, `<T>x`; `as const` is not one) and non-null assertions
 // (`x!`) in src/ may only go down. Each ceiling is the count the code has now; when a change
 // lowers a count, lower its ceiling with it. Issue 32's targets: casts <= 40 in src/, none in
-// src/server/jsonrpc/ or the upstream follower, non-null assertions halved (455 -> 227).
+// src/server/jsonrpc/ or the upstream follower, non-null assertions halved (455 -> 227). src/chain/
+// has its own row: its share of those targets (an index the code's own bounds keep in range goes
+// through `at`/`byteAt` of src/chain/must.ts, which names the broken invariant instead of `!`).
 const ceilings: { readonly dir: string; readonly casts: number; readonly nonNull: number }[] = [
-  { dir: "src/", casts: 94, nonNull: 364 },
+  { dir: "src/", casts: 94, nonNull: 362 },
   { dir: "src/server/jsonrpc/", casts: 0, nonNull: 0 },
+  { dir: "src/chain/", casts: 75, nonNull: 358 },
   { dir: "src/chain/fork/", casts: 0, nonNull: 8 },
   { dir: "src/indexer/upstream/", casts: 0, nonNull: 0 },
 ];

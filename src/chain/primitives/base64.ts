@@ -9,6 +9,8 @@ import { ShardkitError } from "@shardkit/primitives/ShardkitError";
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 const VALUE_OF = new Int8Array(128).fill(-1);
 for (let i = 0; i < ALPHABET.length; i++) VALUE_OF[ALPHABET.charCodeAt(i)] = i;
+/** The 6-bit value of a character code, -1 for one outside the alphabet. */
+const valueOf = (code: number): number => VALUE_OF[code] ?? -1;
 
 /** Thrown by {@link base64Decode} for text that is not canonical padded base64. */
 export class Base64Error extends ShardkitError<"INVALID_BASE64"> {
@@ -28,13 +30,13 @@ function check(text: string): void {
   // A table-driven loop: several times faster than a regex on short strings.
   for (let i = 0; i < dataChars; i++) {
     const code = text.charCodeAt(i);
-    if (code >= 128 || VALUE_OF[code]! < 0) {
+    if (valueOf(code) < 0) {
       throw new Base64Error(`invalid base64 character ${JSON.stringify(text[i])} at position ${i}`);
     }
   }
   if (pad > 0) {
     // The last data character must not carry bits that the padding says are absent.
-    const last = VALUE_OF[text.charCodeAt(dataChars - 1)]!;
+    const last = valueOf(text.charCodeAt(dataChars - 1));
     if ((last & (pad === 2 ? 0x0f : 0x03)) !== 0) {
       throw new Base64Error("base64 has non-zero bits after the last byte (non-canonical)");
     }
