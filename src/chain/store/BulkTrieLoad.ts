@@ -5,6 +5,7 @@ import { WorkerBucketOrder } from "./WorkerBucketOrder.js";
 import { NodeBuckets } from "./NodeBuckets.js";
 import { StreamTrieBuilder } from "./StreamTrieBuilder.js";
 import type { NodeSource } from "./trieNode.js";
+import { at } from "../must.js";
 
 /** What a bulk load needs from the store that owns the node database. */
 export interface BulkWriter {
@@ -61,7 +62,7 @@ export class BulkTrieLoad {
     if (builder === undefined) {
       if (!Number.isInteger(shard) || shard < 0) throw new RangeError(`bad shard index ${shard}`);
       while (this.builders.length <= shard) this.builders.push(new StreamTrieBuilder(this.sink, this.source));
-      builder = this.builders[shard]!;
+      builder = at(this.builders, shard);
     }
     builder.add(key, value);
   }

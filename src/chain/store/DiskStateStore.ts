@@ -9,6 +9,7 @@ import { decodeStoredNode, placeNode, storedNodeSize, type StoredNode } from "./
 import { Trie } from "./Trie.js";
 import { TrieSnapshot } from "./TrieSnapshot.js";
 import { BranchNode, ExtensionNode, HashNode, type LoadedNode, type NodePath, type NodeSource, type TrieNode } from "./trieNode.js";
+import { at, must } from "../must.js";
 
 const EMPTY_ROOT = new Uint8Array(32);
 
@@ -73,7 +74,7 @@ export class DiskStateStore implements StateStore, NodeSource {
 
   load(ref: HashNode, path: string | NodePath, depth: number): LoadedNode {
     // A reference walked before holds its cache entry: no lookup by hash while it is cached.
-    const held = ref.held as CacheEntry<StoredNode> | undefined;
+    const held = ref.held;
     const stored = (held === undefined ? undefined : this.cache.use(held)) ?? this.lookup(ref, path, depth);
     return placeNode(stored, ref.hash, path, depth);
   }
@@ -97,7 +98,7 @@ export class DiskStateStore implements StateStore, NodeSource {
       }
     }
     ref.held = entry;
-    return entry.value!;
+    return must(entry.value, "the trie node just cached");
   }
 
   // ---- StateStore ------------------------------------------------------------------------
@@ -117,7 +118,7 @@ export class DiskStateStore implements StateStore, NodeSource {
   build(keys: readonly string[], values: readonly string[]): StateSnapshot {
     if (keys.length !== values.length) throw new RangeError("keys and values differ in length");
     for (let i = 1; i < keys.length; i++) {
-      if (!(keys[i - 1]! < keys[i]!)) throw new RangeError(`keys not strictly increasing at index ${i}`);
+      if (!(at(keys, i - 1) < at(keys, i))) throw new RangeError(`keys not strictly increasing at index ${i}`);
     }
     let snapshot: StateSnapshot = this.emptySnapshot;
     const apply = (lo: number) => {
@@ -153,7 +154,7 @@ export class DiskStateStore implements StateStore, NodeSource {
     const { keys, values } = changes;
     if (keys.length !== values.length) throw new RangeError("keys and values differ in length");
     for (let i = 1; i < keys.length; i++) {
-      if (!(keys[i - 1]! < keys[i]!)) throw new RangeError(`change keys not strictly increasing at index ${i}`);
+      if (!(at(keys, i - 1) < at(keys, i))) throw new RangeError(`change keys not strictly increasing at index ${i}`);
     }
     const root = applyChanges(base.trie.root, changes);
     if (root === base.trie.root) return base;

@@ -21,6 +21,7 @@ import { decodeRecord, encodeRecord } from "./records/recordEnvelope.js";
 import { formatHeaderCodec, heightCodec, type FormatHeader } from "./records/smallRecords.js";
 import { storedBlockCodec } from "./records/storedBlockCodec.js";
 import { storedGenesisCodec } from "./records/storedGenesisCodec.js";
+import { errorMessage } from "../errorMessage.js";
 
 // Keys are ordered-binary tuples; heights are numbers, so blocks sort (and are appended) by height.
 const FORMAT_KEY: Key = ["format"];
@@ -39,7 +40,8 @@ const INDEX_PREFIX: Readonly<Record<keyof BlockIndexKeys, string>> = {
   dropped: "d",
   chunks: "c",
 };
-const INDEX_NAMES = Object.keys(INDEX_PREFIX) as (keyof BlockIndexKeys)[];
+const isIndexName = (name: string): name is keyof BlockIndexKeys => Object.hasOwn(INDEX_PREFIX, name);
+const INDEX_NAMES = Object.keys(INDEX_PREFIX).filter(isIndexName);
 const indexKey = (name: keyof BlockIndexKeys, id: string): Key => [INDEX_PREFIX[name], id];
 
 /** lmdb's TransactionFlags ABORTABLE | SYNCHRONOUS_COMMIT | NO_SYNC_FLUSH: committed before returning, flushed later. */
@@ -126,7 +128,7 @@ export class LmdbChainStore implements ChainStore {
       }
       syncDir(this.path);
     } catch (e) {
-      throw new ChainStoreError(`cannot write data dir ${this.path}: ${(e as Error).message}`, { cause: e });
+      throw new ChainStoreError(`cannot write data dir ${this.path}: ${errorMessage(e)}`, { cause: e });
     }
     this.loading = true;
   }
@@ -154,7 +156,7 @@ export class LmdbChainStore implements ChainStore {
       for (const name of ["data.mdb", "lock.mdb", SCRATCH_DIR, LOADING_MARKER]) rmSync(join(dir, name), { recursive: true, force: true });
       syncDir(dir);
     } catch (e) {
-      throw new ChainStoreError(`cannot remove the chain from data dir ${dir}: ${(e as Error).message}`, { cause: e });
+      throw new ChainStoreError(`cannot remove the chain from data dir ${dir}: ${errorMessage(e)}`, { cause: e });
     }
   }
 
@@ -164,21 +166,21 @@ export class LmdbChainStore implements ChainStore {
     try {
       mkdirSync(dir, { recursive: true });
     } catch (e) {
-      throw new ChainStoreError(`cannot open data dir ${dir}: ${(e as Error).message}`, { cause: e });
+      throw new ChainStoreError(`cannot open data dir ${dir}: ${errorMessage(e)}`, { cause: e });
     }
     const unlock = options.lock === false ? () => undefined : lockDataDir(dir);
     try {
       LmdbChainStore.discardUnfinishedLoad(dir, options.lock !== false);
     } catch (e) {
       unlock();
-      throw e instanceof ChainStoreError ? e : new ChainStoreError(`cannot open data dir ${dir}: ${(e as Error).message}`, { cause: e });
+      throw e instanceof ChainStoreError ? e : new ChainStoreError(`cannot open data dir ${dir}: ${errorMessage(e)}`, { cause: e });
     }
     try {
       // noMetaSync: a commit syncs its pages, not the meta page that names it; the next commit syncs that (see README).
       db = open<Buffer, Key>({ path: dir, encoding: "binary", overlappingSync: false, noMetaSync: true, compression: false, maxDbs: 4 });
     } catch (e) {
       unlock();
-      throw new ChainStoreError(`cannot open data dir ${dir}: ${(e as Error).message}`, { cause: e });
+      throw new ChainStoreError(`cannot open data dir ${dir}: ${errorMessage(e)}`, { cause: e });
     }
     let store: LmdbChainStore;
     try {
@@ -206,7 +208,7 @@ export class LmdbChainStore implements ChainStore {
       try {
         this.forkEntries = open<Buffer, Buffer>({ path: join(this.path, FORK_CACHE_DIR), encoding: "binary", keyEncoding: "binary", compression: false });
       } catch (e) {
-        throw new ChainStoreError(`cannot open the fork cache in data dir ${this.path}: ${(e as Error).message}`, { cause: e });
+        throw new ChainStoreError(`cannot open the fork cache in data dir ${this.path}: ${errorMessage(e)}`, { cause: e });
       }
     }
     return new LmdbForkCache(this.forkEntries, forkBlockHash);
@@ -222,7 +224,7 @@ export class LmdbChainStore implements ChainStore {
       try {
         db.transactionSync(() => db.putSync(FORMAT_KEY, encodeRecord(formatHeaderCodec, header)));
       } catch (e) {
-        throw new ChainStoreError(`cannot write data dir ${path}: ${(e as Error).message}`, { cause: e });
+        throw new ChainStoreError(`cannot write data dir ${path}: ${errorMessage(e)}`, { cause: e });
       }
       return;
     }
@@ -242,7 +244,7 @@ export class LmdbChainStore implements ChainStore {
       try {
         db.transactionSync(() => db.putSync(FORMAT_KEY, encodeRecord(formatHeaderCodec, { format: CHAIN_STORE_FORMAT, software: "shardkit" })));
       } catch (e) {
-        throw new ChainStoreError(`cannot write data dir ${path}: ${(e as Error).message}`, { cause: e });
+        throw new ChainStoreError(`cannot write data dir ${path}: ${errorMessage(e)}`, { cause: e });
       }
     }
   }
@@ -254,7 +256,7 @@ export class LmdbChainStore implements ChainStore {
       else if (this.deferFlush) this.db.transactionSync(body, COMMIT_WITHOUT_FLUSH);
       else this.db.transactionSync(body);
     } catch (e) {
-      throw new ChainStoreError(`cannot write data dir ${this.path}: ${(e as Error).message}`, { cause: e });
+      throw new ChainStoreError(`cannot write data dir ${this.path}: ${errorMessage(e)}`, { cause: e });
     }
   }
 
@@ -287,7 +289,7 @@ export class LmdbChainStore implements ChainStore {
         unlinkSync(join(this.path, LOADING_MARKER));
         syncDir(this.path);
       } catch (e) {
-        throw new ChainStoreError(`cannot write data dir ${this.path}: ${(e as Error).message}`, { cause: e });
+        throw new ChainStoreError(`cannot write data dir ${this.path}: ${errorMessage(e)}`, { cause: e });
       }
       this.loading = false;
     }
@@ -364,7 +366,9 @@ export class LmdbChainStore implements ChainStore {
 
   *blocksFrom(height: number): Iterable<StoredBlock> {
     for (const { key, value } of this.db.getRange({ start: blockKey(height), end: blockKey(Number.MAX_SAFE_INTEGER) })) {
-      yield this.decodeBlock(value, (key as [string, number])[1]);
+      const height = Array.isArray(key) ? key[1] : undefined;
+      if (typeof height !== "number") throw new ChainStoreError(`data dir ${this.path}: block key ${JSON.stringify(key)} holds no height`);
+      yield this.decodeBlock(value, height);
     }
   }
 

@@ -2,6 +2,8 @@ import { deserialize, serialize } from "node:v8";
 import type { Database } from "lmdb";
 import { sha256 } from "../primitives/sha256.js";
 import type { ForkCache, ForkEntry, ForkRun } from "./ForkCache.js";
+import { at } from "../must.js";
+import { ChainStoreError } from "./ChainStore.js";
 
 /** LMDB's key size limit is 1,978 bytes; longer keys (contract data keys reach 2 KiB) are hashed. */
 const MAX_RAW_KEY = 1_900;
@@ -12,6 +14,20 @@ const CODE = 0x63; // "c"
 const ABSENT = Buffer.from([0]);
 /** Runs decoded and kept in the heap (a page of contract state each, at most 10,000 entries). */
 const RUNS_KEPT = 16;
+
+/** A run as `putRun` stores it: its keys, its values and the key after it. */
+function isStoredRun(v: unknown): v is [readonly string[], readonly string[], string | null] {
+  if (!Array.isArray(v) || v.length !== 3) return false;
+  const [keys, values, next] = v;
+  return (
+    Array.isArray(keys) &&
+    keys.every((k) => typeof k === "string") &&
+    Array.isArray(values) &&
+    values.length === keys.length &&
+    values.every((value) => typeof value === "string") &&
+    (next === null || typeof next === "string")
+  );
+}
 
 /**
  * {@link ForkCache} in an LMDB environment of the data dir (`fork-cache/`), keyed by the fork
@@ -69,8 +85,10 @@ export class LmdbForkCache implements ForkCache {
     if (kept !== undefined) return kept;
     const stored = this.read(this.key(RUN, id));
     if (stored === undefined) return undefined;
-    const [keys, values, next] = deserialize(stored) as [string[], string[], string | null];
-    const run: ForkRun = { entries: keys.map((k, i): ForkEntry => [k, values[i]!]), next };
+    const decoded: unknown = deserialize(stored);
+    if (!isStoredRun(decoded)) throw new ChainStoreError(`fork cache: the run under ${JSON.stringify(id)} is not a well-formed run record`);
+    const [keys, values, next] = decoded;
+    const run: ForkRun = { entries: keys.map((k, i): ForkEntry => [k, at(values, i)]), next };
     this.keep(id, run);
     return run;
   }
@@ -89,7 +107,10 @@ export class LmdbForkCache implements ForkCache {
   }
 
   private keep(id: string, run: ForkRun): void {
-    if (this.runs.size >= RUNS_KEPT) this.runs.delete(this.runs.keys().next().value!);
+    if (this.runs.size >= RUNS_KEPT) {
+      const oldest = this.runs.keys().next();
+      if (!oldest.done) this.runs.delete(oldest.value);
+    }
     this.runs.set(id, run);
   }
 }

@@ -25,7 +25,10 @@ export class LruCache<K, V> {
   set(key: K, value: V): void {
     this.map.delete(key);
     this.map.set(key, value);
-    if (this.map.size > this.capacity) this.map.delete(this.map.keys().next().value as K);
+    if (this.map.size > this.capacity) {
+      const oldest = this.map.keys().next();
+      if (!oldest.done) this.map.delete(oldest.value);
+    }
   }
 
   /** The cached value, or `load(key)` cached (an undefined result is not cached). */

@@ -4,6 +4,7 @@ import { ChainStoreError, type ChainStore, type MerkleNode, type StoredBlock, ty
 import { MemoryForkCache, type ForkCache } from "./ForkCache.js";
 import { merklePositionsCompletedBy } from "./merklePositions.js";
 import { MemoryStateStore } from "./MemoryStateStore.js";
+import { at } from "../must.js";
 
 type IndexName = keyof BlockIndexKeys;
 const INDEXES: readonly IndexName[] = ["transactions", "receipts", "receiptOutcomes", "dropped", "chunks"];
@@ -19,7 +20,13 @@ export class MemoryChainStore implements ChainStore {
   private readonly blocks: StoredBlock[] = [];
   private firstHeight = 0;
   private readonly byHash = new Map<string, number>();
-  private readonly indexes = new Map<IndexName, Map<string, number>>(INDEXES.map((name) => [name, new Map()]));
+  private readonly indexes: Readonly<Record<IndexName, Map<string, number>>> = {
+    transactions: new Map(),
+    receipts: new Map(),
+    receiptOutcomes: new Map(),
+    dropped: new Map(),
+    chunks: new Map(),
+  };
   private readonly merkle = new Map<string, Uint8Array>();
   private readonly state = new MemoryStateStore();
   private readonly forkCaches = new Map<string, ForkCache>();
@@ -56,7 +63,7 @@ export class MemoryChainStore implements ChainStore {
     const keys = blockIndexKeys(block);
     this.blocks.push(block);
     this.byHash.set(block.hash, block.height);
-    for (const name of INDEXES) for (const id of keys[name]) this.indexes.get(name)!.set(id, block.height);
+    for (const name of INDEXES) for (const id of keys[name]) this.indexes[name].set(id, block.height);
     for (const n of merkleNodes) this.merkle.set(`${n.level}/${n.index}`, n.hash);
   }
 
@@ -66,7 +73,7 @@ export class MemoryChainStore implements ChainStore {
     for (const block of this.blocks.splice(keep)) {
       const keys = blockIndexKeys(block);
       this.byHash.delete(block.hash);
-      for (const name of INDEXES) for (const id of keys[name]) this.indexes.get(name)!.delete(id);
+      for (const name of INDEXES) for (const id of keys[name]) this.indexes[name].delete(id);
       for (const p of merklePositionsCompletedBy(block.height - this.firstHeight + 1)) this.merkle.delete(`${p.level}/${p.index}`);
     }
   }
@@ -84,7 +91,7 @@ export class MemoryChainStore implements ChainStore {
   }
 
   *blocksFrom(height: number): Iterable<StoredBlock> {
-    for (let i = Math.max(0, height - this.firstHeight); i < this.blocks.length; i++) yield this.blocks[i]!;
+    for (let i = Math.max(0, height - this.firstHeight); i < this.blocks.length; i++) yield at(this.blocks, i);
   }
 
   blockHashAt(height: number): Uint8Array | undefined {
@@ -102,23 +109,23 @@ export class MemoryChainStore implements ChainStore {
   }
 
   heightOfTransaction(hash: string): number | undefined {
-    return this.indexes.get("transactions")!.get(hash);
+    return this.indexes.transactions.get(hash);
   }
 
   heightOfReceipt(id: string): number | undefined {
-    return this.indexes.get("receipts")!.get(id);
+    return this.indexes.receipts.get(id);
   }
 
   heightOfReceiptOutcome(id: string): number | undefined {
-    return this.indexes.get("receiptOutcomes")!.get(id);
+    return this.indexes.receiptOutcomes.get(id);
   }
 
   heightOfDroppedTransaction(hash: string): number | undefined {
-    return this.indexes.get("dropped")!.get(hash);
+    return this.indexes.dropped.get(hash);
   }
 
   heightOfChunk(hash: string): number | undefined {
-    return this.indexes.get("chunks")!.get(hash);
+    return this.indexes.chunks.get(hash);
   }
 
   async close(): Promise<void> {

@@ -1,6 +1,7 @@
 import { appendFileSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { bucketOrder, HASH, visitInOrder, type OrderedBucket } from "./bucketOrder.js";
+import { at, int32At } from "../must.js";
 
 /** Bytes of node records held in memory before every bucket is appended to its file. */
 export const DEFAULT_NODE_BUCKET_MEMORY = 64 * 1024 * 1024;
@@ -34,17 +35,17 @@ export class NodeBuckets {
   add(hash: string, encoding: Uint8Array): void {
     const b = hash.charCodeAt(0);
     const need = HASH + 4 + encoding.length;
-    let buf = this.buffers[b]!;
-    const at = this.fill[b]!;
-    if (at + need > buf.length) {
-      const grown = Buffer.allocUnsafe(Math.max(4096, 2 * buf.length, at + need));
-      buf.copy(grown, 0, 0, at);
+    let buf = at(this.buffers, b);
+    const end = int32At(this.fill, b);
+    if (end + need > buf.length) {
+      const grown = Buffer.allocUnsafe(Math.max(4096, 2 * buf.length, end + need));
+      buf.copy(grown, 0, 0, end);
       this.buffers[b] = buf = grown;
     }
-    for (let i = 0; i < HASH; i++) buf[at + i] = hash.charCodeAt(i);
-    buf.writeUInt32LE(encoding.length, at + HASH);
-    buf.set(encoding, at + HASH + 4);
-    this.fill[b] = at + need;
+    for (let i = 0; i < HASH; i++) buf[end + i] = hash.charCodeAt(i);
+    buf.writeUInt32LE(encoding.length, end + HASH);
+    buf.set(encoding, end + HASH + 4);
+    this.fill[b] = end + need;
     this.memory += need;
     this.added++;
     if (this.memory > this.memoryBudget) this.spill();
@@ -56,9 +57,9 @@ export class NodeBuckets {
       this.dirMade = true;
     }
     for (let b = 0; b < 256; b++) {
-      const n = this.fill[b]!;
+      const n = int32At(this.fill, b);
       if (n === 0) continue;
-      appendFileSync(this.file(b), this.buffers[b]!.subarray(0, n));
+      appendFileSync(this.file(b), at(this.buffers, b).subarray(0, n));
       this.onDisk[b] = 1;
       this.fill[b] = 0;
       // Shrink: the next round of this bucket regrows from small buffers, so memory stays at the budget.
@@ -83,7 +84,7 @@ export class NodeBuckets {
     order: (data: Buffer) => OrderedBucket | Promise<OrderedBucket> = (data) => ({ data, order: bucketOrder(data) }),
   ): Promise<void> {
     const load = (b: number): Promise<OrderedBucket> => {
-      let data = this.buffers[b]!.subarray(0, this.fill[b]!);
+      let data = at(this.buffers, b).subarray(0, int32At(this.fill, b));
       if (this.onDisk[b] === 1) data = Buffer.concat([readFileSync(this.file(b)), data]);
       this.buffers[b] = Buffer.allocUnsafe(0);
       const ordered = Promise.resolve(order(data));

@@ -6,6 +6,7 @@ import { childSlot, matchPath, nibbleAt } from "./nibbles.js";
 import { proveTrie } from "./proveTrie.js";
 import { scanTrie, type ScanVisitor } from "./scanTrie.js";
 import { ExtensionNode, HashNode, LeafNode, type TrieNode } from "./trieNode.js";
+import { at } from "../must.js";
 
 const EMPTY_ROOT_LATIN1 = "\0".repeat(32);
 
@@ -28,7 +29,7 @@ export class Trie {
   static fromSorted(keys: readonly string[], values: readonly string[]): Trie {
     if (keys.length !== values.length) throw new RangeError("keys and values differ in length");
     for (let i = 1; i < keys.length; i++) {
-      if (!(keys[i - 1]! < keys[i]!)) throw new RangeError(`keys not strictly increasing at index ${i}`);
+      if (!(at(keys, i - 1) < at(keys, i))) throw new RangeError(`keys not strictly increasing at index ${i}`);
     }
     return new Trie(buildSubtrie(keys, values, 0, keys.length, 0));
   }
@@ -38,7 +39,7 @@ export class Trie {
     const { keys, values } = changes;
     if (keys.length !== values.length) throw new RangeError("keys and values differ in length");
     for (let i = 1; i < keys.length; i++) {
-      if (!(keys[i - 1]! < keys[i]!)) throw new RangeError(`change keys not strictly increasing at index ${i}`);
+      if (!(at(keys, i - 1) < at(keys, i))) throw new RangeError(`change keys not strictly increasing at index ${i}`);
     }
     const root = applyChanges(this.root, changes);
     return root === this.root ? this : new Trie(root);
@@ -69,7 +70,7 @@ export class Trie {
       if (key.length * 2 === depth) return node.value;
       const n = nibbleAt(key, depth);
       if (((node.mask >> n) & 1) === 0) return undefined;
-      node = node.children[childSlot(node.mask, n)]!;
+      node = at(node.children, childSlot(node.mask, n));
       depth++;
     }
     return undefined;

@@ -35,10 +35,11 @@ export class WorkerBucketOrder {
   order(data: Buffer): Promise<OrderedBucket> {
     if (this.failure !== undefined) return Promise.reject(this.failure);
     // Only a buffer that owns its whole ArrayBuffer can be transferred.
-    const own = data.byteOffset === 0 && data.buffer.byteLength === data.length && data.buffer instanceof ArrayBuffer ? data : Buffer.from(new Uint8Array(data).buffer);
+    const whole = data.buffer;
+    const buffer = data.byteOffset === 0 && whole.byteLength === data.length && whole instanceof ArrayBuffer ? whole : new Uint8Array(data).buffer;
     return new Promise((resolve, reject) => {
       this.pending.push({ resolve, reject });
-      const request: BucketOrderRequest = { buffer: own.buffer as ArrayBuffer, length: own.length };
+      const request: BucketOrderRequest = { buffer, length: data.length };
       this.worker.postMessage(request, [request.buffer]);
     });
   }

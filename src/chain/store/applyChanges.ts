@@ -1,6 +1,7 @@
 import { buildSubtrie } from "./buildSubtrie.js";
 import { matchPath, nibbleAt } from "./nibbles.js";
 import { BranchNode, ExtensionNode, LeafNode, childPath, resolveNode, type TrieNode } from "./trieNode.js";
+import { at } from "../must.js";
 
 /** A batch of writes: strictly increasing keys; a `null` value deletes the key. */
 export interface SortedChanges {
@@ -29,10 +30,10 @@ function applyRange(
   if (lo >= hi) return node;
   if (node === null) return buildFromWrites(keys, values, lo, hi, depth, undefined);
   // Every key routed here runs through this node's position, so any of them is its path.
-  node = resolveNode(node, keys[lo]!, depth);
+  node = resolveNode(node, at(keys, lo), depth);
   if (node instanceof LeafNode) {
     if (hi - lo === 1 && keys[lo] === node.key) {
-      const v = values[lo]!;
+      const v = at(values, lo);
       if (v === null) return null;
       return v === node.value ? node : new LeafNode(node.key, v, depth);
     }
@@ -41,7 +42,7 @@ function applyRange(
   if (node instanceof ExtensionNode) {
     const len = node.path.length;
     // Sorted range: if the first and last keys run through the whole path, all do.
-    if (matchPath(keys[lo]!, depth, node.path) === len && matchPath(keys[hi - 1]!, depth, node.path) === len) {
+    if (matchPath(at(keys, lo), depth, node.path) === len && matchPath(at(keys, hi - 1), depth, node.path) === len) {
       const child = applyRange(node.child, depth + len, keys, values, lo, hi);
       if (child === node.child) return node;
       return prependPath(node.path, child, depth);
@@ -68,8 +69,8 @@ function applyBranch(
   let value = node.value;
   let valueKey = node.valueKey;
   let i = lo;
-  if (keys[i]!.length * 2 === depth) {
-    const v = values[i]!;
+  if (at(keys, i).length * 2 === depth) {
+    const v = at(values, i);
     if (v === null) {
       changed = value !== undefined;
       value = undefined;
@@ -77,18 +78,18 @@ function applyBranch(
     } else if (v !== value) {
       changed = true;
       value = v;
-      valueKey = keys[i]!;
+      valueKey = at(keys, i);
     }
     i++;
   }
   // Expand to 16 slots, rewrite the slots that receive changes, then compact again.
   const slots: (TrieNode | null)[] = new Array<TrieNode | null>(16).fill(null);
-  for (let n = 0, k = 0; n < 16; n++) if ((node.mask >> n) & 1) slots[n] = node.children[k++]!;
+  for (let n = 0, k = 0; n < 16; n++) if ((node.mask >> n) & 1) slots[n] = at(node.children, k++);
   while (i < hi) {
-    const n = nibbleAt(keys[i]!, depth);
+    const n = nibbleAt(at(keys, i), depth);
     let j = i + 1;
-    while (j < hi && nibbleAt(keys[j]!, depth) === n) j++;
-    const next = applyRange(slots[n]!, depth + 1, keys, values, i, j);
+    while (j < hi && nibbleAt(at(keys, j), depth) === n) j++;
+    const next = applyRange(at(slots, n), depth + 1, keys, values, i, j);
     if (next !== slots[n]) {
       slots[n] = next;
       changed = true;
@@ -99,13 +100,13 @@ function applyBranch(
   let mask = 0;
   const children: TrieNode[] = [];
   for (let n = 0; n < 16; n++) {
-    const c = slots[n]!;
+    const c = at(slots, n);
     if (c !== null) {
       mask |= 1 << n;
       children.push(c);
     }
   }
-  return normalise(mask, children, value, valueKey, depth, keys[lo]!);
+  return normalise(mask, children, value, valueKey, depth, at(keys, lo));
 }
 
 /** Restores canonical form after a branch lost children or its value. */
@@ -123,7 +124,7 @@ function normalise(
   if (children.length === 1 && value === undefined) {
     const n = 31 - Math.clz32(mask);
     // The lone child may be an untouched reference: its kind decides the merge.
-    const child = resolveNode(children[0]!, childPath(path, depth, n), depth + 1);
+    const child = resolveNode(at(children, 0), childPath(path, depth, n), depth + 1);
     return prependPath(String.fromCharCode(n), child, depth);
   }
   return new BranchNode(mask, children, value, valueKey);
@@ -148,25 +149,26 @@ function buildFromWrites(
 ): TrieNode | null {
   const outKeys: string[] = [];
   const outValues: string[] = [];
-  let leafPending = leaf !== undefined;
+  // The existing leaf until it is merged in (dropped when a write to its key replaces it).
+  let pending = leaf;
   for (let i = lo; i < hi; i++) {
-    const k = keys[i]!;
-    if (leafPending && leaf!.key <= k) {
-      leafPending = false;
-      if (leaf!.key < k) {
-        outKeys.push(leaf!.key);
-        outValues.push(leaf!.value);
+    const k = at(keys, i);
+    if (pending !== undefined && pending.key <= k) {
+      if (pending.key < k) {
+        outKeys.push(pending.key);
+        outValues.push(pending.value);
       }
+      pending = undefined;
     }
-    const v = values[i]!;
+    const v = at(values, i);
     if (v !== null) {
       outKeys.push(k);
       outValues.push(v);
     }
   }
-  if (leafPending) {
-    outKeys.push(leaf!.key);
-    outValues.push(leaf!.value);
+  if (pending !== undefined) {
+    outKeys.push(pending.key);
+    outValues.push(pending.value);
   }
   const built = buildSubtrie(outKeys, outValues, 0, outKeys.length, depth);
   // Keep the old leaf object (and its memoised hash) when nothing about it changed.

@@ -1,3 +1,4 @@
+import { at, int32At } from "../must.js";
 /**
  * A node bucket's records (hash (32 bytes) ‖ u32le length ‖ encoding, see NodeBuckets) in hash
  * order, each distinct hash once: the offsets of the records to visit. Pure, so it can run on
@@ -19,22 +20,23 @@ export interface BucketOrderRequest {
   readonly buffer: ArrayBuffer;
   readonly length: number;
 }
-export type BucketOrderAnswer = (BucketOrderRequest & { readonly order: Int32Array }) | { readonly error: string };
+export type BucketOrderAnswer = (BucketOrderRequest & { readonly order: Int32Array<ArrayBuffer> }) | { readonly error: string };
 
-export function bucketOrder(data: Buffer): Int32Array {
+export function bucketOrder(data: Buffer): Int32Array<ArrayBuffer> {
   const offsets: number[] = [];
   for (let off = 0; off < data.length; off += HASH + 4 + data.readUInt32LE(off + HASH)) offsets.push(off);
   const n = offsets.length;
   if (n >= 2 ** INDEX_BITS) throw new RangeError(`node bucket of ${n} entries is too large to sort`);
   // The first byte is the bucket; bytes 1-4 order almost everything, exact ties are fixed below.
   const packed = new Float64Array(n);
-  for (let i = 0; i < n; i++) packed[i] = data.readUInt32BE(offsets[i]! + 1) * 2 ** INDEX_BITS + i;
+  for (let i = 0; i < n; i++) packed[i] = data.readUInt32BE(at(offsets, i) + 1) * 2 ** INDEX_BITS + i;
   packed.sort();
   const order = new Int32Array(n);
-  for (let i = 0; i < n; i++) order[i] = packed[i]! % 2 ** INDEX_BITS;
-  const prefix = (i: number) => data.readUInt32BE(offsets[order[i]!]! + 1);
+  let i = 0;
+  for (const p of packed) order[i++] = p % 2 ** INDEX_BITS;
+  const prefix = (i: number) => data.readUInt32BE(at(offsets, int32At(order, i)) + 1);
   // Bytes 1-31 (byte 0 is the bucket): orders ties and finds repeats.
-  const compare = (x: number, y: number) => data.compare(data, offsets[y]! + 1, offsets[y]! + HASH, offsets[x]! + 1, offsets[x]! + HASH);
+  const compare = (x: number, y: number) => data.compare(data, at(offsets, y) + 1, at(offsets, y) + HASH, at(offsets, x) + 1, at(offsets, x) + HASH);
   for (let i = 0; i < n; ) {
     let j = i + 1;
     while (j < n && prefix(j) === prefix(i)) j++;
@@ -49,12 +51,12 @@ export function bucketOrder(data: Buffer): Int32Array {
   let previous = -1;
   let previousPrefix = -1;
   for (let i = 0; i < n; i++) {
-    const p = data.readUInt32BE(offsets[order[i]!]! + 1);
+    const p = data.readUInt32BE(at(offsets, int32At(order, i)) + 1);
     // A repeat (identical node) has the same prefix as the node before it: compare just then.
-    if (p === previousPrefix && compare(previous, order[i]!) === 0) continue;
-    previous = order[i]!;
+    if (p === previousPrefix && compare(previous, int32At(order, i)) === 0) continue;
+    previous = int32At(order, i);
     previousPrefix = p;
-    distinct[count++] = offsets[order[i]!]!;
+    distinct[count++] = at(offsets, int32At(order, i));
   }
   return distinct.slice(0, count);
 }
@@ -62,7 +64,7 @@ export function bucketOrder(data: Buffer): Int32Array {
 /** Visits the records at `order` (from bucketOrder): views into `data`, valid during the visit. */
 export function visitInOrder(data: Buffer, order: Int32Array, visit: (hash: Buffer, encoding: Buffer) => void): void {
   for (let i = 0; i < order.length; i++) {
-    const off = order[i]!;
+    const off = int32At(order, i);
     const length = data.readUInt32LE(off + HASH);
     visit(data.subarray(off, off + HASH), data.subarray(off + HASH + 4, off + HASH + 4 + length));
   }

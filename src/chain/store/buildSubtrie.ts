@@ -1,5 +1,6 @@
 import { nibbleAt, nibblePath } from "./nibbles.js";
 import { BranchNode, ExtensionNode, LeafNode, type TrieNode } from "./trieNode.js";
+import { at } from "../must.js";
 
 /**
  * Builds the canonical subtrie holding keys[lo..hi) (strictly increasing latin1 strings,
@@ -15,10 +16,10 @@ export function buildSubtrie(
   depth: number,
 ): TrieNode | null {
   if (lo >= hi) return null;
-  if (hi - lo === 1) return new LeafNode(keys[lo]!, values[lo]!, depth);
+  if (hi - lo === 1) return new LeafNode(at(keys, lo), at(values, lo), depth);
   // In a sorted range the common prefix of all keys is that of the first and the last.
-  const first = keys[lo]!;
-  const last = keys[hi - 1]!;
+  const first = at(keys, lo);
+  const last = at(keys, hi - 1);
   const max = Math.min(first.length, last.length) * 2;
   let split = depth;
   while (split < max && nibbleAt(first, split) === nibbleAt(last, split)) split++;
@@ -37,17 +38,17 @@ function buildBranch(
   let valueKey: string | undefined;
   let i = lo;
   // A key ending exactly here sorts first and becomes the branch value.
-  if (keys[i]!.length * 2 === depth) {
-    valueKey = keys[i]!;
-    value = values[i]!;
+  if (at(keys, i).length * 2 === depth) {
+    valueKey = at(keys, i);
+    value = at(values, i);
     i++;
   }
   let mask = 0;
   const children: TrieNode[] = [];
   while (i < hi) {
-    const n = nibbleAt(keys[i]!, depth);
+    const n = nibbleAt(at(keys, i), depth);
     let j = i + 1;
-    while (j < hi && nibbleAt(keys[j]!, depth) === n) j++;
+    while (j < hi && nibbleAt(at(keys, j), depth) === n) j++;
     mask |= 1 << n;
     children.push(buildSubtrie(keys, values, i, j, depth + 1)!);
     i = j;

@@ -2,8 +2,8 @@ import type { SortedChanges } from "./applyChanges.js";
 
 /**
  * Collects writes for one batch (last write per key wins) and hands them to the trie as a
- * sorted change set. Default string sort is UTF-16 code unit order, which for latin1
- * strings is raw byte order.
+ * sorted change set. String `<` compares UTF-16 code units, which for latin1 strings is raw
+ * byte order.
  */
 export class ChangeSet {
   private readonly writes = new Map<string, string | null>();
@@ -28,7 +28,7 @@ export class ChangeSet {
   }
 
   toSorted(): SortedChanges {
-    const keys = [...this.writes.keys()].sort();
-    return { keys, values: keys.map((k) => this.writes.get(k)!) };
+    const writes = [...this.writes].sort(([a], [b]) => (a < b ? -1 : 1));
+    return { keys: writes.map(([key]) => key), values: writes.map(([, value]) => value) };
   }
 }

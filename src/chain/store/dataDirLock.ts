@@ -1,6 +1,7 @@
 import { linkSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ChainStoreError } from "./ChainStore.js";
+import { errorCode, errorMessage } from "../errorMessage.js";
 
 /** Name of the lock file a writer keeps in its data dir. */
 export const LOCK_FILE = "shardkit.lock";
@@ -38,7 +39,7 @@ function alive(pid: number, startTime: string | undefined): boolean {
     process.kill(pid, 0);
     return true;
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
+    return errorCode(e) === "EPERM";
   }
 }
 
@@ -63,8 +64,8 @@ export function lockDataDir(dir: string): () => void {
         unlinkSync(mine);
       }
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== "EEXIST") {
-        throw new ChainStoreError(`cannot lock data dir ${dir}: ${(e as Error).message}`, { cause: e });
+      if (errorCode(e) !== "EEXIST") {
+        throw new ChainStoreError(`cannot lock data dir ${dir}: ${errorMessage(e)}`, { cause: e });
       }
       let holder: number;
       let holderStart: string | undefined;

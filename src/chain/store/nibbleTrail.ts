@@ -1,4 +1,5 @@
 import type { NodePath } from "./trieNode.js";
+import { byteAt } from "../must.js";
 
 /**
  * The nibbles of the path a depth-first trie walk is on, packed two per byte and overwritten
@@ -11,7 +12,7 @@ export class NibbleTrail implements NodePath {
   set(depth: number, nibble: number): void {
     const i = depth >> 1;
     if (i >= this.bytes.length) this.grow(i + 1);
-    const b = this.bytes[i]!;
+    const b = byteAt(this.bytes, i);
     this.bytes[i] = (depth & 1) === 0 ? (nibble << 4) | (b & 15) : (b & 0xf0) | nibble;
   }
 
@@ -29,7 +30,7 @@ export class NibbleTrail implements NodePath {
     const whole = depth >> 1;
     if (key.length * 2 < depth) return false;
     for (let i = 0; i < whole; i++) if (key.charCodeAt(i) !== this.bytes[i]) return false;
-    return (depth & 1) === 0 || (key.charCodeAt(whole) & 0xf0) === (this.bytes[whole]! & 0xf0);
+    return (depth & 1) === 0 || (key.charCodeAt(whole) & 0xf0) === (byteAt(this.bytes, whole) & 0xf0);
   }
 
   private grow(min: number): void {

@@ -2,6 +2,7 @@ import { encodeNode } from "./nodeEncoding.js";
 import { NibbleTrail } from "./nibbleTrail.js";
 import { childSlot, nibbleAt } from "./nibbles.js";
 import { BranchNode, ExtensionNode, HashNode, LeafNode, type TrieNode } from "./trieNode.js";
+import { at } from "../must.js";
 
 /**
  * Builds the completeness proof for every key under `prefix`: the encodings of the nodes on
@@ -50,13 +51,13 @@ class Prover {
       const n = nibbleAt(this.prefix, depth);
       if (((node.mask >> n) & 1) === 0) return; // absent child: proven empty
       this.trail.set(depth, n);
-      this.collect(node.children[childSlot(node.mask, n)]!, depth + 1);
+      this.collect(at(node.children, childSlot(node.mask, n)), depth + 1);
       return;
     }
     for (let n = 0, k = 0; n < 16; n++) {
       if (((node.mask >> n) & 1) === 0) continue;
       this.trail.set(depth, n);
-      this.collect(node.children[k++]!, depth + 1);
+      this.collect(at(node.children, k++), depth + 1);
     }
   }
 }

@@ -1,6 +1,7 @@
 import { childSlot, nibbleAt } from "./nibbles.js";
 import { BranchNode, ExtensionNode, HashNode, LeafNode, type TrieNode } from "./trieNode.js";
 import { NibbleTrail } from "./nibbleTrail.js";
+import { at } from "../must.js";
 
 /** Receives entries in key order; return `false` to stop the scan. */
 export type ScanVisitor = (key: string, value: string) => boolean | void;
@@ -87,7 +88,7 @@ class Scan {
         childBounded = n === a;
       }
       this.trail.set(depth, n);
-      return this.walk(node.children[childSlot(node.mask, n)]!, depth + 1, childBounded);
+      return this.walk(at(node.children, childSlot(node.mask, n)), depth + 1, childBounded);
     }
     // The branch's own key is the smallest in its subtree; under a cursor it is <= cursor.
     if (node.value !== undefined && !bounded) {
@@ -96,7 +97,7 @@ class Scan {
     const cursorNibble = bounded && depth < this.afterNibbles ? nibbleAt(this.after!, depth) : -1;
     for (let n = 0, k = 0; n < 16; n++) {
       if (((node.mask >> n) & 1) === 0) continue;
-      const child = node.children[k++]!;
+      const child = at(node.children, k++);
       if (n < cursorNibble) continue;
       this.trail.set(depth, n);
       if (!this.walk(child, depth + 1, n === cursorNibble)) return false;

@@ -1,6 +1,7 @@
 import { TrieNodeTag } from "../../proof/trieNodeFormat.js";
 import { flatConcat } from "./flatConcat.js";
 import { BranchNode, ExtensionNode, HashNode, LeafNode, type LoadedNode, type NodePath, type NodeSource } from "./trieNode.js";
+import { byteAt } from "../must.js";
 
 /**
  * A leaf as read from disk. The stored bytes are the canonical encoding (what the hash covers),
@@ -53,7 +54,7 @@ export function decodeStoredNode(bytes: Uint8Array, hash: string, source: NodeSo
     const count = buf.readUInt32LE(1);
     let path = "";
     for (let i = 0; i < count; i++) {
-      const b = buf[5 + (i >> 1)]!;
+      const b = byteAt(buf, 5 + (i >> 1));
       path += String.fromCharCode((i & 1) === 0 ? b >> 4 : b & 15);
     }
     const off = 5 + ((count + 1) >> 1);

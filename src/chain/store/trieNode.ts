@@ -1,4 +1,5 @@
 import type { CacheEntry } from "./NodeCache.js";
+import type { StoredNode } from "./storedNode.js";
 
 /**
  * Immutable trie nodes. Nodes are never mutated after construction except for the lazily
@@ -78,7 +79,7 @@ export class HashNode {
    * The source's handle on the node last loaded through this reference (DiskStateStore: its
    * node cache entry, emptied when the cache drops it, so holding it keeps nothing evicted alive).
    */
-  held: CacheEntry<unknown> | undefined = undefined;
+  held: CacheEntry<StoredNode> | undefined = undefined;
   constructor(
     readonly hash: string,
     readonly source: NodeSource,

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { serialize } from "node:v8";
 import { describe, expect, it } from "vitest";
 import { ChainStoreError, type StoredBlock, type StoredGenesis } from "../../../src/chain/store/ChainStore.js";
 import { MemoryChainStore } from "../../../src/chain/store/MemoryChainStore.js";
@@ -152,5 +153,21 @@ describe("data dir record codecs", () => {
     const bytes = damage(encodeRecord(storedBlockCodec, goldenBlock()));
     expect(() => decodeRecord(storedBlockCodec, bytes, "block 12")).toThrow(ChainStoreError);
     expect(() => decodeRecord(storedBlockCodec, bytes, "block 12")).toThrow(message);
+  });
+  it("reads a format-3 (V8-serialised) record of the right shape and refuses one of another shape", () => {
+    const block = goldenBlock();
+    expect(decodeRecord(storedBlockCodec, serialize(block), "block 12")).toEqual(block);
+    expect(decodeRecord(heightCodec, serialize(12), "head")).toBe(12);
+    const damaged = [
+      { ...block, height: "12" },
+      { ...block, stateRoots: ["not bytes"] },
+      { ...block, signatures: { ...block.signatures, chunks: undefined } },
+    ];
+    for (const record of damaged) {
+      expect(() => decodeRecord(storedBlockCodec, serialize(record), "block 12")).toThrow(ChainStoreError);
+      expect(() => decodeRecord(storedBlockCodec, serialize(record), "block 12")).toThrow("block 12: format-3 record is not a well-formed block");
+    }
+    expect(() => decodeRecord(heightCodec, serialize(1.5), "head")).toThrow("head: format-3 record is not a well-formed height");
+    expect(() => decodeRecord(formatHeaderCodec, serialize({ format: 3, software: "other" }), "data dir")).toThrow("data dir: format-3 record is not a well-formed format header");
   });
 });

@@ -2,6 +2,8 @@ import { deserialize } from "node:v8";
 import { BorshError, BorshReader } from "@shardkit/primitives/borshReader";
 import { BorshWriter } from "@shardkit/primitives/borshWriter";
 import { ChainStoreError } from "../ChainStore.js";
+import { errorMessage } from "../../errorMessage.js";
+import { byteAt } from "../../must.js";
 
 /**
  * Every record of a data dir starts with this envelope: the magic byte 'S', the record kind and
@@ -16,7 +18,7 @@ const V8_TAG = 0xff;
 
 export const RecordKind = { FORMAT: 1, GENESIS: 2, BLOCK: 3, HEIGHT: 4 } as const;
 export type RecordKind = (typeof RecordKind)[keyof typeof RecordKind];
-const KIND_NAMES: Record<RecordKind, string> = { 1: "format header", 2: "genesis", 3: "block", 4: "height" };
+const KIND_NAMES: Readonly<Record<number, string>> = { 1: "format header", 2: "genesis", 3: "block", 4: "height" };
 
 /** How one record kind is written and read, per version (`write` writes the latest). */
 export interface RecordCodec<T> {
@@ -25,6 +27,8 @@ export interface RecordCodec<T> {
   write(w: BorshWriter, value: T): void;
   /** Reads a payload of `version` (<= the latest). */
   read(r: BorshReader, version: number): T;
+  /** Whether a V8-serialised record of a format-3 data dir has the shape of `T`. */
+  isFormat3(value: unknown): value is T;
 }
 
 export function encodeRecord<T>(codec: RecordCodec<T>, value: T): Buffer {
@@ -37,17 +41,20 @@ export function encodeRecord<T>(codec: RecordCodec<T>, value: T): Buffer {
 /** Decodes a record of `codec`'s kind; `what` names it in errors (e.g. "block 1234"). */
 export function decodeRecord<T>(codec: RecordCodec<T>, bytes: Uint8Array, what: string): T {
   if (bytes[0] === V8_TAG) {
+    let value: unknown;
     try {
-      return deserialize(bytes) as T;
+      value = deserialize(bytes);
     } catch (e) {
-      throw new ChainStoreError(`${what}: unreadable format-3 record (${(e as Error).message})`, { cause: e });
+      throw new ChainStoreError(`${what}: unreadable format-3 record (${errorMessage(e)})`, { cause: e });
     }
+    if (!codec.isFormat3(value)) throw new ChainStoreError(`${what}: format-3 record is not a well-formed ${KIND_NAMES[codec.kind]}`);
+    return value;
   }
   if (bytes[0] !== MAGIC || bytes.length < 3) throw new ChainStoreError(`${what}: not a shardkit record`);
-  const kind = bytes[1]!;
-  const version = bytes[2]!;
+  const kind = byteAt(bytes, 1);
+  const version = byteAt(bytes, 2);
   if (kind !== codec.kind) {
-    throw new ChainStoreError(`${what}: a ${KIND_NAMES[kind as RecordKind] ?? `kind-${kind}`} record where a ${KIND_NAMES[codec.kind]} belongs`);
+    throw new ChainStoreError(`${what}: a ${KIND_NAMES[kind] ?? `kind-${kind}`} record where a ${KIND_NAMES[codec.kind]} belongs`);
   }
   if (version < 1 || version > codec.version) {
     throw new ChainStoreError(`${what}: ${KIND_NAMES[codec.kind]} record version ${version} is newer than this shardkit reads (${codec.version}); upgrade shardkit`);

@@ -1,3 +1,4 @@
+import { isJsonObject } from "@shardkit/primitives/isJsonObject";
 import { RecordKind, readSafeU64, type RecordCodec } from "./recordEnvelope.js";
 
 /** The data dir's format header (layout version 1): format u32 ‖ software String. */
@@ -18,6 +19,7 @@ export const formatHeaderCodec: RecordCodec<FormatHeader> = {
     if (software !== "shardkit") throw new RangeError(`written by ${JSON.stringify(software)}`);
     return { format, software };
   },
+  isFormat3: (v): v is FormatHeader => isJsonObject(v) && Number.isSafeInteger(v.format) && v.software === "shardkit",
 };
 
 /** A height (the head, an index entry), layout version 1: u64. */
@@ -28,4 +30,5 @@ export const heightCodec: RecordCodec<number> = {
     w.u64(height);
   },
   read: readSafeU64,
+  isFormat3: (v): v is number => Number.isSafeInteger(v),
 };

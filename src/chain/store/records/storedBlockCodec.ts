@@ -5,6 +5,7 @@ import type { KeyStateChanges, RawStateChange, StateChangeCause } from "../../ru
 import type { SortedChanges } from "../applyChanges.js";
 import type { StoredBlock } from "../ChainStore.js";
 import { ProfileTable, readChunkResult, writeChunkResult } from "./chunkResultCodec.js";
+import { isFormat3Block } from "./format3Shapes.js";
 import { RecordKind, readLatin1, readOption, readSafeU64, readVec, writeLatin1, writeOption, writeVec, type RecordCodec } from "./recordEnvelope.js";
 
 /*
@@ -135,5 +136,5 @@ export const storedBlockCodec: RecordCodec<StoredBlock> = {
       epochProposals: readVec(r, (r): [string, bigint] => [r.string(), r.u128()]),
       signatures: { approval: r.bytesVec(), block: r.bytesVec(), chunks: readVec(r, (r) => r.bytesVec()) },
     };
-  },
+  },  isFormat3: isFormat3Block,
 };

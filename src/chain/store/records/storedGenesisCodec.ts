@@ -3,6 +3,7 @@ import type { BorshReader } from "@shardkit/primitives/borshReader";
 import type { BorshWriter } from "@shardkit/primitives/borshWriter";
 import type { ForkPoint } from "../../fork/ForkPoint.js";
 import type { StoredGenesis } from "../ChainStore.js";
+import { isFormat3Genesis } from "./format3Shapes.js";
 import { RecordKind, readLatin1, readOption, readSafeU64, readVec, writeLatin1, writeOption, writeVec, type RecordCodec } from "./recordEnvelope.js";
 
 /*
@@ -94,4 +95,5 @@ export const storedGenesisCodec: RecordCodec<StoredGenesis> = {
       ...(fork !== undefined && { fork }),
     };
   },
+  isFormat3: isFormat3Genesis,
 };
