@@ -1,6 +1,7 @@
 import { bytesToLatin1 } from "../primitives/latin1.js";
 import type { PublicKey } from "@shardkit/primitives/publicKey";
 import type { DecodedSignedTransaction } from "../transaction/index.js";
+import { at } from "../must.js";
 
 const nonceOf = (stx: DecodedSignedTransaction): bigint => {
   const tx = stx.transaction;
@@ -51,7 +52,7 @@ export class TransactionPool {
     for (let round = 0; queues.some((q) => round < q.txs.length); round++) {
       for (const q of queues) {
         const stx = q.txs[round];
-        if (stx !== undefined) out[q.shard]!.push(stx);
+        if (stx !== undefined) at(out, q.shard).push(stx);
       }
     }
     this.groups.clear();

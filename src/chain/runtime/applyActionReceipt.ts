@@ -12,6 +12,7 @@ import { receivedDataKey } from "./runtimeTrieKeys.js";
 import { getAccount, setAccount } from "./stateAccess.js";
 import type { StateUpdate } from "./StateUpdate.js";
 import { lackingStorageStake } from "./storageStake.js";
+import { at } from "../must.js";
 
 /** The effects of executing one action receipt. */
 export interface ReceiptExecution {
@@ -64,7 +65,7 @@ export function applyActionReceipt(ctx: ApplyContext, su: StateUpdate, receipt: 
   };
   const result = new ActionResult(p.fees.actionReceiptCreation.execution);
   for (let i = 0; i < body.actions.length; i++) {
-    result.merge(applyAction(env, body.actions[i]!, i, body.actions));
+    result.merge(applyAction(env, at(body.actions, i), i, body.actions));
     if (result.error !== undefined) {
       result.error.index = i;
       break;
@@ -141,7 +142,7 @@ export function applyActionReceipt(ctx: ApplyContext, su: StateUpdate, receipt: 
   if (result.error !== undefined) {
     status = { kind: "Failure", error: { ActionError: { index: result.error.index, kind: result.error.kind } } };
   } else if (result.returnData.kind === "ReceiptIndex") {
-    status = { kind: "SuccessReceiptId", receiptId: newReceipts[result.returnData.index]!.receiptId };
+    status = { kind: "SuccessReceiptId", receiptId: at(newReceipts, result.returnData.index).receiptId };
   } else {
     status = { kind: "SuccessValue", value: result.returnData.kind === "Value" ? result.returnData.value : new Uint8Array(0) };
   }

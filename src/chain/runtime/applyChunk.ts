@@ -63,16 +63,16 @@ export interface ChunkResult {
  */
 export function applyChunk(input: ChunkInput): ChunkResult {
   const { ctx, su, gasLimit } = input;
-  const result = {
-    included: [] as ChunkResult["included"],
-    dropped: [] as ChunkResult["dropped"],
-    receiptOutcomes: [] as ExecutionOutcome[],
-    created: [] as Receipt[],
-    createdBy: [] as Uint8Array[],
-    outgoing: [] as Receipt[],
+  const result: { -readonly [K in keyof ChunkResult]: ChunkResult[K] } = {
+    included: [],
+    dropped: [],
+    receiptOutcomes: [],
+    created: [],
+    createdBy: [],
+    outgoing: [],
     gasUsed: 0n,
     balanceBurnt: 0n,
-    proposals: [] as StakeProposal[],
+    proposals: [],
     delayedReceipts: 0,
   };
 

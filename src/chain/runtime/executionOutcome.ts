@@ -2,6 +2,7 @@ import { base58Encode } from "@shardkit/primitives/base58";
 import { base64Encode } from "../primitives/base64.js";
 import { sha256, sha256Utf8 } from "../primitives/sha256.js";
 import type { TxExecutionErrorJson } from "./actionError.js";
+import { at } from "../must.js";
 
 /** How a transaction or receipt ended (nearcore `ExecutionStatus`). */
 export type ExecutionStatus =
@@ -97,34 +98,34 @@ export function outcomeHash(o: ExecutionOutcome): Uint8Array {
   const statusLen = s.kind === "Failure" ? 1 : s.kind === "SuccessValue" ? 5 + s.value.length : 33;
   const partial = new Uint8Array(4 + 32 * o.receiptIds.length + 8 + 16 + 4 + executor.length + statusLen);
   const view = new DataView(partial.buffer);
-  let at = 0;
-  view.setUint32(at, o.receiptIds.length, true);
-  at += 4;
+  let pos = 0;
+  view.setUint32(pos, o.receiptIds.length, true);
+  pos += 4;
   for (const id of o.receiptIds) {
-    partial.set(id, at);
-    at += 32;
+    partial.set(id, pos);
+    pos += 32;
   }
-  view.setBigUint64(at, o.gasBurnt, true);
-  view.setBigUint64(at + 8, o.tokensBurnt & U64_MASK, true);
-  view.setBigUint64(at + 16, o.tokensBurnt >> 64n, true);
-  at += 24;
-  view.setUint32(at, executor.length, true);
-  partial.set(executor, at + 4);
-  at += 4 + executor.length;
-  if (s.kind === "Failure") partial[at] = 1;
+  view.setBigUint64(pos, o.gasBurnt, true);
+  view.setBigUint64(pos + 8, o.tokensBurnt & U64_MASK, true);
+  view.setBigUint64(pos + 16, o.tokensBurnt >> 64n, true);
+  pos += 24;
+  view.setUint32(pos, executor.length, true);
+  partial.set(executor, pos + 4);
+  pos += 4 + executor.length;
+  if (s.kind === "Failure") partial[pos] = 1;
   else if (s.kind === "SuccessValue") {
-    partial[at] = 2;
-    view.setUint32(at + 1, s.value.length, true);
-    partial.set(s.value, at + 5);
+    partial[pos] = 2;
+    view.setUint32(pos + 1, s.value.length, true);
+    partial.set(s.value, pos + 5);
   } else {
-    partial[at] = 3;
-    partial.set(s.receiptId, at + 1);
+    partial[pos] = 3;
+    partial.set(s.receiptId, pos + 1);
   }
   const hashes = new Uint8Array(4 + 32 * (2 + o.logs.length));
   new DataView(hashes.buffer).setUint32(0, 2 + o.logs.length, true);
   hashes.set(o.id, 4);
   hashes.set(sha256(partial), 36);
-  for (let i = 0; i < o.logs.length; i++) hashes.set(sha256Utf8(o.logs[i]!), 68 + 32 * i);
+  for (let i = 0; i < o.logs.length; i++) hashes.set(sha256Utf8(at(o.logs, i)), 68 + 32 * i);
   return sha256(hashes);
 }
 

@@ -14,6 +14,8 @@ import {
   receivedDataKey,
 } from "./runtimeTrieKeys.js";
 import type { StateUpdate } from "./StateUpdate.js";
+import { at } from "../must.js";
+import { InvariantError } from "../must.js";
 
 const u32le = (n: number): string => bytesToLatin1(new BorshWriter().u32(n).toBytes());
 const readU32le = (s: string): number => Buffer.from(s, "latin1").readUInt32LE(0);
@@ -28,7 +30,9 @@ const readU32le = (s: string): number => Buffer.from(s, "latin1").readUInt32LE(0
 export function processReceipt(ctx: ApplyContext, su: StateUpdate, receipt: Receipt): ReceiptExecution | undefined {
   const receiverId = receipt.receiverId;
   if (!isActionReceipt(receipt)) {
-    const body = receipt.body as Extract<Receipt["body"], { type: "Data" }>;
+    const body = receipt.body;
+    // Global contract distributions are applied by globalContractDistribution.ts, never here.
+    if (body.type !== "Data") throw new InvariantError(`a ${body.type} receipt reached processReceipt`);
     if (body.isPromiseResume === true) return processPromiseResume(ctx, su, receipt, body);
     const data = body.data === null ? new BorshWriter().u8(0) : new BorshWriter().u8(1).bytes(body.data);
     su.set(receivedDataKey(receiverId, body.dataId), bytesToLatin1(data.toBytes()));
@@ -46,7 +50,7 @@ export function processReceipt(ctx: ApplyContext, su: StateUpdate, receipt: Rece
         const stored = su.get(receiptKey);
         if (stored === undefined) throw new Error("pending receipt should be in the state");
         su.remove(receiptKey);
-        return applyActionReceipt(ctx, su, decodeReceipt(latin1ToBytes(stored)) as ActionReceiptOf);
+        return applyActionReceipt(ctx, su, decodePostponed(stored));
       }
       su.set(countKey, u32le(readU32le(count) - 1));
     }
@@ -56,7 +60,7 @@ export function processReceipt(ctx: ApplyContext, su: StateUpdate, receipt: Rece
   }
   if (receipt.body.isPromiseYield === true) {
     // Stored until its data comes (nearcore: instant, right after the receipt that made it).
-    su.set(promiseYieldReceiptKey(receiverId, receipt.body.inputDataIds[0]!), bytesToLatin1(encodeReceipt(receipt)));
+    su.set(promiseYieldReceiptKey(receiverId, at(receipt.body.inputDataIds, 0)), bytesToLatin1(encodeReceipt(receipt)));
     su.commit({ type: "postponed_receipt", receiptHash: receipt.receiptId });
     return undefined;
   }
@@ -98,5 +102,12 @@ function processPromiseResume(
   su.remove(statusKey);
   const data = body.data === null ? new BorshWriter().u8(0) : new BorshWriter().u8(1).bytes(body.data);
   su.set(receivedDataKey(receiverId, body.dataId), bytesToLatin1(data.toBytes()));
-  return applyActionReceipt(ctx, su, decodeReceipt(latin1ToBytes(stored)) as ActionReceiptOf);
+  return applyActionReceipt(ctx, su, decodePostponed(stored));
+}
+
+/** A postponed receipt as stored in the state: always an action receipt (data receipts are never postponed). */
+function decodePostponed(stored: string): ActionReceiptOf {
+  const receipt = decodeReceipt(latin1ToBytes(stored));
+  if (!isActionReceipt(receipt)) throw new InvariantError(`the postponed receipt stored in the state is a ${receipt.body.type} receipt`);
+  return receipt;
 }

@@ -4,6 +4,7 @@ import type { Action } from "../transaction/index.js";
 import type { ActionsValidationErrorJson } from "./invalidTxError.js";
 import { U64_MAX } from "../primitives/integerLimits.js";
 import type { RuntimeParameters } from "./parameters.js";
+import { at } from "../must.js";
 
 /** nearcore names of the protocol features behind the actions shardkit does not execute. */
 const UNSUPPORTED_FEATURE: Partial<Record<Action["type"], string>> = {
@@ -32,7 +33,7 @@ export function validateActions(
   }
   let foundDelegate = false;
   for (let i = 0; i < actions.length; i++) {
-    const a = actions[i]!;
+    const a = at(actions, i);
     if (a.type === "DeleteAccount") {
       if (i + 1 < actions.length) return "DeleteActionMustBeFinal";
     } else if (a.type === "Delegate") {

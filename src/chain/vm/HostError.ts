@@ -44,7 +44,7 @@ export type HostError =
 
 export type HostErrorName = HostError["name"];
 
-const fieldsOf = (e: HostError): Fields | undefined => ("fields" in e ? (e.fields as Fields) : undefined);
+const fieldsOf = (e: HostError): Fields | undefined => ("fields" in e ? e.fields : undefined);
 
 /** Rust Debug of the variant, e.g. `GuestPanic { panic_msg: "boom" }`. */
 export function hostErrorDebug(e: HostError): string {

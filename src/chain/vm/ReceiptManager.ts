@@ -1,5 +1,6 @@
 import type { DataReceiver } from "../runtime/receipt.js";
 import type { Action } from "../transaction/index.js";
+import { at } from "../must.js";
 
 /** An action receipt a call is building (nearcore receipt_manager.rs `ReceiptMetadata`). */
 export interface PendingReceipt {
@@ -31,14 +32,14 @@ export class ReceiptManager {
   constructor(private readonly newDataId: () => Uint8Array) {}
 
   receiverOf(receiptIndex: number): string {
-    return this.receipts[receiptIndex]!.receiverId;
+    return at(this.receipts, receiptIndex).receiverId;
   }
 
   createActionReceipt(dependencies: readonly number[], receiverId: string): number {
     const inputDataIds: Uint8Array[] = [];
     for (const dep of dependencies) {
       const dataId = this.newDataId();
-      this.receipts[dep]!.outputDataReceivers.push({ dataId, receiverId });
+      at(this.receipts, dep).outputDataReceivers.push({ dataId, receiverId });
       inputDataIds.push(dataId);
     }
     this.receipts.push({ receiverId, inputDataIds, outputDataReceivers: [], actions: [] });
@@ -56,11 +57,11 @@ export class ReceiptManager {
   }
 
   append(receiptIndex: number, action: Action): void {
-    this.receipts[receiptIndex]!.actions.push(action);
+    at(this.receipts, receiptIndex).actions.push(action);
   }
 
   appendFunctionCall(receiptIndex: number, methodName: string, args: Uint8Array, deposit: bigint, gas: bigint, weight: bigint): void {
-    const actions = this.receipts[receiptIndex]!.actions;
+    const actions = at(this.receipts, receiptIndex).actions;
     if (weight > 0n) this.weights.push({ receipt: receiptIndex, action: actions.length, weight });
     actions.push({ type: "FunctionCall", methodName, args, deposit, gas });
   }
@@ -78,7 +79,7 @@ export class ReceiptManager {
       const share = (unusedGas * w.weight) / total;
       const extra = i === this.weights.length - 1 ? unusedGas - distributed : share;
       distributed += extra;
-      const actions = this.receipts[w.receipt]!.actions;
+      const actions = at(this.receipts, w.receipt).actions;
       const a = actions[w.action];
       if (a?.type !== "FunctionCall") throw new Error("a weighted action should be a function call");
       actions[w.action] = { ...a, gas: a.gas + extra };

@@ -9,6 +9,8 @@ import { hostError } from "./HostError.js";
 import { ReceiptManager } from "./ReceiptManager.js";
 import type { VmContext } from "./VmContext.js";
 import type { VmExternal } from "./VmExternal.js";
+import { byteAt } from "../must.js";
+import { i64Value } from "./instanceExports.js";
 
 /** Wall-clock budget of one call (see VmLogic.checkClock). */
 export const DEFAULT_TIME_LIMIT_MS = 3_000;
@@ -206,7 +208,7 @@ export class VmLogic {
   syncWasmGas(): void {
     const g = this.gasGlobal;
     if (g === undefined) return;
-    const left = g.value as bigint;
+    const left = i64Value(g);
     const spent = this.gasArmed - left;
     this.gasArmed = left;
     this.gas.clearReserve();
@@ -237,7 +239,7 @@ export class VmLogic {
   wasmGasCheckpoint(fee: bigint): void {
     const g = this.gasGlobal;
     if (g === undefined) throw hostError({ name: "IntegerOverflow" }); // unreachable: only gas-global code calls it
-    const left = g.value as bigint; // already lowered by fee
+    const left = i64Value(g); // already lowered by fee
     const spent = this.gasArmed - (left + fee);
     this.gasArmed = left;
     this.gas.clearReserve();
@@ -323,7 +325,7 @@ export class VmLogic {
 
   readU32(ptr: bigint): number {
     const b = this.viewMemory(ptr, 4n);
-    return (b[0]! | (b[1]! << 8) | (b[2]! << 16) | (b[3]! << 24)) >>> 0;
+    return (byteAt(b, 0) | (byteAt(b, 1) << 8) | (byteAt(b, 2) << 16) | (byteAt(b, 3) << 24)) >>> 0;
   }
 
   // ---- registers ----
@@ -384,7 +386,7 @@ export class VmLogic {
     } else {
       const out: number[] = [];
       for (let i = 0n; i <= maxLen; i++) {
-        const el = this.readMemory(ptr + i, 1n)[0]!;
+        const el = byteAt(this.readMemory(ptr + i, 1n), 0);
         if (el === 0) break;
         if (i === maxLen) throw this.totalLogLengthExceeded(maxLen + 1n);
         out.push(el);

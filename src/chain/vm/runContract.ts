@@ -13,6 +13,7 @@ import type { VmExternal } from "./VmExternal.js";
 import { VmLogic } from "./VmLogic.js";
 import type { DataSegment, PreparedContract } from "./wasm/prepareContract.js";
 import { wasmTrapOf } from "./wasmTrapOf.js";
+import { exportedFunction, exportedGlobal, i32Value } from "./instanceExports.js";
 
 /** One contract call: the code (by hash, read lazily), the method and everything it sees. */
 export interface ContractRun {
@@ -207,10 +208,10 @@ function call(run: ContractRun, contract: PreparedContract, codeLength: number, 
     instance = warm?.instance ?? new WebAssembly.Instance(contract.module, imports);
     const counters = contract.gasGlobals;
     if (counters !== undefined) {
-      l.attachGasGlobal(instance.exports[counters.gasExport] as WebAssembly.Global);
-      if (counters.startExport !== undefined) (instance.exports[counters.startExport] as () => unknown)();
+      l.attachGasGlobal(exportedGlobal(instance, counters.gasExport));
+      if (counters.startExport !== undefined) exportedFunction(instance, counters.startExport)();
     }
-    const fn = instance.exports[run.methodName] as () => unknown;
+    const fn = exportedFunction(instance, run.methodName);
     fn();
     l.syncWasmGas();
   } catch (e) {
@@ -268,7 +269,7 @@ function keepWarm(
     const imageEnd = image.offset + image.bytes.length;
     if (written > imageEnd) bytes.fill(0, imageEnd, written);
   }
-  (instance.exports[reuse.resetExport] as () => void)();
+  exportedFunction(instance, reuse.resetExport)();
   link.warm = { instance, memory, dataEnd: contract.writeTracking?.dataEnd ?? memory.buffer.byteLength };
   warmLinks.add(link);
   if (warmLinks.size > WARM_INSTANCES) {
@@ -309,7 +310,7 @@ function writtenEnd(contract: PreparedContract, instance: WebAssembly.Instance |
   const t = contract.writeTracking;
   // Instantiation failed part-way (a start function run by it may have stored before trapping): unknown.
   if (t === undefined || instance === undefined) return undefined;
-  const mark = ((instance.exports[t.markExport] as WebAssembly.Global).value as number) >>> 0;
+  const mark = i32Value(exportedGlobal(instance, t.markExport)) >>> 0;
   return Math.max(mark + t.storeReach, t.dataEnd, l.hostWriteEnd);
 }
 

@@ -2,6 +2,7 @@ import type { Account } from "../../primitives/account.js";
 import type { ApplyContext } from "../ApplyContext.js";
 import type { ActionReceiptOf } from "../receipt.js";
 import type { StateUpdate } from "../StateUpdate.js";
+import { must } from "../../must.js";
 
 /**
  * The state actions of one receipt share: the receiver's account (kept in memory and written
@@ -17,4 +18,9 @@ export interface ActionEnv {
   account: Account | undefined;
   actorId: string;
   readonly promiseResults: readonly (Uint8Array | null)[];
+}
+
+/** The receiver's account, for an action checkAccountExistence has let through (it exists by then). */
+export function receiverAccount(env: ActionEnv): Account {
+  return must(env.account, "the receiver's account (checkAccountExistence found it)");
 }

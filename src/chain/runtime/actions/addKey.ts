@@ -4,7 +4,7 @@ import { accessKeyStorageUsage } from "../../genesis/storageUsage.js";
 import type { AddKeyAction } from "../../transaction/index.js";
 import type { ActionResult } from "../ActionResult.js";
 import { getAccessKey, setAccessKey } from "../stateAccess.js";
-import type { ActionEnv } from "./ActionEnv.js";
+import { type ActionEnv, receiverAccount } from "./ActionEnv.js";
 
 /**
  * nearcore access_keys.rs `action_add_key`: the key must be new; its nonce is
@@ -21,6 +21,6 @@ export function addKey(env: ActionEnv, action: AddKeyAction, result: ActionResul
   if (permission !== "FullAccess" && !("FunctionCall" in permission)) throw new Error("gas-key permission reached AddKey");
   const key: AccessKey = { nonce: BigInt(env.ctx.blockHeight - 1) * p.accessKeyNonceRangeMultiplier, permission };
   setAccessKey(env.su, env.accountId, action.publicKey, key);
-  const account = env.account!;
+  const account = receiverAccount(env);
   env.account = { ...account, storageUsage: account.storageUsage + accessKeyStorageUsage(action.publicKey, key) };
 }

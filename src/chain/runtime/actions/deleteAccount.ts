@@ -2,7 +2,7 @@ import type { DeleteAccountAction } from "../../transaction/index.js";
 import type { ActionResult } from "../ActionResult.js";
 import { balanceRefundReceipt } from "../receipt.js";
 import { codeLength, removeAccountState } from "../stateAccess.js";
-import type { ActionEnv } from "./ActionEnv.js";
+import { type ActionEnv, receiverAccount } from "./ActionEnv.js";
 
 /**
  * nearcore actions.rs `action_delete_account`: refused when the state without code exceeds
@@ -12,7 +12,7 @@ import type { ActionEnv } from "./ActionEnv.js";
  * the predecessor.
  */
 export function deleteAccount(env: ActionEnv, action: DeleteAccountAction, result: ActionResult): void {
-  const account = env.account!;
+  const account = receiverAccount(env);
   const withoutCode = account.storageUsage - codeLength(env.su, env.accountId);
   if (withoutCode > env.ctx.params.maxAccountDeletionStorageUsage) {
     result.fail({ DeleteAccountWithLargeState: { account_id: env.accountId } });

@@ -3,7 +3,7 @@ import { accessKeyStorageUsage } from "../../genesis/storageUsage.js";
 import type { DeleteKeyAction } from "../../transaction/index.js";
 import type { ActionResult } from "../ActionResult.js";
 import { getAccessKey, removeAccessKey } from "../stateAccess.js";
-import type { ActionEnv } from "./ActionEnv.js";
+import { type ActionEnv, receiverAccount } from "./ActionEnv.js";
 
 /** nearcore access_keys.rs `action_delete_key`: the key must exist; its storage is released. */
 export function deleteKey(env: ActionEnv, action: DeleteKeyAction, result: ActionResult): void {
@@ -13,7 +13,7 @@ export function deleteKey(env: ActionEnv, action: DeleteKeyAction, result: Actio
     return;
   }
   removeAccessKey(env.su, env.accountId, action.publicKey);
-  const account = env.account!;
+  const account = receiverAccount(env);
   const usage = accessKeyStorageUsage(action.publicKey, key);
   env.account = { ...account, storageUsage: Math.max(0, account.storageUsage - usage) };
 }

@@ -1,7 +1,7 @@
 import { sha256 } from "../../primitives/sha256.js";
 import type { DeployContractAction } from "../../transaction/index.js";
 import { setCode } from "../stateAccess.js";
-import type { ActionEnv } from "./ActionEnv.js";
+import { type ActionEnv, receiverAccount } from "./ActionEnv.js";
 import { clearContractStorageUsage } from "./clearContractStorageUsage.js";
 
 /**
@@ -10,7 +10,7 @@ import { clearContractStorageUsage } from "./clearContractStorageUsage.js";
  * the new code's length; code_hash = sha256(code).
  */
 export function deployContract(env: ActionEnv, action: DeployContractAction): void {
-  const account = env.account!;
+  const account = receiverAccount(env);
   const storageUsage = clearContractStorageUsage(env, account) + action.code.length;
   setCode(env.su, env.accountId, action.code);
   env.account = { ...account, codeHash: sha256(action.code), storageUsage, globalContract: undefined };

@@ -1,7 +1,7 @@
 import type { DeployGlobalContractAction } from "../../transaction/index.js";
 import type { ActionResult } from "../ActionResult.js";
 import { startDistribution } from "../globalContractDistribution.js";
-import type { ActionEnv } from "./ActionEnv.js";
+import { type ActionEnv, receiverAccount } from "./ActionEnv.js";
 
 /**
  * nearcore global_contracts.rs `action_deploy_global_contract`: the code's storage is paid
@@ -10,7 +10,7 @@ import type { ActionEnv } from "./ActionEnv.js";
  * starts carrying the code to every shard. The deployer's own storage usage is unchanged.
  */
 export function deployGlobalContract(env: ActionEnv, action: DeployGlobalContractAction, result: ActionResult): void {
-  const account = env.account!;
+  const account = receiverAccount(env);
   const cost = env.ctx.params.globalContractStorageAmountPerByte * BigInt(action.code.length);
   if (account.amount < cost) {
     result.fail({ LackBalanceForState: { account_id: env.accountId, amount: cost.toString() } });

@@ -3,7 +3,8 @@ import type { ActionResult, NewReceipt } from "../ActionResult.js";
 import type { ReceiptValidationErrorJson } from "../actionError.js";
 import { validateActions } from "../validateActions.js";
 import { enqueuePromiseYieldTimeout } from "../PromiseYieldTimeouts.js";
-import type { ActionEnv } from "./ActionEnv.js";
+import { type ActionEnv, receiverAccount } from "./ActionEnv.js";
+import { at } from "../../must.js";
 
 /**
  * nearcore actions.rs `action_function_call`, minus the VM: the executor runs the call; on
@@ -18,7 +19,7 @@ export function functionCall(
   isLastAction: boolean,
   result: ActionResult,
 ): void {
-  const account = env.account!;
+  const account = receiverAccount(env);
   const outcome = env.ctx.functionCalls({
     ctx: env.ctx,
     su: env.su,
@@ -48,7 +49,7 @@ export function functionCall(
   // Each yield gets its timeout (nearcore action_function_call, on success).
   const expiresAt = env.ctx.blockHeight + env.ctx.params.wasm.yieldTimeoutLengthInBlocks;
   for (const r of outcome.newReceipts) {
-    if (r.body.type === "Action" && r.body.isPromiseYield === true) enqueuePromiseYieldTimeout(env.su, env.accountId, r.body.inputDataIds[0]!, expiresAt);
+    if (r.body.type === "Action" && r.body.isPromiseYield === true) enqueuePromiseYieldTimeout(env.su, env.accountId, at(r.body.inputDataIds, 0), expiresAt);
   }
   env.account = { ...account, amount: outcome.balance, storageUsage: outcome.storageUsage };
   result.newReceipts.push(...outcome.newReceipts);

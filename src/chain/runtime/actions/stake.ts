@@ -1,7 +1,7 @@
 import { formatPublicKey } from "@shardkit/primitives/publicKey";
 import type { StakeAction } from "../../transaction/index.js";
 import type { ActionResult } from "../ActionResult.js";
-import type { ActionEnv } from "./ActionEnv.js";
+import { type ActionEnv, receiverAccount } from "./ActionEnv.js";
 
 /**
  * nearcore actions.rs `action_stake`: raising the stake locks the difference at once; a
@@ -10,7 +10,7 @@ import type { ActionEnv } from "./ActionEnv.js";
  * more than the balance allows is TriesToStake; less than the minimum is InsufficientStake.
  */
 export function stake(env: ActionEnv, action: StakeAction, result: ActionResult): void {
-  const account = env.account!;
+  const account = receiverAccount(env);
   const id = env.accountId;
   const increment = action.stake > account.locked ? action.stake - account.locked : 0n;
   if (account.amount < increment) {

@@ -2,7 +2,7 @@ import { globalContractCodeKey } from "../runtimeTrieKeys.js";
 import { formatCryptoHash as formatHash } from "../../primitives/cryptoHash.js";
 import type { UseGlobalContractAction } from "../../transaction/index.js";
 import type { ActionResult } from "../ActionResult.js";
-import type { ActionEnv } from "./ActionEnv.js";
+import { type ActionEnv, receiverAccount } from "./ActionEnv.js";
 import { clearContractStorageUsage } from "./clearContractStorageUsage.js";
 import { removeCode } from "../stateAccess.js";
 
@@ -22,7 +22,7 @@ export function useGlobalContract(env: ActionEnv, action: UseGlobalContractActio
     });
     return;
   }
-  const account = env.account!;
+  const account = receiverAccount(env);
   const storageUsage = clearContractStorageUsage(env, account) + (id.kind === "CodeHash" ? 32 : id.accountId.length);
   if (account.globalContract === undefined && account.codeHash.some((b) => b !== 0)) removeCode(env.su, env.accountId);
   env.account = { ...account, codeHash: new Uint8Array(32), storageUsage, globalContract: id };

@@ -1,5 +1,6 @@
 import { ShardkitError } from "@shardkit/primitives/ShardkitError";
 import { loadedOnFirstUse } from "./loadedOnFirstUse.js";
+import { byteAt } from "../../must.js";
 
 /*
  * alt_bn128 (BN254) operations with nearcore's codecs (near-vm-runner logic/alt_bn128.rs):
@@ -56,7 +57,7 @@ const invalid = (what: string, raw: Uint8Array): AltBn128Error => new AltBn128Er
 
 function u256LE(raw: Uint8Array): bigint {
   let v = 0n;
-  for (let i = raw.length - 1; i >= 0; i--) v = (v << 8n) | BigInt(raw[i]!);
+  for (let i = raw.length - 1; i >= 0; i--) v = (v << 8n) | BigInt(byteAt(raw, i));
   return v;
 }
 

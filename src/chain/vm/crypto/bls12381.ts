@@ -1,5 +1,6 @@
 import { ShardkitError } from "@shardkit/primitives/ShardkitError";
 import { loadedOnFirstUse } from "./loadedOnFirstUse.js";
+import { at, byteAt } from "../../must.js";
 
 /*
  * BLS12-381 operations as nearcore's host functions do them (near-vm-runner logic/bls12381.rs
@@ -107,7 +108,7 @@ function unflagged(bytes: Uint8Array): Uint8Array {
  * The subgroup is not checked.
  */
 function deserializeG1(bytes: Uint8Array): G1Point | undefined {
-  const flags = bytes[0]! & 0xe0;
+  const flags = byteAt(bytes, 0) & 0xe0;
   if (flags !== 0) return flags === 0x40 && allZero(bytes.subarray(1)) ? G1.ZERO : undefined;
   const x = fp(bytes.subarray(0, FP));
   const y = fp(bytes.subarray(FP, P1));
@@ -117,7 +118,7 @@ function deserializeG1(bytes: Uint8Array): G1Point | undefined {
 }
 
 function deserializeG2(bytes: Uint8Array): G2Point | undefined {
-  const flags = bytes[0]! & 0xe0;
+  const flags = byteAt(bytes, 0) & 0xe0;
   if (flags !== 0) return flags === 0x40 && allZero(bytes.subarray(1)) ? G2.ZERO : undefined;
   const x = fp2(bytes.subarray(0, FP2));
   const y = fp2(bytes.subarray(FP2, P2));
@@ -162,9 +163,9 @@ const signG2 = (y: Fp2): boolean => (y.c1 !== 0n ? y.c1 > HALF_P : y.c0 > HALF_P
  * zeros; x canonical with x³ + b a square; y of the flagged sign; x ≠ 0. No subgroup check.
  */
 function decompressG1(bytes: Uint8Array): G1Point | undefined {
-  const flags = bytes[0]! & 0xe0;
+  const flags = byteAt(bytes, 0) & 0xe0;
   if ((flags & 0x80) === 0) return undefined;
-  if (flags & 0x40) return (bytes[0]! & 0x3f) === 0 && allZero(bytes.subarray(1)) ? G1.ZERO : undefined;
+  if (flags & 0x40) return (byteAt(bytes, 0) & 0x3f) === 0 && allZero(bytes.subarray(1)) ? G1.ZERO : undefined;
   const x = fp(unflagged(bytes));
   if (x === undefined) return undefined;
   let y: bigint;
@@ -178,9 +179,9 @@ function decompressG1(bytes: Uint8Array): G1Point | undefined {
 }
 
 function decompressG2(bytes: Uint8Array): G2Point | undefined {
-  const flags = bytes[0]! & 0xe0;
+  const flags = byteAt(bytes, 0) & 0xe0;
   if ((flags & 0x80) === 0) return undefined;
-  if (flags & 0x40) return (bytes[0]! & 0x3f) === 0 && allZero(bytes.subarray(1)) ? G2.ZERO : undefined;
+  if (flags & 0x40) return (byteAt(bytes, 0) & 0x3f) === 0 && allZero(bytes.subarray(1)) ? G2.ZERO : undefined;
   const x = fp2(unflagged(bytes));
   if (x === undefined) return undefined;
   let y: Fp2;
@@ -196,30 +197,38 @@ function decompressG2(bytes: Uint8Array): G2Point | undefined {
 /** A 32-byte little-endian scalar, reduced mod r (the points it multiplies are in the subgroup). */
 function scalar(bytes: Uint8Array): bigint {
   let v = 0n;
-  for (let i = bytes.length - 1; i >= 0; i--) v = (v << 8n) | BigInt(bytes[i]!);
+  for (let i = bytes.length - 1; i >= 0; i--) v = (v << 8n) | BigInt(byteAt(bytes, i));
   return v % R;
 }
 
+/** What sum and multiexp need of a G1 or G2 point. */
+interface GroupPoint<P> {
+  add(other: P): P;
+  subtract(other: P): P;
+  multiplyUnsafe(scalar: bigint): P;
+  isTorsionFree(): boolean;
+}
+
 /** Σ ±p_i over (sign, point) items; sign 0 adds, 1 subtracts, anything else is invalid. */
-function sum<T extends G1Point | G2Point>(elements: Uint8Array[], parse: (b: Uint8Array) => T | undefined, zero: T): T | undefined {
+function sum<T extends GroupPoint<T>>(elements: Uint8Array[], parse: (b: Uint8Array) => T | undefined, zero: T): T | undefined {
   let acc = zero;
   for (const item of elements) {
     const p = parse(item.subarray(1));
     if (p === undefined) return undefined;
     const sign = item[0];
     if (sign !== 0 && sign !== 1) return undefined;
-    acc = (sign === 1 ? acc.subtract(p as never) : acc.add(p as never)) as T;
+    acc = sign === 1 ? acc.subtract(p) : acc.add(p);
   }
   return acc;
 }
 
 /** Σ s_i·p_i over (point, scalar) items; every point must be in the subgroup. */
-function multiexp<T extends G1Point | G2Point>(elements: Uint8Array[], size: number, parse: (b: Uint8Array) => T | undefined, zero: T): T | undefined {
+function multiexp<T extends GroupPoint<T>>(elements: Uint8Array[], size: number, parse: (b: Uint8Array) => T | undefined, zero: T): T | undefined {
   let acc = zero;
   for (const item of elements) {
     const p = parse(item.subarray(0, size));
     if (p === undefined || !p.isTorsionFree()) return undefined;
-    acc = acc.add(p.multiplyUnsafe(scalar(item.subarray(size))) as never) as T;
+    acc = acc.add(p.multiplyUnsafe(scalar(item.subarray(size))));
   }
   return acc;
 }
@@ -252,7 +261,7 @@ export function g2Multiexp(data: Uint8Array): Uint8Array | undefined {
 function concatEach(elements: Uint8Array[], outSize: number, each: (item: Uint8Array) => Uint8Array | undefined): Uint8Array | undefined {
   const out = new Uint8Array(elements.length * outSize);
   for (let i = 0; i < elements.length; i++) {
-    const one = each(elements[i]!);
+    const one = each(at(elements, i));
     if (one === undefined) return undefined;
     out.set(one, i * outSize);
   }
@@ -280,7 +289,7 @@ export function mapFpToG1(data: Uint8Array): Uint8Array | undefined {
   const curve = loadCurve();
   return concatEach(items(data, BLS_ITEM.mapFpToG1, "bls12381_map_fp_to_g1"), P1, (item) => {
     const u = fp(item);
-    return u === undefined ? undefined : serializeG1(curve.G1.mapToCurve([u]) as G1Point);
+    return u === undefined ? undefined : serializeG1(G1.fromAffine(curve.G1.mapToCurve([u]).toAffine()));
   });
 }
 
@@ -288,7 +297,7 @@ export function mapFp2ToG2(data: Uint8Array): Uint8Array | undefined {
   const curve = loadCurve();
   return concatEach(items(data, BLS_ITEM.mapFp2ToG2, "bls12381_map_fp2_to_g2"), P2, (item) => {
     const u = fp2(item);
-    return u === undefined ? undefined : serializeG2(curve.G2.mapToCurve([u.c0, u.c1]) as G2Point);
+    return u === undefined ? undefined : serializeG2(G2.fromAffine(curve.G2.mapToCurve([u.c0, u.c1]).toAffine()));
   });
 }
 

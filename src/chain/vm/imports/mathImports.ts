@@ -6,6 +6,7 @@ import { hostError } from "../HostError.js";
 import { secp256k1Recover, secp256k1SignatureValuesOk } from "../secp256k1Recover.js";
 import type { VmLogic } from "../VmLogic.js";
 import type { HostImports } from "./HostImports.js";
+import { byteAt } from "../../must.js";
 
 const ED25519_SPKI_PREFIX = Buffer.from("302a300506032b6570032100", "hex");
 
@@ -46,7 +47,7 @@ export function mathImports(l: VmLogic): HostImports {
       const signature = l.memoryOrRegister(sigPtr, sigLen);
       if (signature.length !== 64) throw hostError({ name: "Ed25519VerifyInvalidInput", fields: { msg: "invalid signature length" } });
       // Kept from ed25519-dalek 1.x so that costs do not change.
-      if ((signature[63]! & 0b1110_0000) !== 0) return 0n;
+      if ((byteAt(signature, 63) & 0b1110_0000) !== 0) return 0n;
       const message = l.memoryOrRegister(msgPtr, msgLen);
       l.gas.payPer("ed25519_verify_byte", message.length);
       const publicKey = l.memoryOrRegister(pkPtr, pkLen);

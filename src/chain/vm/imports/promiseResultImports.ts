@@ -1,6 +1,7 @@
 import { hostError } from "../HostError.js";
 import type { VmLogic } from "../VmLogic.js";
 import type { HostImports } from "./HostImports.js";
+import { at } from "../../must.js";
 
 /** Promise results of a callback, and promise_return (the call's result becomes a receipt's). */
 export function promiseResultImports(l: VmLogic): HostImports {
@@ -15,7 +16,7 @@ export function promiseResultImports(l: VmLogic): HostImports {
       l.denyInView("promise_result");
       const results = l.context.promiseResults;
       if (idx >= BigInt(results.length)) throw hostError({ name: "InvalidPromiseResultIndex", fields: { result_idx: idx } });
-      const r = results[Number(idx)]!;
+      const r = at(results, Number(idx));
       if (r === null) return 2n;
       l.writeRegister(reg, r, false);
       return 1n;

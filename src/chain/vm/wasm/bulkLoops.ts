@@ -3,6 +3,7 @@ import type { LocalTypes } from "./functionContext.js";
 import { type GasPoint, PointKind } from "./gasAnalysis.js";
 import { Op, type Operator } from "./operators.js";
 import { ValType } from "./wasmTypes.js";
+import { at } from "../../must.js";
 
 /**
  * Byte loops run as one bulk operation with one gas charge (gas in globals only).
@@ -28,7 +29,8 @@ import { ValType } from "./wasmTypes.js";
  * can be observed.
  */
 
-export type BulkLoopKind = "forwardCopy" | "backwardCopy" | "fill";
+const BULK_LOOP_KINDS = ["forwardCopy", "backwardCopy", "fill"] as const;
+export type BulkLoopKind = (typeof BULK_LOOP_KINDS)[number];
 
 export interface BulkLoop {
   readonly kind: BulkLoopKind;
@@ -62,17 +64,17 @@ const I32_SUB = 0x6b;
 const I32_LOAD8_U = 0x2d;
 const I32_STORE8 = 0x3a;
 
-/** Matches `ops[at..]` against steps; local indices are captured into `bind` by name. */
+/** Matches `ops[start..]` against steps; local indices are captured into `bind` by name. */
 function match(
   ops: readonly Operator[],
-  at: number,
+  start: number,
   pattern: Pattern,
   bind: Map<string, number>,
 ): boolean {
-  if (at + pattern.length > ops.length) return false;
+  if (start + pattern.length > ops.length) return false;
   for (let k = 0; k < pattern.length; k++) {
-    const op = ops[at + k]!;
-    const step = pattern[k]!;
+    const op = at(ops, start + k);
+    const step = at(pattern, k);
     if (typeof step === "function") {
       if (!step(op)) return false;
       continue;
@@ -122,8 +124,8 @@ const BODIES: Record<BulkLoopKind, Pattern> = {
 export function findBulkLoops(ops: readonly Operator[], points: readonly GasPoint[], locals: LocalTypes): BulkLoop[] {
   const loops: BulkLoop[] = [];
   for (let i = 0; i < ops.length; i++) {
-    if (ops[i]!.code !== Op.loop) continue;
-    for (const kind of Object.keys(BODIES) as BulkLoopKind[]) {
+    if (at(ops, i).code !== Op.loop) continue;
+    for (const kind of BULK_LOOP_KINDS) {
       const bind = new Map<string, number>();
       const body = BODIES[kind];
       if (!match(ops, i, [...HEAD, ...body, ...TAIL], bind)) continue;
@@ -131,8 +133,8 @@ export function findBulkLoops(ops: readonly Operator[], points: readonly GasPoin
       const indices = names.map((name) => bind.get(name)!);
       if (new Set(indices).size !== indices.length) continue; // distinct locals only
       if (indices.some((index) => locals.typeOf(index) !== ValType.i32)) continue;
-      const first = ops[i + 1]!.start;
-      const br = ops[i + HEAD.length + body.length]!.start;
+      const first = at(ops, i + 1).start;
+      const br = at(ops, i + HEAD.length + body.length).start;
       let fee = 0n;
       let entry = false;
       for (const p of points) {
@@ -147,10 +149,10 @@ export function findBulkLoops(ops: readonly Operator[], points: readonly GasPoin
       // The loop's entry charge must sit on its first instruction (branch target), and
       // u32::MAX iterations must not overflow the i64 charge.
       if (!entry || fee <= 0n || fee * 0xffff_ffffn >= 1n << 63n) continue;
-      const valueOp = kind === "fill" ? ops[i + HEAD.length + 6]! : undefined;
+      const valueOp = kind === "fill" ? at(ops, i + HEAD.length + 6) : undefined;
       loops.push({
         kind,
-        start: ops[i]!.start,
+        start: at(ops, i).start,
         n: bind.get("n")!,
         dest: bind.get("d")!,
         src: bind.get("s") ?? -1,

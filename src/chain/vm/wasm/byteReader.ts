@@ -1,4 +1,5 @@
 import { WasmDecodeError } from "./wasmDecodeError.js";
+import { byteAt } from "../../must.js";
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
@@ -35,12 +36,12 @@ export class ByteReader {
 
   u8(): number {
     if (this.pos >= this.end) this.fail("unexpected end");
-    return this.bytes[this.pos++]!;
+    return byteAt(this.bytes, this.pos++);
   }
 
   peekU8(): number {
     if (this.pos >= this.end) this.fail("unexpected end");
-    return this.bytes[this.pos]!;
+    return byteAt(this.bytes, this.pos);
   }
 
   take(length: number): Uint8Array {

@@ -2,6 +2,7 @@ import { WasmDecodeError } from "./wasmDecodeError.js";
 import type { LocalGroup, WasmModule } from "./wasmModule.js";
 import { ExternalKind, type FuncType, type ValType } from "./wasmTypes.js";
 import type { BlockType } from "./operators.js";
+import { at } from "../../must.js";
 
 /** What the per-function analyses need to know about the module: types of functions, globals and tables. */
 export interface ModuleContext {
@@ -77,8 +78,8 @@ export class LocalTypes {
   *runs(): Generator<{ count: number; type: ValType }> {
     let start = 0;
     for (let i = 0; i < this.ends.length; i++) {
-      yield { count: this.ends[i]! - start, type: this.types[i]! };
-      start = this.ends[i]!;
+      yield { count: at(this.ends, i) - start, type: at(this.types, i) };
+      start = at(this.ends, i);
     }
   }
 
@@ -87,7 +88,7 @@ export class LocalTypes {
     let hi = this.ends.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (this.ends[mid]! > index) hi = mid;
+      if (at(this.ends, mid) > index) hi = mid;
       else lo = mid + 1;
     }
     const type = this.types[lo];

@@ -2,6 +2,7 @@ import { isTrappingNumeric, NUMERIC_EFFECTS } from "./numericEffects.js";
 import { Op, type Operator, isMemoryAccess } from "./operators.js";
 import { WasmDecodeError } from "./wasmDecodeError.js";
 import type { WasmLimits } from "./wasmLimits.js";
+import { at } from "../../must.js";
 
 /**
  * finite-wasm's gas analysis (near/finite-wasm `src/gas`), which nearcore's instrumentation
@@ -225,7 +226,7 @@ export function analyzeGas(ops: readonly Operator[], feeOf: FeeModel, merge = tr
     }
   }
   // A charge scheduled after the function's final `end` has nothing to precede: dropped.
-  const points: GasPoint[] = offsets.map((o, i) => ({ offset: o, kind: kinds[i]!, fee: fees[i]! }));
+  const points: GasPoint[] = offsets.map((o, i) => ({ offset: o, kind: at(kinds, i), fee: at(fees, i) }));
   return merge ? mergeAcross(mergeSamePoint(points)) : points;
 }
 
@@ -234,7 +235,7 @@ function mergeWith(points: GasPoint[], merge: (prev: GasPoint, next: GasPoint) =
   let prev = points[0];
   if (prev === undefined) return out;
   for (let i = 1; i < points.length; i++) {
-    const next = points[i]!;
+    const next = at(points, i);
     const merged = merge(prev, next);
     if (merged !== undefined) prev = merged;
     else {

@@ -46,6 +46,7 @@ import { WasmDecodeError } from "./wasmDecodeError.js";
 import type { WasmLimits } from "./wasmLimits.js";
 import type { Export, FunctionBody, Import, WasmModule } from "./wasmModule.js";
 import { ExternalKind, type FuncType, ValType, sameFuncType } from "./wasmTypes.js";
+import { at } from "../../must.js";
 
 export const FINITE_WASM_IMPORT_MODULE = "internal";
 
@@ -413,7 +414,10 @@ function instrumentFunction(
   const f64Local = f32Local + (needsF32 ? 1 : 0);
   // Write mark scratch locals: the address, and the stored value of each type the body stores.
   const storeTypes = new Set<ValType>();
-  if (mark !== undefined) for (const op of ops) if (STORES[op.code] !== undefined) storeTypes.add(STORES[op.code]!.type);
+  if (mark !== undefined) for (const op of ops) {
+    const store = STORES[op.code];
+    if (store !== undefined) storeTypes.add(store.type);
+  }
   const markLocals: ValType[] = storeTypes.size === 0 ? [] : [ValType.i32, ...storeTypes];
   const addrLocal = f64Local + (needsF64 ? 1 : 0);
   const valueTypes = [...storeTypes];
@@ -463,7 +467,7 @@ function instrumentFunction(
   // the final unstack call instead of leaving the function.
   w.u8(Op.block);
   if (type.results.length === 0) w.u8(0x40);
-  else if (type.results.length === 1) w.u8(type.results[0]!);
+  else if (type.results.length === 1) w.u8(at(type.results, 0));
   else w.varSafeInt(type.params.length === 0 ? typeIdx : typeIndex({ params: [], results: type.results }));
 
   // Original bytes are copied in runs; `copied` is where the next run starts.
@@ -475,11 +479,11 @@ function instrumentFunction(
   };
   let next = 0;
   for (const op of ops) {
-    if (next < points.length && points[next]!.offset === op.start) {
+    if (next < points.length && at(points, next).offset === op.start) {
       copyUpTo(op.start);
-      while (next < points.length && points[next]!.offset === op.start) {
-        if (counters === undefined) emitCharge(w, points[next++]!, countLocal);
-        else emitGlobalPoint(w, points[next++]!, countLocal, feeLocal, counters.gas, gasInLocal ? gasLocal : undefined);
+      while (next < points.length && at(points, next).offset === op.start) {
+        if (counters === undefined) emitCharge(w, at(points, next++), countLocal);
+        else emitGlobalPoint(w, at(points, next++), countLocal, feeLocal, counters.gas, gasInLocal ? gasLocal : undefined);
       }
     }
     const loop = op.code === Op.loop ? loops.get(op.start) : undefined;
@@ -515,9 +519,9 @@ function instrumentFunction(
         w.u8(Op.return);
         copied = op.end;
         break;
-      default:
-        if (mark !== undefined && STORES[op.code] !== undefined) {
-          const store = STORES[op.code]!;
+      default: {
+        const store = STORES[op.code];
+        if (mark !== undefined && store !== undefined) {
           mark.reach = Math.max(mark.reach, (op.offset ?? 0) + store.width);
           copyUpTo(op.start);
           // [addr, value] → keep addr in a local, store, then raise the mark to addr.
@@ -539,6 +543,7 @@ function instrumentFunction(
           copyUpTo(op.end);
           canonicaliseNaN(w, f64Local, 0x44, CANONICAL_F64_NAN, 0x61);
         }
+      }
     }
   }
   // The body's own final `end` closes the wrapping block.

@@ -13,6 +13,7 @@ import {
   encodeModule,
 } from "./wasmModule.js";
 import { ExternalKind, type FuncType } from "./wasmTypes.js";
+import { at } from "../../must.js";
 
 export type { PrepareErrorJson } from "./prepareError.js";
 export { NEARCORE_WASM_LIMITS, type WasmLimits } from "./wasmLimits.js";
@@ -192,7 +193,7 @@ function describe(
   const importedFunctions: { name: string; type: FuncType }[] = [];
   for (const imp of m.imports) {
     if (imp.desc.kind === ExternalKind.func)
-      importedFunctions.push({ name: imp.name, type: m.types[imp.desc.typeIndex]! });
+      importedFunctions.push({ name: imp.name, type: at(m.types, imp.desc.typeIndex) });
   }
   const exportedFunctions = new Map<string, FuncType>();
   for (const exp of m.exports) {

@@ -3,6 +3,7 @@ import { NUMERIC_EFFECTS } from "./numericEffects.js";
 import { type BlockType, Op, type Operator, isMemoryAccess } from "./operators.js";
 import { WasmDecodeError } from "./wasmDecodeError.js";
 import { type FuncType, ValType } from "./wasmTypes.js";
+import { at } from "../../must.js";
 
 /**
  * Stack accounting of finite-wasm's `max_stack` analysis with nearcore's size configuration
@@ -189,7 +190,7 @@ export function maxOperandStackSize(ops: readonly Operator[], ctx: ModuleContext
         push(ValType.f64);
         break;
       case Op.refNull:
-        push(op.types![0]!);
+        push(at(op.types!, 0));
         break;
       case Op.refIsNull:
         pop();

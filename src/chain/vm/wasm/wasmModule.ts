@@ -3,6 +3,7 @@ import { ByteWriter } from "./byteWriter.js";
 import { type ConstExpr, readConstExpr, writeConstExpr } from "./constExpr.js";
 import {
   ExternalKind,
+  isExternalKind,
   type FuncType,
   type GlobalType,
   type Limits,
@@ -231,8 +232,8 @@ function decodeSection(id: number, r: ByteReader, m: WasmModule, observer: Decod
       m.exports = readVec(r, () => {
         const name = r.name();
         const kind = r.u8();
-        if (kind > ExternalKind.global) r.fail(`unsupported export kind ${kind}`);
-        return { name, kind: kind as ExternalKind, index: r.varU32() };
+        if (!isExternalKind(kind)) r.fail(`unsupported export kind ${kind}`);
+        return { name, kind, index: r.varU32() };
       });
       return;
     case SectionId.start:

@@ -16,6 +16,7 @@ export const ValType = {
 export type ValType = (typeof ValType)[keyof typeof ValType];
 
 const VAL_TYPES: ReadonlySet<number> = new Set(Object.values(ValType));
+const isValType = (byte: number): byte is ValType => VAL_TYPES.has(byte);
 
 export function isRefType(type: ValType): boolean {
   return type === ValType.funcref || type === ValType.externref;
@@ -23,8 +24,8 @@ export function isRefType(type: ValType): boolean {
 
 export function readValType(reader: ByteReader): ValType {
   const byte = reader.u8();
-  if (!VAL_TYPES.has(byte)) reader.fail(`unsupported value type 0x${byte.toString(16)}`);
-  return byte as ValType;
+  if (!isValType(byte)) reader.fail(`unsupported value type 0x${byte.toString(16)}`);
+  return byte;
 }
 
 export function readRefType(reader: ByteReader): ValType {
@@ -118,3 +119,7 @@ export function writeGlobalType(writer: ByteWriter, type: GlobalType): void {
 /** External kinds of imports and exports. */
 export const ExternalKind = { func: 0, table: 1, memory: 2, global: 3 } as const;
 export type ExternalKind = (typeof ExternalKind)[keyof typeof ExternalKind];
+
+export function isExternalKind(kind: number): kind is ExternalKind {
+  return kind === ExternalKind.func || kind === ExternalKind.table || kind === ExternalKind.memory || kind === ExternalKind.global;
+}
