@@ -2,6 +2,7 @@ import { closeSync, mkdirSync, openSync, readSync, rmSync, writeSync } from "nod
 import { join } from "node:path";
 import { entryRecordSize, writeEntryRecord } from "./entryRecords.js";
 import { sortByKey } from "./sortByKey.js";
+import { at, int32At } from "../must.js";
 
 /** Key and value characters (latin1: bytes) held in memory before a sorted run goes to disk. */
 export const DEFAULT_RUN_BYTES = 64 * 1024 * 1024;
@@ -69,8 +70,8 @@ export class EntrySorter {
       const out = new RunWriter(fd);
       const order = this.order();
       for (let j = 0; j < order.length; j++) {
-        const i = order[j]!;
-        out.entry(this.keys[i]!, this.values[i]!, this.records[i]!, this.owners[i]!);
+        const i = int32At(order, j);
+        out.entry(at(this.keys, i), at(this.values, i), at(this.records, i), at(this.owners, i));
       }
       out.flush();
     } finally {
@@ -89,8 +90,8 @@ export class EntrySorter {
     if (this.runs.length === 0) {
       const order = this.order();
       for (let j = 0; j < order.length; j++) {
-        const i = order[j]!;
-        yield { key: this.keys[i]!, value: this.values[i]!, record: this.records[i]!, owner: this.owners[i]! };
+        const i = int32At(order, j);
+        yield { key: at(this.keys, i), value: at(this.values, i), record: at(this.records, i), owner: at(this.owners, i) };
       }
       return;
     }
@@ -105,18 +106,18 @@ export class EntrySorter {
           const l = 2 * i + 1;
           if (l >= heap.length) return;
           const r = l + 1;
-          const m = r < heap.length && less(heap[r]!, heap[l]!) ? r : l;
-          if (!less(heap[m]!, heap[i]!)) return;
-          [heap[i], heap[m]] = [heap[m]!, heap[i]!];
+          const m = r < heap.length && less(at(heap, r), at(heap, l)) ? r : l;
+          if (!less(at(heap, m), at(heap, i))) return;
+          [heap[i], heap[m]] = [at(heap, m), at(heap, i)];
           i = m;
         }
       };
       for (let i = (heap.length >> 1) - 1; i >= 0; i--) down(i);
       while (heap.length > 0) {
-        const top = heap[0]!;
+        const top = at(heap, 0);
         yield { key: top.key, value: top.value, record: top.record, owner: top.owner };
         if (!top.next()) {
-          heap[0] = heap[heap.length - 1]!;
+          heap[0] = at(heap, heap.length - 1);
           heap.pop();
         }
         down(0);

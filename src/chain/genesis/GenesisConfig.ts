@@ -1,5 +1,7 @@
 import { ShardLayout } from "../shards/ShardLayout.js";
 import { GenesisError } from "./GenesisError.js";
+import { isJsonObject } from "@shardkit/primitives/isJsonObject";
+import { errorMessage } from "../errorMessage.js";
 
 /** The chain-level genesis settings shardkit honours (nearcore genesis field names in docs). */
 export interface GenesisConfig {
@@ -95,13 +97,12 @@ export function parseGenesisConfig(fields: ReadonlyMap<string, unknown>, nowMs: 
  */
 export function parseShardLayout(v: unknown): ShardLayout | undefined {
   if (v === undefined || v === null) return undefined;
-  if (typeof v !== "object" || Array.isArray(v)) throw new GenesisError("genesis field shard_layout must be an object");
-  const entries = Object.entries(v as Record<string, unknown>);
-  const [version, body] = entries[0] ?? [];
-  if (entries.length !== 1 || typeof body !== "object" || body === null) {
+  if (!isJsonObject(v)) throw new GenesisError("genesis field shard_layout must be an object");
+  const entries = Object.entries(v);
+  const [version, b] = entries[0] ?? [];
+  if (entries.length !== 1 || !isJsonObject(b)) {
     throw new GenesisError("genesis field shard_layout must be {\"V<n>\": {...}}");
   }
-  const b = body as Record<string, unknown>;
   try {
     if (version === "V0") {
       const n = b["num_shards"];
@@ -119,15 +120,12 @@ export function parseShardLayout(v: unknown): ShardLayout | undefined {
     return ShardLayout.fromBoundaries(boundaries, ids);
   } catch (e) {
     if (e instanceof GenesisError) throw e;
-    throw new GenesisError(`genesis field shard_layout: ${(e as Error).message}`);
+    throw new GenesisError(`genesis field shard_layout: ${errorMessage(e)}`);
   }
 }
 
 function firstValidator(v: unknown): string | undefined {
   if (!Array.isArray(v) || v.length === 0) return undefined;
   const first: unknown = v[0];
-  if (typeof first === "object" && first !== null && typeof (first as { account_id?: unknown }).account_id === "string") {
-    return (first as { account_id: string }).account_id;
-  }
-  return undefined;
+  return isJsonObject(first) && typeof first.account_id === "string" ? first.account_id : undefined;
 }

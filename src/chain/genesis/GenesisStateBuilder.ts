@@ -16,6 +16,7 @@ import {
   codeStorageUsage,
   dataStorageUsage,
 } from "./storageUsage.js";
+import { at, int32At } from "../must.js";
 
 /** Sorted trie contents of one shard. */
 export interface ShardEntries {
@@ -167,7 +168,7 @@ export class GenesisStateBuilder {
     const sizes = new Int32Array(layout.numShards);
     const shardOfAccount = new Map<AccountAggregate, number>();
     for (let i = 0; i < this.keys.length; i++) {
-      const owner = this.owners[i]!;
+      const owner = at(this.owners, i);
       let shard = shardOfAccount.get(owner);
       if (shard === undefined) {
         shard = layout.shardIndexOf(owner.id);
@@ -178,7 +179,7 @@ export class GenesisStateBuilder {
     }
     const perShard = Array.from(sizes, (n) => ({ order: new Int32Array(n), fill: 0 }));
     for (let i = 0; i < this.keys.length; i++) {
-      const s = perShard[shardOfEntry[i]!]!;
+      const s = at(perShard, int32At(shardOfEntry, i));
       s.order[s.fill++] = i;
     }
 
@@ -188,14 +189,14 @@ export class GenesisStateBuilder {
       const outKeys: string[] = new Array<string>(order.length);
       const outValues: string[] = new Array<string>(order.length);
       for (let j = 0; j < order.length; j++) {
-        const i = order[j]!;
-        if (j > 0 && keys[order[j - 1]!] === keys[i]) {
-          const first = this.recordIndex[order[j - 1]!]!;
-          const second = this.recordIndex[i]!;
+        const i = int32At(order, j);
+        if (j > 0 && keys[int32At(order, j - 1)] === keys[i]) {
+          const first = at(this.recordIndex, int32At(order, j - 1));
+          const second = at(this.recordIndex, i);
           throw new GenesisError(`writes the same state key as record #${Math.min(first, second)}`, Math.max(first, second));
         }
-        outKeys[j] = keys[i]!;
-        outValues[j] = this.values[i]!;
+        outKeys[j] = at(keys, i);
+        outValues[j] = at(this.values, i);
       }
       return { keys: outKeys, values: outValues };
     });

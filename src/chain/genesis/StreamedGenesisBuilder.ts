@@ -6,6 +6,7 @@ import { GenesisError } from "./GenesisError.js";
 import type { GenesisLoadProgress } from "./loadGenesisFile.js";
 import { GenesisStateBuilder, type AccountAggregate, type GenesisState } from "./GenesisStateBuilder.js";
 import { WorkerEntrySorter } from "./WorkerEntrySorter.js";
+import { int32At } from "../must.js";
 
 /** Entries merged between two turns of the event loop (a progress line redraws in between). */
 const YIELD_EVERY = 500_000;
@@ -56,7 +57,7 @@ export class StreamedGenesisBuilder extends GenesisStateBuilder {
             const [first, second] = previousRecord < record ? [previousRecord, record] : [record, previousRecord];
             throw new GenesisError(`writes the same state key as record #${first}`, second);
           }
-          this.bulk.add(shardOf[owner]!, key, value);
+          this.bulk.add(int32At(shardOf, owner), key, value);
           previousKey = key;
           previousRecord = record;
           merged++;

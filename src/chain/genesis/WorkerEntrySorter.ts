@@ -70,7 +70,7 @@ export class WorkerEntrySorter {
   private send(): void {
     this.check();
     if (this.at === 0) return;
-    const buffer = this.batch.buffer as ArrayBuffer;
+    const buffer = this.batch.buffer;
     this.post({ kind: "entries", buffer, length: this.at }, [buffer]);
     this.inFlight++;
     this.batch = newBatch(BATCH_BYTES);
@@ -113,6 +113,6 @@ export class WorkerEntrySorter {
 }
 
 /** A batch buffer that owns its whole ArrayBuffer (so it can be transferred). */
-function newBatch(bytes: number): Buffer {
+function newBatch(bytes: number): Buffer<ArrayBuffer> {
   return Buffer.from(new ArrayBuffer(bytes));
 }

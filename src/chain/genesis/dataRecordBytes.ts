@@ -1,6 +1,7 @@
 import { isValidAccountId } from "@shardkit/primitives/accountId";
 import { Base64Error, base64DecodeToLatin1 } from "../primitives/base64.js";
 import type { StateRecord } from "./stateRecord.js";
+import { at, byteAt } from "../must.js";
 
 const QUOTE = 0x22;
 const COLON = 0x3a;
@@ -75,7 +76,7 @@ export class DataRecordReader {
   private skipSpace(): void {
     const b = this.bytes;
     while (this.at < b.length) {
-      const c = b[this.at]!;
+      const c = byteAt(b, this.at);
       if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return;
       this.at++;
     }
@@ -98,7 +99,7 @@ export class DataRecordReader {
 
   /** Index of the field name at the cursor in FIELDS, -1 for any other. */
   private fieldName(): number {
-    for (let i = 0; i < FIELDS.length; i++) if (this.literal(FIELDS[i]!)) return i;
+    for (let i = 0; i < FIELDS.length; i++) if (this.literal(at(FIELDS, i))) return i;
     return -1;
   }
 }

@@ -8,9 +8,18 @@ import { parentPort, workerData } from "node:worker_threads";
 import { EntrySorter } from "./EntrySorter.js";
 import { entryRecordSize, readEntryRecords, writeEntryRecord } from "./entryRecords.js";
 import { BATCH_BYTES, MAX_SORTED_BATCHES_IN_FLIGHT, type ToSorter, type FromSorter } from "./entrySortMessages.js";
+import { isJsonObject } from "@shardkit/primitives/isJsonObject";
+import { errorCode, errorMessage } from "../errorMessage.js";
+import { InvariantError } from "../must.js";
 
 const port = parentPort!;
-const { dir, runBytes } = workerData as { dir: string; runBytes: number | undefined };
+/** What WorkerEntrySorter starts the thread with: its scratch directory and run size. */
+function isSorterData(v: unknown): v is { dir: string; runBytes: number | undefined } {
+  return isJsonObject(v) && typeof v.dir === "string" && (v.runBytes === undefined || typeof v.runBytes === "number");
+}
+const data: unknown = workerData;
+if (!isSorterData(data)) throw new InvariantError("the genesis entry sort worker was started without its directory");
+const { dir, runBytes } = data;
 const sorter = new EntrySorter(dir, runBytes);
 let credit = MAX_SORTED_BATCHES_IN_FLIGHT;
 let stopped = false;
@@ -20,8 +29,7 @@ let wake: (() => void) | undefined;
 const send = (message: FromSorter, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
 
 function fail(e: unknown): void {
-  const error = e as NodeJS.ErrnoException;
-  send({ kind: "error", message: error?.message ?? String(e), code: error?.code });
+  send({ kind: "error", message: errorMessage(e), code: errorCode(e) });
 }
 
 function stop(): void {
@@ -49,7 +57,7 @@ async function merge(): Promise<void> {
     while (credit === 0 && !stopped) await new Promise<void>((resolve) => (wake = resolve));
     if (stopped) return;
     credit--;
-    send({ kind: "sorted", buffer: buf.buffer as ArrayBuffer, length: at }, [buf.buffer as ArrayBuffer]);
+    send({ kind: "sorted", buffer: buf.buffer, length: at }, [buf.buffer]);
     buf = Buffer.from(new ArrayBuffer(BATCH_BYTES));
     at = 0;
   };

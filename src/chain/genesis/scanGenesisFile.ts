@@ -1,5 +1,7 @@
 import { open } from "node:fs/promises";
 import { GenesisError } from "./GenesisError.js";
+import { byteAt, InvariantError } from "../must.js";
+import { errorMessage } from "../errorMessage.js";
 
 export interface GenesisScanHandlers {
   /** A top-level field other than `records`, already parsed. */
@@ -104,7 +106,7 @@ export class GenesisScanner {
         i = this.scanRecord(chunk, i);
         continue;
       }
-      let c = chunk[i]!;
+      let c = byteAt(chunk, i);
       switch (this.state) {
         case S.InValue:
         case S.Key: {
@@ -118,14 +120,14 @@ export class GenesisScanner {
               if (q < 0) q = n;
               i = Math.min(q, nextBackslash);
               if (i >= n) continue; // the string goes on in the next chunk (loop ends)
-              c = chunk[i]!;
+              c = byteAt(chunk, i);
             }
             if (this.escaped) this.escaped = false;
             else if (c === BACKSLASH) this.escaped = true;
             else if (c === QUOTE) {
               this.inString = false;
               if (this.state === S.Key) {
-                this.key = JSON.parse(this.takeCapture(chunk, i + 1)) as string;
+                this.key = parseKey(this.takeCapture(chunk, i + 1));
                 this.state = S.Colon;
               } else if (this.depth === 0) {
                 this.finishValue(chunk, i + 1); // a top-level string value
@@ -234,7 +236,7 @@ export class GenesisScanner {
     let depth = this.depth;
     let nextBackslash = this.nextBackslash;
     for (; i < n; i++) {
-      let c = chunk[i]!;
+      let c = byteAt(chunk, i);
       if (inString) {
         if (escaped) {
           escaped = false;
@@ -250,7 +252,7 @@ export class GenesisScanner {
           if (q < 0) q = n;
           i = q < nextBackslash ? q : nextBackslash;
           if (i >= n) break;
-          c = chunk[i]!;
+          c = byteAt(chunk, i);
         }
         if (c === BACKSLASH) escaped = true;
         else inString = false;
@@ -288,7 +290,7 @@ export class GenesisScanner {
     try {
       value = JSON.parse(bytes.toString("utf8"));
     } catch (e) {
-      throw new GenesisError(`not valid JSON (${(e as Error).message})`, this.records, { cause: e });
+      throw new GenesisError(`not valid JSON (${errorMessage(e)})`, this.records, { cause: e });
     }
     this.handlers.record(this.records++, value);
   }
@@ -299,7 +301,7 @@ export class GenesisScanner {
     try {
       value = JSON.parse(text);
     } catch (e) {
-      throw new GenesisError(`genesis field ${JSON.stringify(this.key)} is not valid JSON (${(e as Error).message})`, undefined, { cause: e });
+      throw new GenesisError(`genesis field ${JSON.stringify(this.key)} is not valid JSON (${errorMessage(e)})`, undefined, { cause: e });
     }
     this.handlers.field(this.key, value);
     this.state = S.AfterValue;
@@ -310,4 +312,11 @@ export class GenesisScanner {
     if (this.state !== S.Done) throw new GenesisError("genesis JSON ends early (incomplete top-level object)");
     return this.records;
   }
+}
+
+/** A field name: the captured text is one whole JSON string literal, quotes included. */
+function parseKey(literal: string): string {
+  const key: unknown = JSON.parse(literal);
+  if (typeof key !== "string") throw new InvariantError(`genesis scanner captured ${literal.slice(0, 40)} as a field name`);
+  return key;
 }

@@ -1,3 +1,4 @@
+import { at, int32At } from "../must.js";
 const SMALL = 48;
 
 /**
@@ -10,7 +11,7 @@ const SMALL = 48;
 export function sortByKey(keys: readonly string[], order: Int32Array): void {
   // State dumps arrive in trie order: detect that in one pass and keep it.
   let sorted = true;
-  for (let i = 1; i < order.length && sorted; i++) sorted = keys[order[i - 1]!]! <= keys[order[i]!]!;
+  for (let i = 1; i < order.length && sorted; i++) sorted = at(keys, int32At(order, i - 1)) <= at(keys, int32At(order, i));
   if (!sorted) radix(keys, order, new Int32Array(order.length), 0, order.length, 0);
 }
 
@@ -23,13 +24,13 @@ function radix(keys: readonly string[], order: Int32Array, tmp: Int32Array, lo: 
     // Bucket 0: key ends at `depth`; bucket b + 1: next byte is b.
     const counts = new Int32Array(258);
     for (let i = lo; i < hi; i++) {
-      const k = keys[order[i]!]!;
+      const k = at(keys, int32At(order, i));
       counts[depth < k.length ? k.charCodeAt(depth) + 2 : 1]!++;
     }
     // All keys share this byte (or all end here): go one byte deeper without moving.
     let single = -1;
     for (let b = 1; b < 258; b++) {
-      const c = counts[b]!;
+      const c = int32At(counts, b);
       if (c === 0) continue;
       single = c === hi - lo ? b : -2;
       break;
@@ -40,18 +41,18 @@ function radix(keys: readonly string[], order: Int32Array, tmp: Int32Array, lo: 
       continue;
     }
     // Scatter into buckets through `tmp`, then recurse into each bucket of size > 1.
-    for (let b = 1; b < 258; b++) counts[b] = counts[b]! + counts[b - 1]!;
+    for (let b = 1; b < 258; b++) counts[b] = int32At(counts, b) + int32At(counts, b - 1);
     for (let i = hi - 1; i >= lo; i--) {
-      const k = keys[order[i]!]!;
+      const k = at(keys, int32At(order, i));
       const b = depth < k.length ? k.charCodeAt(depth) + 2 : 1;
-      tmp[lo + --counts[b]!] = order[i]!;
+      tmp[lo + --counts[b]!] = int32At(order, i);
     }
     order.set(tmp.subarray(lo, hi), lo);
     // After the scatter, counts[b] is the start offset of bucket b; bucket 1 (ended keys)
     // holds identical strings and needs no further ordering.
     for (let b = 2; b < 258; b++) {
-      const start = lo + counts[b]!;
-      const end = b + 1 < 258 ? lo + counts[b + 1]! : hi;
+      const start = lo + int32At(counts, b);
+      const end = b + 1 < 258 ? lo + int32At(counts, b + 1) : hi;
       if (end - start > 1) radix(keys, order, tmp, start, end, depth + 1);
     }
     return;
@@ -60,11 +61,11 @@ function radix(keys: readonly string[], order: Int32Array, tmp: Int32Array, lo: 
 
 function insertionSort(keys: readonly string[], order: Int32Array, lo: number, hi: number): void {
   for (let i = lo + 1; i < hi; i++) {
-    const v = order[i]!;
-    const k = keys[v]!;
+    const v = int32At(order, i);
+    const k = at(keys, v);
     let j = i - 1;
-    while (j >= lo && keys[order[j]!]! > k) {
-      order[j + 1] = order[j]!;
+    while (j >= lo && at(keys, int32At(order, j)) > k) {
+      order[j + 1] = int32At(order, j);
       j--;
     }
     order[j + 1] = v;

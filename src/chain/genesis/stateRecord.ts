@@ -5,6 +5,7 @@ import { ZERO_HASH, parseCryptoHash, type CryptoHash } from "../primitives/crypt
 import { U128_MAX, U64_MAX } from "../primitives/integerLimits.js";
 import { PublicKeyError, parsePublicKey, type PublicKey } from "@shardkit/primitives/publicKey";
 import { GenesisError } from "./GenesisError.js";
+import { errorMessage } from "../errorMessage.js";
 
 /**
  * One genesis state record, validated and decoded. Data keys/values and code are latin1
@@ -116,7 +117,7 @@ function hashField(v: unknown, name: string, index: number): CryptoHash {
   try {
     return parseCryptoHash(v);
   } catch (e) {
-    return fail(index, `${name}: ${(e as Error).message}`);
+    return fail(index, `${name}: ${errorMessage(e)}`);
   }
 }
 
