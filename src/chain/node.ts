@@ -42,6 +42,7 @@ import { ContractCache } from "./vm/ContractCache.js";
 import { wasmLimitsOf } from "./vm/wasmLimitsOf.js";
 import { MemoryPool } from "./vm/MemoryPool.js";
 import { createWasmExecutor } from "./vm/wasmExecutor.js";
+import { at } from "./must.js";
 
 export { Block } from "./blocks/Block.js";
 export type { Finality } from "./blocks/finality.js";
@@ -234,12 +235,13 @@ export class Chain implements ChainReader {
     this.blockProducer = { accountId: author, publicKey: devKeyPair(author).publicKeyString };
 
     const genesisState = this.genesisState(init.state, init.genesisRoots);
-    const producerAccount = readAccount(genesisState[layout.shardIndexOf(author)]!, author);
+    const producerAccount = readAccount(at(genesisState, layout.shardIndexOf(author)), author);
     const validatorStakes = new Map([[author, producerAccount?.locked ?? 0n]]);
     const g = config.genesisHeight;
     // Blocks in the chain, genesis included (0 while the genesis itself is built).
     const treeSize = () => {
-      const history = this.history as BlockHistory | undefined;
+      // Read before the constructor has set it: the genesis block is built first.
+      const history: BlockHistory | undefined = this.history;
       return history === undefined ? 0 : history.height - g + 1;
     };
     const merkle = new BlockMerkleTree(new StoredMerkleNodes(this.chainStore, g, treeSize));
@@ -335,7 +337,7 @@ export class Chain implements ChainReader {
   /** Genesis roots the state store still holds (a reopened on-disk chain), else the tries built from the entries. */
   private genesisState(state: GenesisState, roots: readonly Uint8Array[] | undefined): StateSnapshot[] {
     const kept = roots?.map((r) => this.store.byRoot(r));
-    if (kept !== undefined && kept.every((s) => s !== undefined)) return kept as StateSnapshot[];
+    if (kept !== undefined && kept.every((s): s is StateSnapshot => s !== undefined)) return kept;
     if (roots !== undefined && state.shards.every((s) => s.keys.length === 0)) {
       throw new ChainStoreError("the stored genesis state roots are missing from the data dir");
     }

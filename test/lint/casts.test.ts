@@ -8,9 +8,9 @@ import { countCasts, countCastsUnder, totalUnder } from "./castCount.js";
 // has its own row: its share of those targets (an index the code's own bounds keep in range goes
 // through `at`/`byteAt` of src/chain/must.ts, which names the broken invariant instead of `!`).
 const ceilings: { readonly dir: string; readonly casts: number; readonly nonNull: number }[] = [
-  { dir: "src/", casts: 27, nonNull: 164 },
+  { dir: "src/", casts: 21, nonNull: 124 },
   { dir: "src/server/jsonrpc/", casts: 0, nonNull: 0 },
-  { dir: "src/chain/", casts: 8, nonNull: 160 },
+  { dir: "src/chain/", casts: 2, nonNull: 120 },
   { dir: "src/chain/fork/", casts: 0, nonNull: 8 },
   { dir: "src/indexer/upstream/", casts: 0, nonNull: 0 },
 ];

@@ -2,6 +2,7 @@ import { ZERO_HASH, type CryptoHash } from "../primitives/cryptoHash.js";
 import type { MerkleNode } from "../store/ChainStore.js";
 import { merklePositionsCompletedBy } from "../store/merklePositions.js";
 import { combineHash, type MerklePathStep } from "./merkle.js";
+import { at } from "../must.js";
 
 /**
  * Where the tree's nodes are kept: the leaves are the block hashes in height order, and every
@@ -97,20 +98,20 @@ export class MemoryMerkleNodes implements MerkleNodeSource {
   private readonly tree = new BlockMerkleTree(this);
 
   size(): number {
-    return this.levels[0]!.length;
+    return at(this.levels, 0).length;
   }
 
   leaf(index: number): CryptoHash {
-    return this.levels[0]![index]!;
+    return at(at(this.levels, 0), index);
   }
 
   node(level: number, index: number): CryptoHash {
-    return this.levels[level]![index]!;
+    return at(at(this.levels, level), index);
   }
 
   append(hash: CryptoHash): void {
     const added = this.tree.completedBy(this.size(), hash);
-    this.levels[0]!.push(hash);
+    at(this.levels, 0).push(hash);
     for (const n of added) (this.levels[n.level] ??= [])[n.index] = n.hash;
   }
 }

@@ -11,6 +11,7 @@ import type { BlockMerkleTree } from "./BlockMerkleTree.js";
 import type { BlockHeaderView, ChunkHeaderView, ValidatorStakeView } from "./blockView.js";
 import { blockHashFromParts, innerLiteBytes, type InnerLite } from "./blockHeaderHash.js";
 import { merkleRoot, merkleRootOfHashes, type MerklePathStep } from "./merkle.js";
+import { at } from "../must.js";
 
 export interface BlockProducerConfig {
   readonly author: string;
@@ -199,14 +200,14 @@ export class BlockProducer {
       const encodedMerkleRoot = sha256(body);
       const txRoot = merkleRoot(exec.txHashes);
       // The header carries the previous chunk's outcome root; this chunk's goes to the next block.
-      const prevOutcomeRoot = isGenesis ? ZERO_HASH : prev.outcomeRoots[i]!;
+      const prevOutcomeRoot = isGenesis ? ZERO_HASH : at(prev.outcomeRoots, i);
       outcomeLeaves.push([...exec.outcomeHashes]);
       outcomeRoots.push(merkleRootOfHashes(exec.outcomeHashes));
       const receiptsRoot = merkleRoot(exec.outgoingReceiptIds);
       txRoots.push(txRoot);
       prevOutcomeRoots.push(prevOutcomeRoot);
       receiptRoots.push(receiptsRoot);
-      const prevStateRoot = prevStateRoots[i]!;
+      const prevStateRoot = at(prevStateRoots, i);
       const chunkHash = sha256(
         new BorshWriter()
           .fixed(prevHash)
@@ -350,7 +351,7 @@ export class BlockProducer {
       view: { author: cfg.author, header, chunks },
       innerRestHash,
       outcomeLeaves,
-      signatures: isGenesis ? undefined : { approval: approvals[0]!, block: blockSignature, chunks: chunkSignatures },
+      signatures: isGenesis ? undefined : { approval: at(approvals, 0), block: blockSignature, chunks: chunkSignatures },
     });
   }
 }

@@ -17,8 +17,8 @@ export const FINALITY_BLOCKS = 2;
 export const RETRY_AFTER_MS = 1000;
 
 /** A production failure that may pass (marked `retryable`): the block is tried again later instead of stopping. */
-function isRetryable(error: unknown): boolean {
-  return typeof error === "object" && error !== null && (error as { retryable?: unknown }).retryable === true;
+function isRetryable(error: unknown): error is Error & { readonly retryable: true } {
+  return error instanceof Error && "retryable" in error && error.retryable === true;
 }
 
 interface Demand {
@@ -156,7 +156,7 @@ export class BlockScheduler {
       return this.started; // a block listener may have stopped us
     } catch (error) {
       if (isRetryable(error)) {
-        this.onRetry(error as Error);
+        this.onRetry(error);
         this.retryLater();
         return false;
       }

@@ -89,7 +89,7 @@ export class CommitSubscribers {
     } catch (error) {
       return fail(error);
     }
-    if (result !== undefined && typeof (result as Promise<void>).then === "function") (result as Promise<void>).then(done, fail);
+    if (result instanceof Promise) result.then(done, fail);
     else if (delivered + 1 < DELIVERY_BATCH && subscriber.queue.length > 0) this.deliver(subscriber, delivered + 1);
     else done();
   }

@@ -10,6 +10,7 @@ import type { ValidatorStakeView } from "./blockView.js";
 import { LightClientError } from "./LightClientError.js";
 import { merklize, pathFromLevels, treeLevels, type MerklePathStep } from "./merkle.js";
 import { base58Decode } from "@shardkit/primitives/base58";
+import { at } from "../must.js";
 
 /** nearcore `BlockHeaderInnerLiteView`. */
 export interface BlockHeaderInnerLiteView {
@@ -140,7 +141,7 @@ export class LightClientViews {
     const home = this.src.layout.shardIndexOf(record.outcome.executorId);
     const order = [home, ...block.outcomeLeaves.keys()].filter((s, i) => i === 0 || s !== home);
     for (const shard of order) {
-      const leaves = block.outcomeLeaves[shard]!;
+      const leaves = at(block.outcomeLeaves, shard);
       const index = leaves.findIndex((l) => l.length === leaf.length && l.every((b, i) => b === leaf[i]));
       if (index < 0) continue;
       let levels = this.trees.get(leaves);
@@ -200,7 +201,7 @@ export class LightClientViews {
     if (carrier === undefined) throw new LightClientError({ kind: "NotConfirmed", id });
     const shard = this.src.layout.shardIndexOf(accountId);
     const chunkRoots = carrier.view.chunks.map((c) => base58Decode(c.outcome_root));
-    const outcomeRootProof = merklize(chunkRoots).paths[shard]!;
+    const outcomeRootProof = at(merklize(chunkRoots).paths, shard);
     const blockProof = this.blockProof(carrier.hash, headHash);
     return {
       outcome_proof: {

@@ -1,5 +1,6 @@
 import { ZERO_HASH, type CryptoHash } from "../primitives/cryptoHash.js";
 import { sha256 } from "../primitives/sha256.js";
+import { at } from "../must.js";
 
 /** sha256(a ‖ b): the inner node of every merkle tree in block headers (nearcore `combine_hash`). */
 export function combineHash(a: CryptoHash, b: CryptoHash): CryptoHash {
@@ -22,11 +23,11 @@ export interface MerklePathStep {
  */
 export function treeLevels(leaves: readonly CryptoHash[]): CryptoHash[][] {
   const levels: CryptoHash[][] = [[...leaves]];
-  let level = levels[0]!;
+  let level = at(levels, 0);
   while (level.length > 1) {
     const next: CryptoHash[] = [];
     for (let i = 0; i < level.length; i += 2) {
-      next.push(i + 1 < level.length ? combineHash(level[i]!, level[i + 1]!) : level[i]!);
+      next.push(i + 1 < level.length ? combineHash(at(level, i), at(level, i + 1)) : at(level, i));
     }
     levels.push(next);
     level = next;
@@ -38,7 +39,7 @@ export function treeLevels(leaves: readonly CryptoHash[]): CryptoHash[][] {
 export function merkleRootOfHashes(leaves: readonly CryptoHash[]): CryptoHash {
   if (leaves.length === 0) return ZERO_HASH;
   const levels = treeLevels(leaves);
-  return levels[levels.length - 1]![0]!;
+  return at(at(levels, levels.length - 1), 0);
 }
 
 /** Path of leaf `leaf` in a tree built by treeLevels: a sibling per level that has one. */
@@ -46,9 +47,9 @@ export function pathFromLevels(levels: readonly (readonly CryptoHash[])[], leaf:
   const path: MerklePathStep[] = [];
   let index = leaf;
   for (let l = 0; l < levels.length - 1; l++) {
-    const level = levels[l]!;
+    const level = at(levels, l);
     const sibling = index ^ 1;
-    if (sibling < level.length) path.push({ hash: level[sibling]!, direction: sibling < index ? "Left" : "Right" });
+    if (sibling < level.length) path.push({ hash: at(level, sibling), direction: sibling < index ? "Left" : "Right" });
     index >>= 1;
   }
   return path;

@@ -30,6 +30,7 @@ import { ChangeSet } from "../store/changeSet.js";
 import type { StateSnapshot, StateStore } from "../store/stateStore.js";
 import { recordedStateChanges } from "../views/BlockStateChanges.js";
 import { decodeSignedTransaction, verifyTransactionSignature, type DecodedSignedTransaction } from "../transaction/index.js";
+import { at } from "../must.js";
 
 /** What the producer works with; the chain's wiring (node.ts) makes them. */
 export interface ProducerParts {
@@ -215,7 +216,7 @@ export class Producer {
     refuse(checkValidityPeriod(this.canonical, head.height, base58Encode(tx.blockHash), this.parts.validityPeriod));
     refuse(validateTransaction(params, stx, config.protocolVersion));
     const shard = layout.shardIndexOf(tx.signerId);
-    const verified = verifyAndChargeTransaction(params, new StateUpdate(head.postState[shard]!), tx, config.gasPrice, { blockHeight: undefined });
+    const verified = verifyAndChargeTransaction(params, new StateUpdate(at(head.postState, shard)), tx, config.gasPrice, { blockHeight: undefined });
     if (!verified.ok) refuse(verified.error);
     return shard;
   }
@@ -236,8 +237,8 @@ export class Producer {
     for (const change of changes) {
       const { key, value } = stateChangeToWrite(change);
       const shard = this.parts.layout.shardIndexOf(change.accountId);
-      if (value === null) this.staged[shard]!.delete(key);
-      else this.staged[shard]!.set(key, value);
+      if (value === null) at(this.staged, shard).delete(key);
+      else at(this.staged, shard).set(key, value);
     }
   }
 
@@ -286,15 +287,15 @@ export class Producer {
     try {
       postState = prev.postState.map((state, i) => {
         const su = new StateUpdate(state);
-        staged[i]!.forEach((key, value) => (value === null ? su.remove(key) : su.set(key, value)));
+        at(staged, i).forEach((key, value) => (value === null ? su.remove(key) : su.set(key, value)));
         // nearcore's sandbox state patches are committed as a migration.
         su.commit(MIGRATION);
         const result = applyChunk({
           ctx,
           su,
           gasLimit,
-          transactions: transactions[i]!,
-          incoming: incoming[i]!,
+          transactions: at(transactions, i),
+          incoming: at(incoming, i),
           checkTransaction,
           stakeReturns: new Map(stakeReturns.filter(([id]) => layout.shardIndexOf(id) === i)),
         });
@@ -363,7 +364,7 @@ export class Producer {
         // A global contract distribution goes to its target shard, not its receiver's (`system`).
         const b = receipt.body;
         const index = b.type === "GlobalContractDistribution" ? layout.indexOfShardId(b.targetShard)! : layout.shardIndexOf(receipt.receiverId);
-        incoming[index]!.push(receipt);
+        at(incoming, index).push(receipt);
       }
     }
     return incoming;

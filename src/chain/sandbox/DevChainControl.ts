@@ -3,6 +3,7 @@ import type { Block } from "../blocks/Block.js";
 import type { Producer } from "../client/Producer.js";
 import type { StateView } from "../state/StateView.js";
 import { patchState, type PatchableChain } from "./patchState.js";
+import { at } from "../must.js";
 
 /** Blocks one sandbox_fast_forward call may ask for. */
 export const MAX_FAST_FORWARD_BLOCKS = 100_000;
@@ -144,7 +145,7 @@ export class DevChainControl {
   revert(id: string): Block {
     const index = this.snapshots.findIndex((s) => s.id === id);
     if (index < 0) throw new UnknownSnapshotError(id);
-    const snapshot = this.snapshots[index]!;
+    const snapshot = at(this.snapshots, index);
     if (this.chain.blockByHeight(snapshot.height)?.hash !== snapshot.hash) {
       // Nothing but a rewind below it could change the block, and that consumes the snapshot: a bug if reached.
       throw new Error(`snapshot ${id}'s block ${snapshot.height} ${snapshot.hash} is no longer in the chain`);

@@ -1,4 +1,5 @@
 import { sha256 } from "../primitives/sha256.js";
+import { at } from "../must.js";
 
 /**
  * Boundaries used when only a shard count is given. The first four put the dev accounts on
@@ -50,7 +51,7 @@ export class ShardLayout {
   static fromBoundaries(boundaryAccounts: readonly string[], shardIds?: readonly number[]): ShardLayout {
     boundaryAccounts.forEach((b, i) => {
       if (!/^[a-z0-9._-]+$/.test(b)) throw new RangeError(`invalid boundary account ${JSON.stringify(b)}`);
-      if (i > 0 && !(boundaryAccounts[i - 1]! < b)) {
+      if (i > 0 && !(at(boundaryAccounts, i - 1) < b)) {
         throw new RangeError(`boundary accounts must be strictly increasing: ${JSON.stringify(boundaryAccounts[i - 1])} >= ${JSON.stringify(b)}`);
       }
     });
@@ -89,7 +90,7 @@ export class ShardLayout {
     let hi = b.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (b[mid]! <= accountId) lo = mid + 1;
+      if (at(b, mid) <= accountId) lo = mid + 1;
       else hi = mid;
     }
     return lo;
@@ -97,7 +98,7 @@ export class ShardLayout {
 
   /** The shard id an account lives on. */
   shardIdOf(accountId: string): number {
-    return this.shardIds[this.shardIndexOf(accountId)]!;
+    return at(this.shardIds, this.shardIndexOf(accountId));
   }
 
   /** Index of a shard id in shard order, or undefined for an unknown id. */

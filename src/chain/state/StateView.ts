@@ -26,6 +26,7 @@ import {
   type AccountView,
 } from "./accountViews.js";
 import { viewStateIn, type ViewStateOptions, type ViewStateResult } from "./viewStateIn.js";
+import { at } from "../must.js";
 
 /** nearcore's default `trie_viewer_state_size_limit`: the most contract state an unpaginated `view_state` returns, in bytes. */
 export const STATE_VIEW_SIZE_LIMIT = 50_000;
@@ -66,7 +67,7 @@ export class StateView {
   shard(shardId: number): StateSnapshot {
     const index = this.host.layout.indexOfShardId(shardId);
     if (index === undefined) throw new RangeError(`unknown shard id ${shardId}`);
-    return this.block.postState[index]!;
+    return at(this.block.postState, index);
   }
 
   /** base58 state root of a shard (= the next block's chunk prev_state_root). */
@@ -103,7 +104,7 @@ export class StateView {
 
   /** A global contract's code on the first shard (nearcore reads one shard; every shard gets a copy). */
   globalContractCode(id: GlobalContractKeyId): Uint8Array | undefined {
-    return viewGlobalContractCodeIn(this.shard(this.host.layout.shardIds[0]!), id);
+    return viewGlobalContractCodeIn(this.shard(at(this.host.layout.shardIds, 0)), id);
   }
 
   /** Deployed code length in bytes (0 without code). */
@@ -163,6 +164,6 @@ export class StateView {
   }
 
   private stateOf(accountId: string): StateSnapshot {
-    return this.block.postState[this.host.layout.shardIndexOf(accountId)]!;
+    return at(this.block.postState, this.host.layout.shardIndexOf(accountId));
   }
 }

@@ -1,6 +1,7 @@
 import { bytesToLatin1 } from "../primitives/latin1.js";
 import type { StateSnapshot } from "../store/stateStore.js";
 import { contractDataPrefix } from "../store/trieKeys.js";
+import { at } from "../must.js";
 
 /** nearcore's per-page caps for paginated view_state. */
 export const MAX_VIEW_STATE_PAGE_ITEMS = 10_000;
@@ -65,7 +66,7 @@ export function viewStateIn(state: StateSnapshot, accountId: string, options: Vi
   });
 
   const result: { values: typeof values; lastKey?: Uint8Array; proof?: Uint8Array[] } = { values };
-  if (cut && values.length > 0) result.lastKey = values[values.length - 1]!.key;
+  if (cut && values.length > 0) result.lastKey = at(values, values.length - 1).key;
   if (includeProof === true) result.proof = state.prove(full);
   return result;
 }

@@ -12,6 +12,7 @@ import {
   isReportedStateKey,
   TrieKeyColumn,
 } from "../store/trieKeys.js";
+import { at } from "../must.js";
 
 /** One change of one state entry (an account, its code, an access key, a contract data key) and why it happened. */
 export interface CausedStateChange {
@@ -56,7 +57,7 @@ function lowerBound(entries: readonly KeyStateChanges[], key: string): number {
   let hi = entries.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (entries[mid]!.key < key) lo = mid + 1;
+    if (at(entries, mid).key < key) lo = mid + 1;
     else hi = mid;
   }
   return lo;
@@ -88,7 +89,7 @@ function typedReads(forKey: (key: string) => KeyStateChanges | undefined, withPr
 
 /** Changes the runtime recorded for a produced block: per shard lists merged into one sorted list. */
 export function recordedStateChanges(perShard: readonly (readonly KeyStateChanges[])[]): BlockStateChanges {
-  const entries: readonly KeyStateChanges[] = perShard.length === 1 ? perShard[0]! : perShard.flat().sort(byKey);
+  const entries: readonly KeyStateChanges[] = perShard.length === 1 ? at(perShard, 0) : perShard.flat().sort(byKey);
   return typedReads(
     (key) => {
       const e = entries[lowerBound(entries, key)];
@@ -96,7 +97,7 @@ export function recordedStateChanges(perShard: readonly (readonly KeyStateChange
     },
     (prefix) => {
       const out: KeyStateChanges[] = [];
-      for (let i = lowerBound(entries, prefix); i < entries.length && entries[i]!.key.startsWith(prefix); i++) out.push(entries[i]!);
+      for (let i = lowerBound(entries, prefix); i < entries.length && at(entries, i).key.startsWith(prefix); i++) out.push(at(entries, i));
       return out;
     },
     () => entries,

@@ -2,6 +2,7 @@ import type { Block } from "../blocks/Block.js";
 import { toReceiptView, type ReceiptView } from "../runtime/receipt.js";
 import { toSignedTransactionView, type SignedTransactionView } from "../transaction/signedTransactionView.js";
 import type { ChunkBody } from "./ChunkBodies.js";
+import { at } from "../must.js";
 
 /** nearcore's `ChunkView` without its author: the chunk's header, transactions and receipts. */
 export function chunkContentView(block: Block, shardIndex: number, body: ChunkBody): {
@@ -10,7 +11,7 @@ export function chunkContentView(block: Block, shardIndex: number, body: ChunkBo
   receipts: ReceiptView[];
 } {
   return {
-    header: block.view.chunks[shardIndex]!,
+    header: at(block.view.chunks, shardIndex),
     transactions: body.transactions.map(toSignedTransactionView),
     receipts: body.receipts.map(toReceiptView),
   };
