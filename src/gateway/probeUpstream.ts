@@ -1,4 +1,4 @@
-import { errorMessage } from "./errorMessage.js";
+import { errorMessage } from "@shardkit/primitives/errorMessage";
 import type { Upstream, UpstreamPool } from "./UpstreamPool.js";
 
 /** Most bytes of a `/status` answer a probe reads (nearcore's is a few kB with its validators). */

@@ -19,3 +19,4 @@ export * from "./TxReader.js";
 export * from "./TransactionDecodeError.js";
 export * from "./ShardkitError.js";
 export * from "./isJsonObject.js";
+export * from "./errorMessage.js";

@@ -1,7 +1,7 @@
 import { ShardLayout } from "../shards/ShardLayout.js";
 import { GenesisError } from "./GenesisError.js";
 import { isJsonObject } from "@shardkit/primitives/isJsonObject";
-import { errorMessage } from "../errorMessage.js";
+import { errorMessage } from "@shardkit/primitives/errorMessage";
 
 /** The chain-level genesis settings shardkit honours (nearcore genesis field names in docs). */
 export interface GenesisConfig {

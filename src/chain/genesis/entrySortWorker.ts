@@ -9,7 +9,7 @@ import { EntrySorter } from "./EntrySorter.js";
 import { entryRecordSize, readEntryRecords, writeEntryRecord } from "./entryRecords.js";
 import { BATCH_BYTES, MAX_SORTED_BATCHES_IN_FLIGHT, type ToSorter, type FromSorter } from "./entrySortMessages.js";
 import { isJsonObject } from "@shardkit/primitives/isJsonObject";
-import { errorCode, errorMessage } from "../errorMessage.js";
+import { errorCode, errorMessage } from "@shardkit/primitives/errorMessage";
 import { InvariantError } from "../must.js";
 
 const port = parentPort!;

@@ -1,7 +1,7 @@
 import { open } from "node:fs/promises";
 import { GenesisError } from "./GenesisError.js";
 import { byteAt, InvariantError } from "../must.js";
-import { errorMessage } from "../errorMessage.js";
+import { errorMessage } from "@shardkit/primitives/errorMessage";
 
 export interface GenesisScanHandlers {
   /** A top-level field other than `records`, already parsed. */

@@ -5,7 +5,7 @@ import { ZERO_HASH, parseCryptoHash, type CryptoHash } from "../primitives/crypt
 import { U128_MAX, U64_MAX } from "../primitives/integerLimits.js";
 import { PublicKeyError, parsePublicKey, type PublicKey } from "@shardkit/primitives/publicKey";
 import { GenesisError } from "./GenesisError.js";
-import { errorMessage } from "../errorMessage.js";
+import { errorMessage } from "@shardkit/primitives/errorMessage";
 
 /**
  * One genesis state record, validated and decoded. Data keys/values and code are latin1

@@ -21,7 +21,7 @@ import { decodeRecord, encodeRecord } from "./records/recordEnvelope.js";
 import { formatHeaderCodec, heightCodec, type FormatHeader } from "./records/smallRecords.js";
 import { storedBlockCodec } from "./records/storedBlockCodec.js";
 import { storedGenesisCodec } from "./records/storedGenesisCodec.js";
-import { errorMessage } from "../errorMessage.js";
+import { errorMessage } from "@shardkit/primitives/errorMessage";
 
 // Keys are ordered-binary tuples; heights are numbers, so blocks sort (and are appended) by height.
 const FORMAT_KEY: Key = ["format"];

@@ -1,7 +1,7 @@
 /** Worker thread of {@link WorkerBucketOrder}: orders each bucket it is sent and sends it back with its order. */
 import { parentPort } from "node:worker_threads";
 import { bucketOrder, type BucketOrderAnswer, type BucketOrderRequest } from "./bucketOrder.js";
-import { errorMessage } from "../errorMessage.js";
+import { errorMessage } from "@shardkit/primitives/errorMessage";
 
 const port = parentPort!;
 const answer = (message: BucketOrderAnswer, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);

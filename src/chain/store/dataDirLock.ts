@@ -1,7 +1,7 @@
 import { linkSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ChainStoreError } from "./ChainStore.js";
-import { errorCode, errorMessage } from "../errorMessage.js";
+import { errorCode, errorMessage } from "@shardkit/primitives/errorMessage";
 
 /** Name of the lock file a writer keeps in its data dir. */
 export const LOCK_FILE = "shardkit.lock";

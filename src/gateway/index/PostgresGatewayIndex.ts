@@ -9,7 +9,7 @@ import { connectionFailure } from "../../indexer/postgres/connectionFailure.js";
 import type { IndexUnavailableError } from "../../indexer/IndexUnavailableError.js";
 import type { GatewayIndex, GatewayIndexStatus } from "../GatewayIndex.js";
 import { LeaderLock } from "./LeaderLock.js";
-import { errorMessage } from "../errorMessage.js";
+import { errorMessage } from "@shardkit/primitives/errorMessage";
 
 export interface PostgresGatewayIndexOptions {
   /** postgres:// URL of the shared database. */

@@ -9,7 +9,7 @@ import { connectRedis, redactRedisUrl } from "./connectRedis.js";
 import { RedisKeysWatcher, REDIS_KEYS_POLL_MS, type RedisReport } from "./RedisKeysWatcher.js";
 import { RedisKeyStore } from "./RedisKeyStore.js";
 import { RedisRateCap } from "./RedisRateCap.js";
-import { errorMessage } from "../errorMessage.js";
+import { errorMessage } from "@shardkit/primitives/errorMessage";
 
 export interface RedisAccessGateOptions {
   /** Prefix of every Redis name (default `shardkit:`). */

@@ -2,7 +2,7 @@ import type { Redis } from "ioredis";
 import { KeysFileError, parseKeysFile, type StoredKey } from "../../server/http/keyRing.js";
 import { redisKeyLayout, type RedisKeyLayout } from "./redisKeyLayout.js";
 import { RedisScript } from "./RedisScript.js";
-import { errorMessage } from "../errorMessage.js";
+import { errorMessage } from "@shardkit/primitives/errorMessage";
 
 /**
  * Replaces one entry of the keys hash only if it still holds what the caller read (compare and

@@ -1,7 +1,7 @@
 import type { Redis } from "ioredis";
 import { KeyRing } from "../../server/http/keyRing.js";
 import type { RedisKeyStore } from "./RedisKeyStore.js";
-import { errorMessage } from "../errorMessage.js";
+import { errorMessage } from "@shardkit/primitives/errorMessage";
 
 /** A state change worth a log line, with its level (outages and their ends are `warn`). */
 export type RedisReport = (message: string, level: "info" | "warn") => void;

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Redis } from "ioredis";
-import { errorMessage } from "../errorMessage.js";
+import { errorMessage } from "@shardkit/primitives/errorMessage";
 
 /**
  * A Lua script run with EVALSHA (only the 40-byte digest goes over the wire per call). Redis

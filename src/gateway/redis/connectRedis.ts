@@ -1,6 +1,6 @@
 import { ShardkitError } from "@shardkit/primitives/ShardkitError";
 import { Redis } from "ioredis";
-import { errorMessage } from "../errorMessage.js";
+import { errorMessage } from "@shardkit/primitives/errorMessage";
 
 /** Failures to reach or use Redis, said with the URL (never its password). */
 export class RedisUnavailableError extends ShardkitError<"REDIS_UNAVAILABLE"> {

@@ -2,7 +2,7 @@ import { deserialize } from "node:v8";
 import { BorshError, BorshReader } from "@shardkit/primitives/borshReader";
 import { BorshWriter } from "@shardkit/primitives/borshWriter";
 import { ChainStoreError } from "../ChainStore.js";
-import { errorMessage } from "../../errorMessage.js";
+import { errorMessage } from "@shardkit/primitives/errorMessage";
 import { byteAt } from "../../must.js";
 
 /**

@@ -1,4 +1,4 @@
-/** The message of a caught value: an Error's message, or the value itself as text. */
+/** The message of a caught value: an Error's message, or the value itself as text (a library may throw anything). */
 export function errorMessage(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
