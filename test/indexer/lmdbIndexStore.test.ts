@@ -5,48 +5,21 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import type { IndexBlockUpdate, IndexReader, KeyPermission } from "../../src/indexer/IndexStore.js";
+import type { IndexBlockUpdate } from "../../src/indexer/IndexStore.js";
 import { IndexUnavailableError } from "../../src/indexer/IndexUnavailableError.js";
 import { LmdbIndexStore } from "../../src/indexer/LmdbIndexStore.js";
 import { MemoryIndexStore } from "../../src/indexer/MemoryIndexStore.js";
 import { blockUpdate } from "../support/indexBlockUpdate.js";
+import { randomBlocks, readAll } from "./indexStoreSuite.js";
 
 const root = mkdtempSync(join(tmpdir(), "shardkit-rest-index-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-const ACCOUNTS = ["a.near", "a.near2", "b.near", "bb.near", "c.near"];
-const TOKENS = ["t.near", "t.near2", "u.near"];
-const KEYS = ["ed25519:K1", "ed25519:K12", "ed25519:8pchsMqQRdU75ZfzgT4qb8xEvS8uqtgXedbumJEkizEp", "secp256k1:5ftgm7wYK5gtVqq1kxMGy7gSudkrfYCbpsjL6sH1nwx2oj5NR2JktohjzB6fbEhhRERQpiwJcpwnQjxtoX3GS3cQ"];
+const KEYS = ["ed25519:K1"];
+const TOKENS = ["t.near"];
 
-/** A deterministic pseudo-random sequence of blocks touching every kind of row, deletions and deferred reads included. */
-function blocks(count: number, seed = 7): IndexBlockUpdate[] {
-  let x = seed;
-  const next = (n: number) => ((x = (x * 1103515245 + 12345) % 2 ** 31), x % n);
-  const pick = <T>(xs: readonly T[]) => xs[next(xs.length)]!;
-  const balance = () => pick(["0", "10", "5", "", null, (10n ** 30n + BigInt(next(3))).toString()]);
-  return Array.from({ length: count }, (_, i) =>
-    blockUpdate(i + 1, BigInt(i + 1) * 1_000_000_000n, {
-      blockHash: `hash${i + 1}`,
-      accountStates: new Map(Array.from({ length: 2 }, () => [pick(ACCOUNTS), next(4) === 0 ? null : { balance: String(next(1000)), locked: "0", storageBytes: next(500) }])),
-      accessKeys: Array.from({ length: 2 }, () => ({ publicKey: pick(KEYS), accountId: pick(ACCOUNTS), permission: pick<KeyPermission | null>(["full", "limited", null]) })),
-      ft: Array.from({ length: 3 }, () => ({ accountId: pick(ACCOUNTS), contractId: pick(TOKENS), balance: balance(), ...(next(5) === 0 && { deferred: true }) })),
-      ftRetries: next(3) === 0 ? [{ accountId: pick(ACCOUNTS), contractId: pick(TOKENS), balance: balance() }] : [],
-      nft: next(2) === 0 ? [{ accountId: pick(ACCOUNTS), contractId: pick(TOKENS) }] : [],
-      pools: next(3) === 0 ? [{ accountId: pick(ACCOUNTS), poolId: pick(["p.pool", "q.pool"]) }] : [],
-      balancesRead: next(2) === 0,
-    }),
-  );
-}
-
-/** Everything a reader answers about these ids. */
-async function readAll(reader: IndexReader) {
-  return {
-    status: await reader.status(),
-    accounts: await Promise.all(ACCOUNTS.map((id) => reader.account(id))),
-    keys: await Promise.all(KEYS.flatMap((key) => [reader.accountsByKey(key, false), reader.accountsByKey(key, true)])),
-    top: await Promise.all(TOKENS.map((token) => reader.ftTop(token, 3))),
-  };
-}
+/** Blocks 1..count of the shared suite's random sequence (block 0 is each test's own genesis). */
+const blocks = (count: number, seed?: number) => randomBlocks(count + 1, seed).slice(1);
 
 describe("LmdbIndexStore", () => {
   it("answers as the in-memory store after every block of a long random sequence", async () => {
