@@ -11,15 +11,15 @@ function sink(isTTY: boolean): NodeJS.WriteStream & { text: string } {
 // Time moves only when a test moves it: the fake clock drives performance.now() and setInterval.
 beforeEach(() => vi.useFakeTimers({ toFake: ["setInterval", "clearInterval", "performance"] }));
 afterEach(() => vi.useRealTimers());
-const sleep = (ms: number) => void vi.advanceTimersByTime(ms);
+const advance = (ms: number) => void vi.advanceTimersByTime(ms);
 
 describe("progress lines", () => {
   it("on a terminal: one line redrawn in place with the latest label, cleared at the end", async () => {
     const out = sink(true);
     const progress = startProgress("loading", out, { everyMs: 20 });
-    sleep(150);
+    advance(150);
     progress.update("loading: step two");
-    sleep(60);
+    advance(60);
     const seconds = progress.done();
     expect(seconds).toBeCloseTo(0.21, 6);
     expect(out.text.startsWith("\r\x1b[2Kloading … 0.0 s")).toBe(true);
@@ -35,10 +35,10 @@ describe("progress lines", () => {
 
     const out = sink(false);
     const progress = startProgress("loading", out, { everyMs: 10, plainAfterMs: 50, plainEveryMs: 100 });
-    sleep(30);
+    advance(30);
     expect(out.text).toBe("");
     progress.update("loading: halfway");
-    sleep(300);
+    advance(300);
     progress.done();
     const lines = out.text.split("\n").filter(Boolean);
     // At 50 ms (plainAfterMs), then every 100 ms: at 50, 150 and 250 of the 330.
@@ -46,7 +46,7 @@ describe("progress lines", () => {
     for (const line of lines) expect(line).toMatch(/^loading: halfway … \d+\.\d s$/);
     expect(out.text).not.toContain("\r");
     const after = out.text;
-    sleep(150);
+    advance(150);
     expect(out.text).toBe(after); // done() stops the lines
   });
 
