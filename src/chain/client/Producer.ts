@@ -99,6 +99,7 @@ export class Producer {
       this,
       (error) => {
         const failure = error instanceof Error ? error : new Error(String(error));
+        if (failure === this.commitFailure && this.productionFailureListener !== undefined) return; // reported by failCommits
         if (this.productionFailureListener === undefined) throw failure;
         this.productionFailureListener(failure);
       },
@@ -135,7 +136,7 @@ export class Producer {
     return this.scheduler.demand(satisfied);
   }
 
-  /** Receives a scheduled production that failed; without a listener the error is thrown out of the timer. */
+  /** Receives a scheduled production that failed, and any failed store write; without a listener the error is thrown out of the timer (and to the caller). */
   onProductionFailure(listener: (error: Error) => void): void {
     this.productionFailureListener = listener;
   }
@@ -381,9 +382,9 @@ export class Producer {
   // ---- dev-chain head moves -------------------------------------------------------------------
 
   /** Runs `body` (synchronous block production) with one store flush at its end instead of one per block. */
-  withOneFlush<T>(body: () => T): T {
+  async withOneFlush<T>(body: () => T): Promise<T> {
     try {
-      return this.parts.chainStore.withOneFlush(body);
+      return await this.parts.chainStore.withOneFlush(body);
     } catch (e) {
       // The closing flush failed (disk full, read-only): stop as a failed commit does.
       if (e instanceof ChainStoreError && this.commitFailure === undefined) this.failCommits(e);
@@ -430,11 +431,16 @@ export class Producer {
     return this.head();
   }
 
-  /** A failed store write: production stops rather than diverge from the store. */
+  /**
+   * A failed store write: production stops rather than diverge from the store, and the failure
+   * listener hears of it whichever write path failed (timer, fast-forward, revert, patch).
+   */
   private failCommits(e: unknown): never {
     this.stop();
-    this.commitFailure = e instanceof Error ? e : new Error(String(e));
-    throw this.commitFailure;
+    const failure = e instanceof Error ? e : new Error(String(e));
+    this.commitFailure = failure;
+    this.productionFailureListener?.(failure);
+    throw failure;
   }
 }
 

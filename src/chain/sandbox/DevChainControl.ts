@@ -116,7 +116,7 @@ export class DevChainControl {
       const target = this.producer.head().height + delta;
       const stepMs = this.options.fastForwardStepMs ?? (this.producer.blockTimeMs > 0 ? this.producer.blockTimeMs : DEFAULT_FAST_FORWARD_STEP_MS);
       while (this.producer.head().height < target) {
-        this.producer.withOneFlush(() => {
+        await this.producer.withOneFlush(() => {
           const turnEnds = performance.now() + FAST_FORWARD_TURN_MS;
           do {
             this.producer.setClockLeadMs(this.producer.clockLeadMs + stepMs);

@@ -144,11 +144,13 @@ export interface ChainStore {
    */
   truncateAbove(height: number): void;
   /**
-   * Runs `body`, whose commits are not flushed one by one: one flush at its end makes them
-   * all durable (a fast-forward's blocks: one fsync instead of one per block). `body` is
-   * synchronous, so no client sees its blocks before they are durable.
+   * Runs `body`, whose commits are not flushed one by one, then makes them all durable with one
+   * flush that does not block the event loop (a fast-forward's turn: one fsync instead of one per
+   * block, and requests are answered during it). Its blocks are visible as they commit and
+   * survive a killed process at once (the OS holds committed pages); they survive a power cut
+   * once the promise resolves, which rejects with ChainStoreError if the flush fails.
    */
-  withOneFlush<T>(body: () => T): T;
+  withOneFlush<T>(body: () => T): Promise<T>;
   /**
    * The state store whose new nodes each `commitBlock` (and `initGenesis`) writes in the same
    * transaction: every stored root stays readable through it.

@@ -1,4 +1,4 @@
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, rmSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, existsSync, fdatasync, fsyncSync, mkdirSync, openSync, rmSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { open, type Database, type Key, type RootDatabase } from "lmdb";
 import { base58Decode } from "@shardkit/primitives/base58";
@@ -97,6 +97,10 @@ export class LmdbChainStore implements ChainStore {
   private loading = false;
   /** What forks fetched from their upstreams (its own environment, opened on first use). */
   private forkEntries: RootDatabase<Buffer, Buffer> | undefined;
+  /** data.mdb, read-only: withOneFlush syncs it in libuv's pool (fdatasync covers the file, whatever fd wrote it). */
+  private readonly dataFile: number;
+  /** The flush withOneFlush started last (close waits for it before the file goes). */
+  private lastFlush: Promise<void> = Promise.resolve();
   private constructor(
     private readonly db: RootDatabase<Buffer, Key>,
     readonly path: string,
@@ -112,6 +116,7 @@ export class LmdbChainStore implements ChainStore {
         write: (body) => this.write(body, COMMIT_WITHOUT_FLUSH),
       },
     });
+    this.dataFile = openSync(join(path, "data.mdb"), "r");
   }
 
   /** Writes the loading marker durably before the first unflushed bulk write. */
@@ -341,17 +346,27 @@ export class LmdbChainStore implements ChainStore {
     this.nextHeight = Math.max(height, genesis.config.genesisHeight) + 1;
   }
 
-  withOneFlush<T>(body: () => T): T {
+  async withOneFlush<T>(body: () => T): Promise<T> {
     if (this.deferFlush) return body();
     this.deferFlush = true;
     try {
       return body();
     } finally {
       this.deferFlush = false;
-      // A flushed commit syncs the whole environment, earlier unflushed commits included.
-      const head = this.headHeight();
-      if (head !== undefined) this.write(() => this.db.putSync(HEAD_KEY, encodeRecord(heightCodec, head)));
+      await this.flushOffThread();
     }
+  }
+
+  /**
+   * Makes every commit so far durable, the last one's meta page included (noMetaSync), with an
+   * fdatasync of data.mdb in libuv's pool: the event loop serves requests meanwhile.
+   */
+  private flushOffThread(): Promise<void> {
+    const flushed = new Promise<void>((resolve, reject) =>
+      fdatasync(this.dataFile, (e) => (e ? reject(new ChainStoreError(`cannot write data dir ${this.path}: ${errorMessage(e)}`, { cause: e })) : resolve())),
+    );
+    this.lastFlush = flushed.catch(() => undefined);
+    return flushed;
   }
 
   headHeight(): number | undefined {
@@ -417,6 +432,8 @@ export class LmdbChainStore implements ChainStore {
       } catch {
         // A data dir that refuses writes (full, read-only) already failed a commit, which was reported; close it anyway.
       }
+      await this.lastFlush;
+      closeSync(this.dataFile);
       await this.forkEntries?.close();
       await this.db.close();
     } finally {

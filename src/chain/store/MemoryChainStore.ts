@@ -78,7 +78,7 @@ export class MemoryChainStore implements ChainStore {
     }
   }
 
-  withOneFlush<T>(body: () => T): T {
+  async withOneFlush<T>(body: () => T): Promise<T> {
     return body();
   }
 

@@ -86,6 +86,31 @@ describe("a data dir that cannot take a write", () => {
     }
   });
 
+  it("disk full during sandbox_fast_forward: the request fails, one clear line, exit code 1, the committed chain resumes", async () => {
+    const dir = join(base, "full-ff");
+    const proc = serveLimited(1024, ["--data-dir", dir, "--block-time", "0"]);
+    const [, url] = await waitFor(() => proc.output().stdout, /regular RPC\s+(http\S+)/);
+    // Each fast-forward turn commits unflushed and then syncs off the event loop; the 1 MiB limit stops it within it.
+    const answer = await fetch(url!, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "sandbox_fast_forward", params: { delta_height: 100_000 } }),
+    }).then(
+      (response) => response.json() as Promise<{ result?: unknown; error?: unknown }>,
+      (): { result?: unknown; error?: unknown } => ({ error: "connection closed" }),
+    );
+    expect(answer.result).toBeUndefined();
+    expect(await proc.exited).toBe(1);
+    expectClearError(proc.output().stderr, /shardkit: block production stopped: cannot write data dir .*full-ff: (File too large|Input\/output error)/);
+    const again = await startServe(["--data-dir", dir, "--block-time", "0"]);
+    try {
+      const [, height] = await waitFor(() => again.output().stdout, /resumed at height (\d+)/);
+      expect(Number(height)).toBeGreaterThan(0);
+    } finally {
+      expect(await stop(again)).toBe(0);
+    }
+  });
+
   it("read-only data dir of an existing chain: one clear line, exit code 1", async () => {
     const dir = join(base, "readonly");
     const first = await startServe(["--data-dir", dir, "--block-time", "0"]);
