@@ -5,7 +5,7 @@ import { serialize } from "node:v8";
 import { afterAll, describe, expect, it } from "vitest";
 import { NEARCORE_RUNTIME_PARAMETERS } from "../../../src/chain/runtime/parameters.js";
 import { ContractCache } from "../../../src/chain/vm/ContractCache.js";
-import { PreparedContractFiles } from "../../../src/chain/vm/PreparedContractFiles.js";
+import { PreparedContractFiles, preparedFileBytes } from "../../../src/chain/vm/PreparedContractFiles.js";
 import { prepareContract } from "../../../src/chain/vm/wasm/prepareContract.js";
 import { wasmLimitsOf } from "../../../src/chain/vm/wasmLimitsOf.js";
 import { ALICE, BOB, openChain, outcomeOf, settle, submit } from "../runtime/helpers.js";
@@ -49,7 +49,7 @@ describe("PreparedContractFiles: prepared contracts kept on disk between process
     new ContractCache(LIMITS, undefined, {}, dir).get("a", () => CODE);
     const path = onlyFile(dir);
     // A file recording a failure for this (valid) code: a cache that reads it reports the failure.
-    writeFileSync(path, serialize({ codeLength: CODE.length, result: { ok: false, error: "Deserialization" } }));
+    writeFileSync(path, preparedFileBytes({ codeLength: CODE.length, result: { ok: false, error: "Deserialization" } }));
     expect(new ContractCache(LIMITS, undefined, {}, dir).get("a", () => CODE).result).toEqual({ ok: false, error: "Deserialization" });
 
     const broken = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 99]);
@@ -75,8 +75,17 @@ describe("PreparedContractFiles: prepared contracts kept on disk between process
     new ContractCache(LIMITS, undefined, {}, dir).get("a", () => CODE);
     const path = onlyFile(dir);
     const good = readFileSync(path);
-    for (const bad of [good.subarray(0, good.length >> 1), Buffer.from("not a prepared contract"), serialize({ codeLength: CODE.length + 1, result: { ok: false, error: "Deserialization" } })]) {
-      writeFileSync(path, bad);
+    const flipped = Buffer.from(good);
+    flipped[flipped.length - 1]! ^= 1; // one bit of the prepared binary: still deserialisable, caught by the digest
+    const bad = [
+      good.subarray(0, good.length >> 1),
+      Buffer.from("not a prepared contract"),
+      flipped,
+      serialize({ codeLength: CODE.length, result: { ok: false, error: "Deserialization" } }), // no digest: a file of an older layout
+      preparedFileBytes({ codeLength: CODE.length + 1, result: { ok: false, error: "Deserialization" } }),
+    ];
+    for (const bytes of bad) {
+      writeFileSync(path, bytes);
       const entry = new ContractCache(LIMITS, undefined, {}, dir).get("a", () => CODE);
       expect(entry.result).toMatchObject({ ok: true });
       // Prepared again and filed again: the file reads back whole.
@@ -97,6 +106,26 @@ describe("PreparedContractFiles: prepared contracts kept on disk between process
     const expected = prepareContract(CODE, otherLimits);
     const loaded = new PreparedContractFiles(dir, otherLimits, {}).load(CODE)?.result;
     expect(loaded?.ok && expected.ok && loaded.contract.code).toEqual(expected.ok && expected.contract.code);
+  });
+
+  it("stays within its byte budget, removing the least recently used files (a load counts as a use)", () => {
+    const dir = join(root, "budget");
+    const codes = [0, 1, 2].map((i) => contract("", `(func (export "f${i}"))`)); // files of one size
+    const save = (files: PreparedContractFiles, code: Uint8Array) => files.save(code, { codeLength: code.length, result: prepareContract(code, LIMITS) });
+    save(new PreparedContractFiles(dir, LIMITS, {}), codes[0]!);
+    const fileBytes = readFileSync(onlyFile(dir)).length;
+    // Room for 2.7 files: a third file takes it over, and removing one brings it under 3/4 of the budget.
+    const files = new PreparedContractFiles(dir, LIMITS, {}, Math.floor(fileBytes * 2.7));
+    save(files, codes[1]!);
+    const generation = join(dir, readdirSync(dir)[0]!);
+    const twoDaysAgo = new Date(Date.now() - 2 * 24 * 3600 * 1000);
+    for (const name of readdirSync(generation)) utimesSync(join(generation, name), twoDaysAgo, twoDaysAgo);
+    expect(files.load(codes[0]!)).toBeDefined(); // used now; codes[1] last used two days ago
+    save(files, codes[2]!);
+    expect(readdirSync(generation)).toHaveLength(2);
+    expect(files.load(codes[1]!)).toBeUndefined();
+    expect(files.load(codes[0]!)).toBeDefined();
+    expect(files.load(codes[2]!)).toBeDefined();
   });
 
   it("an unwritable directory costs only the file: the contract is prepared and served", () => {
