@@ -512,7 +512,7 @@ export class Chain implements ChainReader {
 
   /** Stops block production and closes the chain store (flushing an on-disk one). */
   async close(): Promise<void> {
-    this.stop();
+    this.producer.close();
     await this.upstreamRpc?.close();
     await this.chainStore.close();
   }

@@ -82,6 +82,7 @@ export class Producer {
   private clockLead: number;
   /** Set when a commit failed (disk full, I/O error). */
   private commitFailure: Error | undefined;
+  private closing = false;
   private readonly scheduler: BlockScheduler;
   /** Where a failed scheduled production goes (default: thrown, so the process stops). */
   private productionFailureListener: ((error: Error) => void) | undefined;
@@ -125,6 +126,12 @@ export class Producer {
   /** Stops production; safe to call repeatedly. */
   stop(): void {
     this.scheduler.stop();
+  }
+
+  /** The chain is closing: a write that fails from now on (the store closed under it) is no production failure to report. */
+  close(): void {
+    this.closing = true;
+    this.stop();
   }
 
   get running(): boolean {
@@ -439,7 +446,7 @@ export class Producer {
     this.stop();
     const failure = e instanceof Error ? e : new Error(String(e));
     this.commitFailure = failure;
-    this.productionFailureListener?.(failure);
+    if (!this.closing) this.productionFailureListener?.(failure);
     throw failure;
   }
 }
