@@ -1,7 +1,7 @@
 import type { BlockCommit, Chain } from "../../chain/node.js";
-import { toSignedTransactionView } from "../../chain/transaction/index.js";
 import type { Awaitable } from "../IndexStore.js";
-import { HistoryBuilder, type ExecutedReceipt, type IncludedTransaction } from "./HistoryBuilder.js";
+import { historyBlockData, historyBlockInput } from "./historyBlockData.js";
+import { HistoryBuilder } from "./HistoryBuilder.js";
 import { historyBlockRow } from "./historyBlockRow.js";
 import type { HistoryBlockUpdate, HistoryStore } from "./HistoryStore.js";
 
@@ -179,47 +179,9 @@ export class HistoryIndexer {
     return { block: historyBlockRow(this.chain, this.chain.genesisBlock), transactions: [], receipts: [] };
   }
 
-  /**
-   * The commit as the builder's input: the transactions its new chunks included and the
-   * receipts it executed, with their outcome views from the chain's record of the block (one
-   * merkle tree per chunk for all its proofs, instead of a transaction status per transaction).
-   */
+  /** The commit's history update (see historyBlockInput). */
   private update(commit: BlockCommit): HistoryBlockUpdate {
-    const { block } = commit;
-    const chain = this.chain;
-    const transactions: IncludedTransaction[] = [];
-    const receipts: ExecutedReceipt[] = [];
-    let txIndex = 0;
-    for (const chunk of chain.blockOutcomes(block)) {
-      if (chunk.isNew) {
-        for (const { hash, stx, view } of chunk.transactions) {
-          transactions.push({ hash, index: txIndex++, shardId: chunk.shardId, transaction: toSignedTransactionView(stx), outcome: view });
-        }
-      }
-      for (const { outcome, view } of chunk.receipts) {
-        receipts.push({
-          id: view.id,
-          receiptIds: view.outcome.receipt_ids,
-          gasBurnt: outcome.gasBurnt,
-          tokensBurnt: outcome.tokensBurnt,
-          logs: view.outcome.logs,
-          status: view.outcome.status,
-          receipt: chain.receipt(view.id),
-          shardId: chain.shardLayout.shardIdOf(outcome.executorId),
-          view,
-        });
-      }
-    }
-    return this.builder.update({
-      height: block.height,
-      hash: block.hash,
-      timestamp: block.timestampNs.toString(),
-      gasPrice: block.view.header.gas_price,
-      row: (work) => historyBlockRow(chain, block, work),
-      transactionCount: txIndex,
-      transactions,
-      receipts,
-    });
+    return this.builder.update(historyBlockInput(historyBlockData(this.chain, commit.block)));
   }
 }
 
