@@ -17,7 +17,15 @@ export interface HistoryIndexerOptions {
    * A backlog of more than one turn's blocks (a data dir without its index, or behind it):
    * called when the catch-up starts, every 1,000 blocks, and with `indexed === target` when done.
    */
-  readonly onCatchUp?: (indexed: number, target: number) => void;
+  readonly onCatchUp?: ((indexed: number, target: number) => void) | undefined;
+}
+
+/** What a service's history index offers, in this thread (HistoryIndexer) or a worker (WorkerHistoryIndexer). */
+export interface HistoryFollower {
+  /** `/v0` reads. */
+  readonly store: HistoryStore;
+  /** Resolves once the index has applied `height`. */
+  whenIndexed(height: number): Promise<void>;
 }
 
 /**
@@ -26,7 +34,7 @@ export interface HistoryIndexerOptions {
  * rewritten each time a block executes one of its receipts, until none is pending. Like
  * BlockIndexer, the commit listener only queues: indexing never delays block production.
  */
-export class HistoryIndexer {
+export class HistoryIndexer implements HistoryFollower {
   private readonly queue: BlockCommit[] = [];
   private scheduled = false;
   private unsubscribe: (() => void) | undefined;
