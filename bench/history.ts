@@ -9,7 +9,8 @@
  *     account page never reads them). Timed: the REST handler and its store (parse, validate,
  *     read, serialise), in-process, interleaved rounds; target <= 1.3x.
  * (s) block production throughput with the history index on vs off: two dev chains of the same
- *     kind, one followed by a HistoryIndexer into an LMDB store; rounds of 300 transactions
+ *     kind, one followed by a WorkerHistoryIndexer (as `serve --data-dir` runs it: built and
+ *     written by a worker thread into an LMDB store); rounds of 300 transactions
  *     (Transfers, then ft_transfer), each until produced and (on the indexed chain) indexed,
  *     alternating chains; throughput ratio from the totals; target >= 0.75x.
  */
@@ -18,10 +19,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { NO_ROLE_FLAGS } from "../src/indexer/history/HistoryBuilder.js";
-import { HistoryIndexer } from "../src/indexer/history/HistoryIndexer.js";
 import type { AccountTxRow, BlockRow, HistoryReader, TransactionRecord } from "../src/indexer/history/HistoryStore.js";
 import { LmdbHistoryStore } from "../src/indexer/history/LmdbHistoryStore.js";
 import { PostgresHistoryStore } from "../src/indexer/history/PostgresHistoryStore.js";
+import { WorkerHistoryIndexer } from "../src/indexer/history/WorkerHistoryIndexer.js";
 import { restHandlers } from "../src/server/rest/handlers.js";
 import type { RestContext } from "../src/server/rest/RestContext.js";
 import { startPostgres } from "../test/support/postgresServer.js";
@@ -203,7 +204,7 @@ async function productionWithHistory(kind: Kind, quick: boolean): Promise<void> 
   const plain = await chainFor(kind);
   const indexed = await chainFor(kind);
   const dir = mkdtempSync(join(tmpdir(), "shardkit-bench-history-"));
-  const indexer = new HistoryIndexer(indexed.chain, LmdbHistoryStore.open(dir));
+  const indexer = await WorkerHistoryIndexer.open(indexed.chain, dir);
   indexer.start();
   await indexer.whenIndexed(indexed.chain.head().height);
   const seconds = { plain: 0, indexed: 0 };
@@ -222,8 +223,7 @@ async function productionWithHistory(kind: Kind, quick: boolean): Promise<void> 
       }
     }
   } finally {
-    indexer.stop();
-    await indexer.store.close();
+    await indexer.close();
     rmSync(dir, { recursive: true, force: true });
   }
   const count = rounds * n;

@@ -1,6 +1,7 @@
 import { base58Encode } from "@shardkit/primitives/base58";
-import type { Block, Chain, ReceiptView } from "../../chain/node.js";
+import type { Block, Chain } from "../../chain/node.js";
 import type { ChunkResult } from "../../chain/runtime/applyChunk.js";
+import { toReceiptView, type Receipt } from "../../chain/runtime/receipt.js";
 import { toSignedTransactionView } from "../../chain/transaction/index.js";
 import { blockOutcomes, type OutcomeBlock } from "../../chain/views/blockOutcomes.js";
 import type { ExecutedReceipt, HistoryBlockInput, IncludedTransaction } from "./HistoryBuilder.js";
@@ -23,16 +24,16 @@ export interface HistoryBlockData {
   /** Per chunk (shard index order): its transactions with outcomes and its receipts' outcomes. */
   readonly chunks: readonly Pick<ChunkResult, "included" | "receiptOutcomes">[];
   /** Per executed receipt, in execution order over the chunks: the receipt (undefined: a transaction's local receipt, not kept) and its shard. */
-  readonly receipts: readonly { readonly receipt: ReceiptView | undefined; readonly shardId: number }[];
+  readonly receipts: readonly { readonly receipt: Receipt | undefined; readonly shardId: number }[];
 }
 
-/** A block of `chain` as HistoryBlockData (cheap: lookups and references, no views but the receipts'). */
+/** A block of `chain` as HistoryBlockData (cheap: lookups and references, no views). */
 export function historyBlockData(chain: Chain, block: Block): HistoryBlockData {
   const genesis = block.height === chain.genesisBlock.height;
   const results = genesis ? [] : chain.chunkResults(block);
   const chunks = results.map(({ included, receiptOutcomes }) => ({ included, receiptOutcomes }));
   const receipts = results.flatMap(({ receiptOutcomes }) =>
-    receiptOutcomes.map((outcome) => ({ receipt: chain.receipt(base58Encode(outcome.id)), shardId: chain.shardLayout.shardIdOf(outcome.executorId) })),
+    receiptOutcomes.map((outcome) => ({ receipt: chain.receiptRecord(base58Encode(outcome.id)), shardId: chain.shardLayout.shardIdOf(outcome.executorId) })),
   );
   return {
     block: {
@@ -72,7 +73,7 @@ export function historyBlockInput(data: HistoryBlockData): HistoryBlockInput {
         tokensBurnt: outcome.tokensBurnt,
         logs: view.outcome.logs,
         status: view.outcome.status,
-        receipt: executed?.receipt,
+        receipt: executed?.receipt === undefined ? undefined : toReceiptView(executed.receipt),
         shardId: executed?.shardId ?? chunk.shardId,
         view,
       });
