@@ -83,6 +83,8 @@ export interface ServiceOptions {
   onIndexCatchUp?: (indexedHeight: number, targetHeight: number) => void;
   /** The transaction history index catching up with the chain (see HistoryIndexerOptions.onCatchUp). */
   onHistoryCatchUp?: (indexedHeight: number, targetHeight: number) => void;
+  /** A fault to inject (tests): the history worker of a data dir fails at the block of this height. */
+  historyWorkerFailAt?: number;
   /** Request lines (debug), receipt outcomes (info), failing commit subscribers (error); default: the last of these, on stderr. */
   logger?: Logger;
 }
@@ -125,6 +127,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     ftBalances: options.ftBalances,
     onIndexCatchUp: options.onIndexCatchUp,
     onHistoryCatchUp: options.onHistoryCatchUp,
+    historyWorkerFailAt: options.historyWorkerFailAt,
     onProductionFailure: options.onProductionFailure,
     onProductionRetry: options.onProductionRetry,
     fastForwardStepMs: options.fastForwardStepMs,
