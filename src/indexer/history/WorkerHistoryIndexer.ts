@@ -39,6 +39,7 @@ export class WorkerHistoryIndexer implements HistoryFollower {
   private rewinds = 0;
   private unsubscribe: (() => void) | undefined;
   private pumpScheduled = false;
+  private commitScheduled = false;
   private failure: Error | undefined;
   private readonly waiters: { height: number; resolve: () => void; reject: (e: Error) => void }[] = [];
   private running = true;
@@ -172,8 +173,21 @@ export class WorkerHistoryIndexer implements HistoryFollower {
       this.fail(error instanceof Error ? error : new Error(String(error)));
       return;
     }
-    if (blocks.length > 0) this.post({ type: "blocks", blocks });
+    if (blocks.length > 0) {
+      this.post({ type: "blocks", blocks });
+      this.scheduleCommit();
+    }
     if (this.posted < head && ahead() < MAX_AHEAD) this.schedulePump();
+  }
+
+  /** After this turn (the blocks produced in it, a catch-up batch): the worker writes what it built. */
+  private scheduleCommit(): void {
+    if (this.commitScheduled) return;
+    this.commitScheduled = true;
+    setImmediate(() => {
+      this.commitScheduled = false;
+      if (this.running && this.closed === undefined) this.post({ type: "commit" });
+    });
   }
 
   private schedulePump(): void {

@@ -1,8 +1,8 @@
 /**
  * Worker thread of {@link WorkerHistoryIndexer}: owns the data dir's history index, the only
- * writer of its LMDB environment. Builds each block it is sent into a history update and
- * writes the blocks it has received in one transaction per turn (at most BATCH), reporting the
- * height after each; the main thread reads the same environment for `/v0`.
+ * writer of its LMDB environment. Builds each block it is sent into a history update as it
+ * arrives and writes the blocks of one main-thread turn in one transaction (at most BATCH),
+ * reporting the height after each write; the main thread reads the same environment for `/v0`.
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { errorMessage } from "@shardkit/primitives/errorMessage";
@@ -12,16 +12,14 @@ import type { HistoryBlockUpdate } from "./HistoryStore.js";
 import type { FromHistoryWorker, HistoryWorkerData, ToHistoryWorker } from "./historyWorkerMessages.js";
 import { LmdbHistoryStore } from "./LmdbHistoryStore.js";
 
-/** Blocks written per transaction (a catch-up sends them 64 a message). */
+/** Blocks written per transaction at most (a catch-up sends them 64 a message). */
 const BATCH = 64;
 
 const port = parentPort!;
 const { dir, failAtHeight } = workerData as HistoryWorkerData;
 const report = (message: FromHistoryWorker) => port.postMessage(message);
 const builder = new HistoryBuilder();
-const queue: ToHistoryWorker[] = [];
 let store: LmdbHistoryStore | undefined;
-let scheduled = false;
 let failed = false;
 let closing: Promise<void> | undefined;
 
@@ -40,58 +38,56 @@ function resume(from: LmdbHistoryStore): void {
 function fail(error: unknown): void {
   if (failed) return;
   failed = true;
-  queue.length = 0;
   report({ type: "failed", message: errorMessage(error) });
   closeStore().catch(() => {});
 }
 
-function schedule(): void {
-  if (scheduled || failed) return;
-  scheduled = true;
-  setImmediate(drain);
+/** Built blocks not written yet (written on "commit", before a rewind, or once BATCH of them wait). */
+const built: HistoryBlockUpdate[] = [];
+
+/** Writes the blocks built since the last write, in one transaction. */
+function write(open: LmdbHistoryStore): void {
+  if (built.length === 0) return;
+  open.applyBlocks(built.splice(0));
+  report({ type: "indexed", height: open.height });
 }
 
-/** Handles queued requests in order: a rewind, or a run of blocks (one write); yields after each write so that a close gets through. */
-function drain(): void {
-  scheduled = false;
+/**
+ * Handles a request as it arrives: blocks are built at once (while the main thread produces
+ * the next ones), and written when the main thread's turn that sent them is over ("commit"),
+ * so that a transaction several blocks of one turn advance is written once.
+ */
+function handle(message: Exclude<ToHistoryWorker, { type: "close" }>): void {
   const open = store;
   if (open === undefined || failed) return;
   try {
-    const next = queue[0];
-    if (next?.type === "rewind") {
-      queue.shift();
-      if (open.height !== null) open.rewind(next.height);
+    if (message.type === "blocks") {
+      try {
+        for (const data of message.blocks) {
+          if (data.block.height === failAtHeight) throw new Error(`injected failure at block ${failAtHeight}`);
+          built.push(builder.update(historyBlockInput(data)));
+          if (built.length >= BATCH) write(open);
+        }
+      } catch (error) {
+        // The builder has moved past every block built: those go to the store before the failure.
+        write(open);
+        throw error;
+      }
+    } else if (message.type === "commit") {
+      write(open);
+    } else {
+      write(open);
+      if (open.height !== null) open.rewind(message.height);
       resume(open);
       report({ type: "rewound", height: open.height });
-    } else if (next?.type === "blocks") {
-      const updates: HistoryBlockUpdate[] = [];
-      try {
-        while (queue[0]?.type === "blocks" && updates.length < BATCH) {
-          const { blocks } = queue.shift() as Extract<ToHistoryWorker, { type: "blocks" }>;
-          for (const data of blocks) {
-            if (data.block.height === failAtHeight) throw new Error(`injected failure at block ${failAtHeight}`);
-            updates.push(builder.update(historyBlockInput(data)));
-          }
-        }
-      } finally {
-        // The builder has moved past every block built: those go to the store even when a later one failed.
-        open.applyBlocks(updates);
-      }
-      report({ type: "indexed", height: open.height });
     }
   } catch (error) {
     fail(error);
   }
-  if (queue.length > 0) schedule();
 }
 
 port.on("message", (message: ToHistoryWorker) => {
-  if (message.type !== "close") {
-    queue.push(message);
-    schedule();
-    return;
-  }
-  queue.length = 0;
+  if (message.type !== "close") return handle(message);
   failed = true;
   closeStore().then(
     () => report({ type: "closed" }),

@@ -8,9 +8,12 @@ export interface HistoryWorkerData {
   readonly failAtHeight?: number | undefined;
 }
 
-/** The main thread's requests, handled in order ("close" at once: queued blocks are indexed again on the next start). */
+/** The main thread's requests, handled in order ("close" drops blocks not written: they are indexed again on the next start). */
 export type ToHistoryWorker =
+  /** Build these blocks now; write them with the others of the turn. */
   | { readonly type: "blocks"; readonly blocks: readonly HistoryBlockData[] }
+  /** The main thread's turn is over: write the blocks built since the last write. */
+  | { readonly type: "commit" }
   /** Forget the blocks above `height` (a revert), then take blocks from the height kept. */
   | { readonly type: "rewind"; readonly height: number }
   | { readonly type: "close" };
