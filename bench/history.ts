@@ -9,7 +9,8 @@
  *     account page never reads them). Timed: the REST handler and its store (parse, validate,
  *     read, serialise), in-process, interleaved rounds; target <= 1.3x.
  * (s) block production throughput with the history index on vs off: two dev chains of the same
- *     kind, one followed by a HistoryIndexer into an LMDB store; rounds of 300 transactions
+ *     kind, one followed by a WorkerHistoryIndexer (as `serve --data-dir` runs it: built and
+ *     written by a worker thread into an LMDB store); rounds of 300 transactions
  *     (Transfers, then ft_transfer), each until produced and (on the indexed chain) indexed,
  *     alternating chains; throughput ratio from the totals; target >= 0.75x.
  */
@@ -18,10 +19,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { NO_ROLE_FLAGS } from "../src/indexer/history/HistoryBuilder.js";
-import { HistoryIndexer } from "../src/indexer/history/HistoryIndexer.js";
 import type { AccountTxRow, BlockRow, HistoryReader, TransactionRecord } from "../src/indexer/history/HistoryStore.js";
 import { LmdbHistoryStore } from "../src/indexer/history/LmdbHistoryStore.js";
+import { HistoryIndexer } from "../src/indexer/history/HistoryIndexer.js";
 import { PostgresHistoryStore } from "../src/indexer/history/PostgresHistoryStore.js";
+import { WorkerHistoryIndexer } from "../src/indexer/history/WorkerHistoryIndexer.js";
 import { restHandlers } from "../src/server/rest/handlers.js";
 import type { RestContext } from "../src/server/rest/RestContext.js";
 import { startPostgres } from "../test/support/postgresServer.js";
@@ -196,47 +198,56 @@ async function accountPages(quick: boolean): Promise<void> {
   }
 }
 
-/** Rounds of `n` transactions on two chains of one kind, one indexed: the throughput ratio (indexed / plain). */
+/**
+ * Rounds of `n` transactions on three chains of one kind: one without the index, one with the
+ * worker's (as `serve --data-dir` runs it), one with the in-thread indexer over LMDB (what the
+ * worker replaced, for comparison under the same load); the ratios to the plain chain.
+ */
 async function productionWithHistory(kind: Kind, quick: boolean): Promise<void> {
   const n = 300;
   const rounds = quick ? 5 : 30;
-  const plain = await chainFor(kind);
-  const indexed = await chainFor(kind);
-  const dir = mkdtempSync(join(tmpdir(), "shardkit-bench-history-"));
-  const indexer = new HistoryIndexer(indexed.chain, LmdbHistoryStore.open(dir));
-  indexer.start();
-  await indexer.whenIndexed(indexed.chain.head().height);
-  const seconds = { plain: 0, indexed: 0 };
+  const dirs = [mkdtempSync(join(tmpdir(), "shardkit-bench-history-")), mkdtempSync(join(tmpdir(), "shardkit-bench-history-"))];
+  const plain = { ...(await chainFor(kind)), whenIndexed: async (_height: number) => new Promise<void>((resolve) => setImmediate(resolve)), seconds: 0 };
+  const workerChain = await chainFor(kind);
+  const worker = await WorkerHistoryIndexer.open(workerChain.chain, dirs[0]!);
+  const threadChain = await chainFor(kind);
+  const thread = new HistoryIndexer(threadChain.chain, LmdbHistoryStore.open(dirs[1]!));
+  const sides = [plain, { ...workerChain, whenIndexed: (h: number) => worker.whenIndexed(h), seconds: 0 }, { ...threadChain, whenIndexed: (h: number) => thread.whenIndexed(h), seconds: 0 }];
+  worker.start();
+  thread.start();
+  for (const side of sides) await side.whenIndexed(side.chain.head().height);
   try {
     for (let r = 0; r < rounds + 2; r++) {
-      const order = r % 2 === 0 ? [plain, indexed] : [indexed, plain];
-      for (const side of order) {
+      // Each chain in each position in turn.
+      for (let i = 0; i < sides.length; i++) {
+        const side = sides[(r + i) % sides.length]!;
         const txs = Array.from({ length: n }, side.make);
         const started = performance.now();
         for (const t of txs) side.chain.submitTransaction(t);
         for (let b = 0; b < 3; b++) side.chain.produceBlock();
-        if (side === indexed) await indexer.whenIndexed(side.chain.head().height);
-        else await new Promise((resolve) => setImmediate(resolve));
+        await side.whenIndexed(side.chain.head().height);
         // The first two rounds warm up.
-        if (r >= 2) seconds[side === indexed ? "indexed" : "plain"] += (performance.now() - started) / 1000;
+        if (r >= 2) side.seconds += (performance.now() - started) / 1000;
       }
     }
   } finally {
-    indexer.stop();
-    await indexer.store.close();
-    rmSync(dir, { recursive: true, force: true });
+    await worker.close();
+    thread.stop();
+    await thread.store.close();
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   }
   const count = rounds * n;
-  const ratio = seconds.plain / seconds.indexed;
+  const [off, onWorker, onThread] = sides.map((side) => side.seconds) as [number, number, number];
+  const ratio = off / onWorker;
   console.log(
-    `    ${kind === "ft" ? "ft_transfer" : "Transfer"}: ${(count / seconds.indexed).toFixed(0)}/s with the history index (LMDB, indexed before the next round), ${(count / seconds.plain).toFixed(0)}/s without, ratio ${ratio.toFixed(2)} (target >= 0.75: ${ratio >= 0.75 ? "met" : "not met"})`,
+    `    ${kind === "ft" ? "ft_transfer" : "Transfer"}: ${(count / onWorker).toFixed(0)}/s with the history index (worker thread, LMDB, indexed before the next round), ${(count / off).toFixed(0)}/s without, ratio ${ratio.toFixed(2)} (target >= 0.75: ${ratio >= 0.75 ? "met" : "not met"}); in-thread indexer for comparison: ${(count / onThread).toFixed(0)}/s, ratio ${(off / onThread).toFixed(2)}`,
   );
 }
 
 export async function historyBench({ quick }: { quick: boolean }): Promise<void> {
   // `--production-only` skips (r) (its stores take minutes to fill) to measure (s) alone.
   if (!process.argv.includes("--production-only")) await accountPages(quick);
-  console.log(`(s) block production throughput with the history index on vs off: rounds of 300 transactions until produced and indexed, two chains alternating`);
+  console.log(`(s) block production throughput with the history index on vs off: rounds of 300 transactions until produced and indexed, chains alternating`);
   await productionWithHistory("transfer", quick);
   await productionWithHistory("ft", quick);
 }

@@ -25,7 +25,7 @@ for (const name of readdirSync(preparationDir).sort()) {
 
 rmSync(outdir, { recursive: true, force: true });
 await build({
-  entryPoints: [compiled("cli/main.js"), compiled("chain/genesis/entrySortWorker.js"), compiled("chain/store/bucketOrderWorker.js"), compiled("chain/fork/blockingRpcWorker.js")],
+  entryPoints: [compiled("cli/main.js"), compiled("chain/genesis/entrySortWorker.js"), compiled("chain/store/bucketOrderWorker.js"), compiled("chain/fork/blockingRpcWorker.js"), compiled("indexer/history/historyWorker.js")],
   outdir,
   entryNames: "[name]",
   bundle: true,

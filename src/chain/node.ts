@@ -31,9 +31,10 @@ import { LmdbChainStore } from "./store/LmdbChainStore.js";
 import { MemoryChainStore } from "./store/MemoryChainStore.js";
 import type { StateSnapshot, StateStore } from "./store/stateStore.js";
 import type { FunctionCallExecutor } from "./runtime/functionCallExecutor.js";
+import type { ChunkResult } from "./runtime/applyChunk.js";
 import type { InvalidTxErrorJson } from "./runtime/invalidTxError.js";
 import { NEARCORE_RUNTIME_PARAMETERS, type RuntimeParameters } from "./runtime/parameters.js";
-import type { ReceiptView } from "./runtime/receipt.js";
+import type { Receipt, ReceiptView } from "./runtime/receipt.js";
 import { genesisStateChanges, recordedStateChanges, type BlockStateChanges } from "./views/BlockStateChanges.js";
 import type { ChunkBodies } from "./views/ChunkBodies.js";
 import { blockOutcomes, type ChunkOutcomes } from "./views/blockOutcomes.js";
@@ -640,7 +641,12 @@ export class Chain implements ChainReader {
 
   /** Per chunk of a produced block (none for genesis): its transactions' and receipts' outcomes with proofs (views/blockOutcomes.ts). */
   blockOutcomes(block: Block): ChunkOutcomes[] {
-    return blockOutcomes(block, this.history.stored(block.height)?.chunkResults ?? []);
+    return blockOutcomes(block, this.chunkResults(block));
+  }
+
+  /** Per chunk of a produced block (none for genesis): what applying it did, as its record keeps it. */
+  chunkResults(block: Block): readonly ChunkResult[] {
+    return this.history.stored(block.height)?.chunkResults ?? [];
   }
 
   /**
@@ -697,6 +703,11 @@ export class Chain implements ChainReader {
   /** A receipt this chain created (executed or not), as nearcore's ReceiptView. */
   receipt(receiptId: string): ReceiptView | undefined {
     return this.view.receipt(receiptId);
+  }
+
+  /** A receipt this chain created, as the chain keeps it (`receipt` gives its view). */
+  receiptRecord(receiptId: string): Receipt | undefined {
+    return this.history.receipt(receiptId);
   }
 
   /** The transaction a receipt descends from, and its signer (see ViewClient.receiptOrigin). */

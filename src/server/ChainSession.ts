@@ -5,10 +5,9 @@ import { DevChainControl } from "../chain/sandbox/DevChainControl.js";
 import { BlockIndexer } from "../indexer/BlockIndexer.js";
 import { ftBalanceReaderFrom, viewCallOf, type FtBalanceReader } from "../indexer/FtBalanceReader.js";
 import { idleBlockRowOf } from "../indexer/history/historyBlockRow.js";
-import { HistoryIndexer, type HistoryIndexerOptions } from "../indexer/history/HistoryIndexer.js";
-import type { HistoryStore } from "../indexer/history/HistoryStore.js";
-import { LmdbHistoryStore } from "../indexer/history/LmdbHistoryStore.js";
+import { HistoryIndexer, type HistoryFollower, type HistoryIndexerOptions } from "../indexer/history/HistoryIndexer.js";
 import { MemoryHistoryStore } from "../indexer/history/MemoryHistoryStore.js";
+import { WorkerHistoryIndexer } from "../indexer/history/WorkerHistoryIndexer.js";
 import type { IndexStore } from "../indexer/IndexStore.js";
 import { LmdbIndexStore } from "../indexer/LmdbIndexStore.js";
 import { MemoryIndexStore } from "../indexer/MemoryIndexStore.js";
@@ -26,23 +25,28 @@ export interface ChainSessionOptions {
   /** Logs failing commit subscribers (when given) and outcomes. */
   readonly logger: Logger;
   readonly logSubscriberFailures: boolean;
+  /** A fault to inject into the history worker (tests): it fails at the block of this height. */
+  readonly historyWorkerFailAt?: number | undefined;
 }
 
 /**
  * One chain a service serves and everything that follows it: the REST index (in
  * `<data-dir>/rest-index` on a durable chain, else in memory), the transaction history index
- * (in `<data-dir>/history`), the dev-chain controls (a revert rewinds both indexes) and the
- * outcome log. `shardkit_reset` closes one session and opens the next; the listeners stay.
+ * (in `<data-dir>/history`, built and written by a worker thread; on an in-memory chain in
+ * memory, in this thread: the worker could not share a memory store with the `/v0` reads),
+ * the dev-chain controls (a revert rewinds both indexes) and the outcome log. `shardkit_reset` closes one session and opens the next; the listeners stay.
  */
 export class ChainSession {
   private indexerNow: BlockIndexer;
-  private historyNow: HistoryIndexer;
+  /** In this thread (an in-memory chain; a new one over the same store after each revert), else undefined. */
+  private historyNow: HistoryIndexer | undefined;
   private stopping = false;
   private readonly stopOutcomeLog: () => void;
 
   private constructor(
     readonly chain: Chain,
-    private readonly historyStore: HistoryStore,
+    /** The index a worker builds (a durable chain), or the memory store the in-thread indexer fills. */
+    private readonly history: WorkerHistoryIndexer | MemoryHistoryStore,
     /** The data dir's REST index (undefined: a new one in memory per indexer). */
     private readonly restStore: LmdbIndexStore | undefined,
     private readonly options: ChainSessionOptions,
@@ -59,17 +63,19 @@ export class ChainSession {
     this.historyNow = this.newHistoryIndexer();
     this.devChain = new DevChainControl(chain, { fastForwardStepMs: options.fastForwardStepMs });
     // A revert drops blocks the indexes have rows from: a data dir's REST index undoes them (an
-    // in-memory one is rebuilt from the kept blocks), the history index keeps its store and a
-    // new indexer over it rewinds it, from the next event-loop turn on (the revert's answer
-    // does not wait for them).
+    // in-memory one is rebuilt from the kept blocks); the history worker rewinds its index
+    // after the blocks it was sent before the revert; an in-thread history index keeps its store
+    // and a new indexer over it rewinds it. From the next event-loop turn on (the revert's
+    // answer does not wait for them).
     this.devChain.onRevert(() => {
       this.indexerNow.stop();
-      this.historyNow.stop();
+      this.historyNow?.stop();
+      if (this.history instanceof WorkerHistoryIndexer) this.history.afterRevert();
       const indexer = (this.indexerNow = this.newIndexer(undefined));
       const history = (this.historyNow = this.newHistoryIndexer());
       setImmediate(() => {
         if (this.indexerNow === indexer && !this.stopping) indexer.start();
-        if (this.historyNow === history && !this.stopping) history.start();
+        if (this.historyNow === history && !this.stopping) history?.start();
       });
     });
     this.stopOutcomeLog = logOutcomes(chain, logger);
@@ -83,32 +89,39 @@ export class ChainSession {
     return this.indexerNow;
   }
 
-  /** The transaction history index (a new one over the same store after each revert). */
-  get historyIndexer(): HistoryIndexer {
-    return this.historyNow;
+  /** The transaction history index (in this thread: a new one over the same store after each revert). */
+  get historyIndexer(): HistoryFollower {
+    return this.historyNow ?? (this.history as WorkerHistoryIndexer);
   }
 
   /** Opens the chain (or takes `opened`, opened from `chainOptions`) and its indexes; nothing runs until `start`. */
   static async open(chainOptions: ChainOptions, options: ChainSessionOptions, opened?: Chain): Promise<ChainSession> {
     const chain = opened ?? (await Chain.open(chainOptions));
-    let store: HistoryStore | undefined;
+    let history: WorkerHistoryIndexer | MemoryHistoryStore | undefined;
     let restStore: LmdbIndexStore | undefined;
     try {
       const dataDir = chain.durable ? chainOptions.dataDir : undefined;
-      store = dataDir !== undefined ? LmdbHistoryStore.open(join(dataDir, "history")) : new MemoryHistoryStore({ idleBlockRow: idleBlockRowOf(chain) });
+      history =
+        dataDir !== undefined
+          ? await WorkerHistoryIndexer.open(chain, join(dataDir, "history"), {
+              onCatchUp: options.onHistoryCatchUp,
+              onFailure: (error) => options.logger.error("the transaction history index stopped; /v0 answers 503 until the service restarts", { error: error.message }),
+              failAtHeight: options.historyWorkerFailAt,
+            })
+          : new MemoryHistoryStore({ idleBlockRow: idleBlockRowOf(chain) });
       if (dataDir !== undefined) restStore = openRestIndex(join(dataDir, REST_INDEX_DIR));
     } catch (e) {
-      await store?.close();
+      await history?.close();
       await chain.close();
       throw e;
     }
-    return new ChainSession(chain, store, restStore, options);
+    return new ChainSession(chain, history, restStore, options);
   }
 
   /** Starts the indexes and block production. */
   start(): void {
     this.indexerNow.start();
-    this.historyNow.start();
+    (this.historyNow ?? (this.history as WorkerHistoryIndexer)).start();
     this.chain.start();
   }
 
@@ -118,8 +131,8 @@ export class ChainSession {
     this.stopOutcomeLog();
     this.chain.stop();
     this.indexerNow.stop();
-    this.historyNow.stop();
-    await this.historyStore.close();
+    this.historyNow?.stop();
+    await this.history.close();
     await this.restStore?.close();
     await this.chain.close();
   }
@@ -136,9 +149,11 @@ export class ChainSession {
     return new BlockIndexer(this.chain, store, { ftBalances, ...(onCatchUp && { onCatchUp }) });
   }
 
-  private newHistoryIndexer(): HistoryIndexer {
+  /** An in-thread indexer over the memory store (none when a worker indexes). */
+  private newHistoryIndexer(): HistoryIndexer | undefined {
+    if (this.history instanceof WorkerHistoryIndexer) return undefined;
     const options: HistoryIndexerOptions = this.options.onHistoryCatchUp === undefined ? {} : { onCatchUp: this.options.onHistoryCatchUp };
-    return new HistoryIndexer(this.chain, this.historyStore, options);
+    return new HistoryIndexer(this.chain, this.history, options);
   }
 }
 

@@ -10,7 +10,7 @@ import { forkOfReset, type ResetOutcome, type ResetRequest } from "./resetReques
 import { DevChainControl } from "../chain/sandbox/DevChainControl.js";
 import { BlockIndexer } from "../indexer/BlockIndexer.js";
 import { join } from "node:path";
-import { HistoryIndexer, type HistoryIndexerOptions } from "../indexer/history/HistoryIndexer.js";
+import type { HistoryFollower } from "../indexer/history/HistoryIndexer.js";
 import type { HistoryStore } from "../indexer/history/HistoryStore.js";
 import { LmdbHistoryStore } from "../indexer/history/LmdbHistoryStore.js";
 import { MemoryHistoryStore } from "../indexer/history/MemoryHistoryStore.js";
@@ -83,6 +83,8 @@ export interface ServiceOptions {
   onIndexCatchUp?: (indexedHeight: number, targetHeight: number) => void;
   /** The transaction history index catching up with the chain (see HistoryIndexerOptions.onCatchUp). */
   onHistoryCatchUp?: (indexedHeight: number, targetHeight: number) => void;
+  /** A fault to inject (tests): the history worker of a data dir fails at the block of this height. */
+  historyWorkerFailAt?: number;
   /** Request lines (debug), receipt outcomes (info), failing commit subscribers (error); default: the last of these, on stderr. */
   logger?: Logger;
 }
@@ -99,11 +101,11 @@ export interface Service {
   /** The REST index, following the chain (a new one after each shardkit_revert). */
   readonly indexer: BlockIndexer;
   /**
-   * The transaction history index (`/v0`), following the chain (a new one after each
-   * shardkit_revert, over the same store rewound). Its store is in `<data-dir>/history` on a
-   * durable chain, in memory otherwise.
+   * The transaction history index (`/v0`), following the chain. On a durable chain a worker
+   * thread builds it into `<data-dir>/history` (rewound after each shardkit_revert); otherwise
+   * it is in memory, built in this thread (a new indexer after each revert).
    */
-  readonly historyIndexer: HistoryIndexer;
+  readonly historyIndexer: HistoryFollower;
   /** Snapshots, reverts, state patches and fast-forwards of the chain (the sandbox_* and shardkit_* methods). */
   readonly devChain: DevChainControl;
   /** shardkit_reset: a new chain (forked or not) in place of this one; `chain` and the indexes follow. */
@@ -125,6 +127,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     ftBalances: options.ftBalances,
     onIndexCatchUp: options.onIndexCatchUp,
     onHistoryCatchUp: options.onHistoryCatchUp,
+    historyWorkerFailAt: options.historyWorkerFailAt,
     onProductionFailure: options.onProductionFailure,
     onProductionRetry: options.onProductionRetry,
     fastForwardStepMs: options.fastForwardStepMs,

@@ -1,5 +1,4 @@
 import { base58Encode } from "@shardkit/primitives/base58";
-import type { Block } from "../blocks/Block.js";
 import { pathFromLevels, treeLevels } from "../blocks/merkle.js";
 import { formatCryptoHash } from "../primitives/cryptoHash.js";
 import type { ChunkResult } from "../runtime/applyChunk.js";
@@ -30,13 +29,26 @@ export interface ChunkOutcomes {
 }
 
 /**
+ * What blockOutcomes reads of a block: a Block, or these facts of one as plain data (the
+ * history index's worker thread gets them in a message).
+ */
+export interface OutcomeBlock {
+  readonly height: number;
+  /** base58 */
+  readonly hash: string;
+  /** By shard index: the outcome leaves of its chunk (already hashed). */
+  readonly outcomeLeaves: readonly (readonly Uint8Array[])[];
+  readonly view: { readonly chunks: readonly { readonly shard_id: number; readonly height_included: number }[] };
+}
+
+/**
  * Every outcome a block's chunks produced, as nearcore's ExecutionOutcomeWithIdView with its
  * merkle proof (the same values `tx` and `light_client_proof` give, see
  * LightClientViews.outcomePath). The leaves of a chunk's outcome tree are its transactions'
  * outcomes then its receipts', in execution order, so each chunk's tree is built once and
  * each inner hash formatted once, instead of one tree walk per outcome.
  */
-export function blockOutcomes(block: Block, results: readonly ChunkResult[]): ChunkOutcomes[] {
+export function blockOutcomes(block: OutcomeBlock, results: readonly Pick<ChunkResult, "included" | "receiptOutcomes">[]): ChunkOutcomes[] {
   return results.map((result, shardIndex) => {
     const chunk = block.view.chunks[shardIndex];
     const proofs = leafProofs(block.outcomeLeaves[shardIndex] ?? []);

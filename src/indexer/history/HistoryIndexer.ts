@@ -1,7 +1,7 @@
 import type { BlockCommit, Chain } from "../../chain/node.js";
-import { toSignedTransactionView } from "../../chain/transaction/index.js";
 import type { Awaitable } from "../IndexStore.js";
-import { HistoryBuilder, type ExecutedReceipt, type IncludedTransaction } from "./HistoryBuilder.js";
+import { historyBlockData, historyBlockInput } from "./historyBlockData.js";
+import { HistoryBuilder } from "./HistoryBuilder.js";
 import { historyBlockRow } from "./historyBlockRow.js";
 import type { HistoryBlockUpdate, HistoryStore } from "./HistoryStore.js";
 
@@ -17,7 +17,15 @@ export interface HistoryIndexerOptions {
    * A backlog of more than one turn's blocks (a data dir without its index, or behind it):
    * called when the catch-up starts, every 1,000 blocks, and with `indexed === target` when done.
    */
-  readonly onCatchUp?: (indexed: number, target: number) => void;
+  readonly onCatchUp?: ((indexed: number, target: number) => void) | undefined;
+}
+
+/** What a service's history index offers, in this thread (HistoryIndexer) or a worker (WorkerHistoryIndexer). */
+export interface HistoryFollower {
+  /** `/v0` reads. */
+  readonly store: HistoryStore;
+  /** Resolves once the index has applied `height`. */
+  whenIndexed(height: number): Promise<void>;
 }
 
 /**
@@ -26,7 +34,7 @@ export interface HistoryIndexerOptions {
  * rewritten each time a block executes one of its receipts, until none is pending. Like
  * BlockIndexer, the commit listener only queues: indexing never delays block production.
  */
-export class HistoryIndexer {
+export class HistoryIndexer implements HistoryFollower {
   private readonly queue: BlockCommit[] = [];
   private scheduled = false;
   private unsubscribe: (() => void) | undefined;
@@ -179,47 +187,9 @@ export class HistoryIndexer {
     return { block: historyBlockRow(this.chain, this.chain.genesisBlock), transactions: [], receipts: [] };
   }
 
-  /**
-   * The commit as the builder's input: the transactions its new chunks included and the
-   * receipts it executed, with their outcome views from the chain's record of the block (one
-   * merkle tree per chunk for all its proofs, instead of a transaction status per transaction).
-   */
+  /** The commit's history update (see historyBlockInput). */
   private update(commit: BlockCommit): HistoryBlockUpdate {
-    const { block } = commit;
-    const chain = this.chain;
-    const transactions: IncludedTransaction[] = [];
-    const receipts: ExecutedReceipt[] = [];
-    let txIndex = 0;
-    for (const chunk of chain.blockOutcomes(block)) {
-      if (chunk.isNew) {
-        for (const { hash, stx, view } of chunk.transactions) {
-          transactions.push({ hash, index: txIndex++, shardId: chunk.shardId, transaction: toSignedTransactionView(stx), outcome: view });
-        }
-      }
-      for (const { outcome, view } of chunk.receipts) {
-        receipts.push({
-          id: view.id,
-          receiptIds: view.outcome.receipt_ids,
-          gasBurnt: outcome.gasBurnt,
-          tokensBurnt: outcome.tokensBurnt,
-          logs: view.outcome.logs,
-          status: view.outcome.status,
-          receipt: chain.receipt(view.id),
-          shardId: chain.shardLayout.shardIdOf(outcome.executorId),
-          view,
-        });
-      }
-    }
-    return this.builder.update({
-      height: block.height,
-      hash: block.hash,
-      timestamp: block.timestampNs.toString(),
-      gasPrice: block.view.header.gas_price,
-      row: (work) => historyBlockRow(chain, block, work),
-      transactionCount: txIndex,
-      transactions,
-      receipts,
-    });
+    return this.builder.update(historyBlockInput(historyBlockData(this.chain, commit.block)));
   }
 }
 

@@ -1,4 +1,4 @@
-import type { Database, RootDatabase } from "lmdb";
+import { open, type Database, type RootDatabase } from "lmdb";
 import { openDerivedIndexEnv } from "../derivedIndexEnv.js";
 import { IndexUnavailableError } from "../IndexUnavailableError.js";
 import type {
@@ -23,6 +23,8 @@ import {
   type TransferRow,
   type TransfersQuery,
 } from "./HistoryStore.js";
+
+const MAX_DBS = 10;
 
 /** Bumped when the layout below changes: an index of another format is rebuilt from the blocks. */
 const FORMAT = 3;
@@ -104,6 +106,8 @@ const paddedTimestamp = (ns: bigint) => ns.toString().padStart(TIMESTAMP_DIGITS,
 export class LmdbHistoryStore implements HistoryStore {
   height: number | null;
   private closed = false;
+  /** Why reads answer IndexUnavailableError (a reader whose writer failed), when they do. */
+  private unavailable: string | undefined;
   private readonly meta: Database<Head, string>;
   private readonly blockEntries: Database<StoredBlock, number>;
   private readonly heightByHash: Database<number, string>;
@@ -119,6 +123,8 @@ export class LmdbHistoryStore implements HistoryStore {
   private constructor(
     private readonly env: RootDatabase,
     private readonly closeEnv: () => Promise<void>,
+    /** False for a reader of an index another thread writes (openReader). */
+    private readonly writer = true,
   ) {
     this.meta = env.openDB({ name: "meta" });
     this.blockEntries = env.openDB({ name: "blocks", encoding: "json" });
@@ -130,7 +136,7 @@ export class LmdbHistoryStore implements HistoryStore {
     this.receipts = env.openDB({ name: "receipts", encoding: "json" });
     this.incomplete = env.openDB({ name: "incomplete" });
     const head = this.meta.get("head");
-    if (head !== undefined && head.format !== FORMAT) {
+    if (head !== undefined && head.format !== FORMAT && writer) {
       // Written by another version of the layout: start again from the blocks.
       env.transactionSync(() => {
         for (const db of [this.meta, this.blockEntries, this.heightByHash, this.txs, this.accounts, this.accountCounts, this.transfers, this.receipts, this.incomplete]) db.clearSync();
@@ -141,8 +147,26 @@ export class LmdbHistoryStore implements HistoryStore {
 
   /** Opens (or creates) the index in `dir`; an index an earlier boot left open (a system crash may have torn it) starts empty. */
   static open(dir: string): LmdbHistoryStore {
-    const { env, close } = openDerivedIndexEnv(dir, 10);
+    const { env, close } = openDerivedIndexEnv(dir, MAX_DBS);
     return new LmdbHistoryStore(env, close);
+  }
+
+  /**
+   * The index in `dir` as another thread of this process writes it (the history worker, which
+   * opened it first): reads see each batch the writer committed. Its height is what the writer
+   * last reported (`followWriter`), so a read never runs ahead of what the indexer announced.
+   */
+  static openReader(dir: string): LmdbHistoryStore {
+    const env = open({ path: dir, maxDbs: MAX_DBS, compression: false, noSync: true });
+    return new LmdbHistoryStore(env, () => env.close(), false);
+  }
+
+  /** A reader: the height the writer reports, or why it stopped (reads then answer IndexUnavailableError). */
+  followWriter(state: { height: number | null } | { failed: string }): void {
+    if ("failed" in state) this.unavailable = state.failed;
+    else this.height = state.height;
+    // Reads in this turn see what the writer committed (lmdb renews its read snapshot on a timer otherwise).
+    this.env.resetReadTxn();
   }
 
 
@@ -157,6 +181,7 @@ export class LmdbHistoryStore implements HistoryStore {
    * included has no rows or pending mark yet, so none is looked up or removed.
    */
   applyBlocks(updates: readonly HistoryBlockUpdate[]): void {
+    this.checkWriter();
     const last = updates.at(-1);
     if (last === undefined) return;
     let before = this.height;
@@ -205,6 +230,7 @@ export class LmdbHistoryStore implements HistoryStore {
   }
 
   rewind(height: number): number | null {
+    this.checkWriter();
     if (this.height === null) return null;
     const keep = rewindHeight(this.height, height, (h) =>
       (this.blockEntries.get(h)?.receiptIds ?? []).flatMap((id) => {
@@ -250,10 +276,14 @@ export class LmdbHistoryStore implements HistoryStore {
     else this.accountCounts.removeSync(accountId);
   }
 
-  /** Closes the environment (which flushes it) and then removes the open marker. */
   /** A closed store (a reset or a stop under way) is unavailable, not a driver error. */
   private checkOpen(): void {
     if (this.closed) throw new IndexUnavailableError("the history index is closed (the chain is being reset or the server is stopping)");
+    if (this.unavailable !== undefined) throw new IndexUnavailableError(`the history index stopped: ${this.unavailable}`);
+  }
+
+  private checkWriter(): void {
+    if (!this.writer) throw new Error("this history store is a reader: another thread writes the index");
   }
 
   /** Flushes and closes the environment; reads after it answer IndexUnavailableError (`/v0` says 503). */
