@@ -5,7 +5,7 @@ import { mlDsa65FromSeed } from "@shardkit/primitives/mlDsa65";
 import { formatPublicKey } from "@shardkit/primitives/publicKey";
 import { devKeyPair } from "../../src/chain/genesis/devKey.js";
 import { NEARCORE_RUNTIME_PARAMETERS } from "../../src/chain/runtime/parameters.js";
-import { signDelegateAction, type Action } from "../../src/chain/transaction/index.js";
+import { signDelegateAction, type NonDelegateAction } from "../../src/chain/transaction/index.js";
 import type { Service } from "../../src/server/startService.js";
 import { ALICE, BOB, CAROL, GAS_PRICE, NEAR, TRANSFER_GAS, signedTx } from "../chain/runtime/helpers.js";
 import { rpcError, rpcResult, startTestService } from "./harness.js";
@@ -41,7 +41,7 @@ const keyChanges = async (blockHash: string) =>
   (await rpcResult(url, "EXPERIMENTAL_changes", { changes_type: "all_access_key_changes", block_id: blockHash, account_ids: [ALICE] })).changes.filter(
     (c: { change: { public_key: string } }) => c.change.public_key === ML_HANDLE,
   );
-const transfer = (deposit: bigint): Action[] => [{ type: "Transfer", deposit }];
+const transfer = (deposit: bigint): NonDelegateAction[] => [{ type: "Transfer", deposit }];
 
 describe("ML-DSA-65 access keys over JSON-RPC", () => {
   it("AddKey stores the key by its handle: view_access_key takes the full key, lists and changes show the handle", async () => {

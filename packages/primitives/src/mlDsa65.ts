@@ -36,6 +36,20 @@ export interface MlDsa65KeyPair {
 export function mlDsa65FromSeed(seed: Uint8Array): MlDsa65KeyPair {
   if (seed.length !== ML_DSA_65_SEED_LENGTH) throw new RangeError("ML-DSA-65 seed must be 32 bytes");
   const { publicKey, secretKey } = ml_dsa65.keygen(seed);
+  return keyPair(publicKey, secretKey);
+}
+
+/** The key pair of a 4,032-byte expanded secret key (nearcore's `ml-dsa-65:` SecretKey). */
+export function mlDsa65FromSecretKey(secretKey: Uint8Array): MlDsa65KeyPair {
+  if (secretKey.length !== ML_DSA_65_SECRET_KEY_LENGTH) throw new RangeError("ML-DSA-65 secret key must be 4032 bytes");
+  const copy = secretKey.slice();
+  return keyPair(ml_dsa65.getPublicKey(copy), copy);
+}
+
+/** FIPS 204 expanded secret key length. */
+export const ML_DSA_65_SECRET_KEY_LENGTH = 4032;
+
+function keyPair(publicKey: Uint8Array, secretKey: Uint8Array): MlDsa65KeyPair {
   return {
     publicKey: { keyType: KeyType.MLDSA65, data: publicKey },
     secretKey,
