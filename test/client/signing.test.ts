@@ -11,7 +11,7 @@ import { decodeSignedTransaction, encodeSignedTransaction, encodeTransaction } f
 import { signTransaction as nodeSignTransaction } from "../../src/chain/transaction/signTransaction.js";
 import { verifyTransactionSignature } from "../../src/chain/transaction/verifySignature.js";
 import { base58Encode } from "@shardkit/primitives/base58";
-import { actions, ed25519KeyPair, keyPairFromString, secp256k1KeyPair, signTransaction } from "../../packages/client/src/jsonrpc/index.js";
+import { actions, ed25519KeyPair, keyPairFromString, mlDsa65KeyPair, secp256k1KeyPair, signTransaction } from "../../packages/client/src/jsonrpc/index.js";
 import { base64ToBytes, bytesToBase64 } from "../../packages/client/src/encoding/base64.js";
 
 const seed = Uint8Array.from({ length: 32 }, (_, i) => i + 1);
@@ -61,6 +61,19 @@ describe("@shardkit/client transaction signing", () => {
       ),
       { numRuns: 60 },
     );
+  });
+
+  it("signs with an ML-DSA-65 key what the node decodes and verifies; its secret key string round-trips", async () => {
+    const pair = mlDsa65KeyPair(seed);
+    expect(pair.publicKeyString).toMatch(/^ml-dsa-65:/);
+    expect(pair.secretKeyString).toMatch(/^ml-dsa-65:/);
+    const again = keyPairFromString(pair.secretKeyString);
+    expect(again.publicKeyString).toBe(pair.publicKeyString);
+    const signed = await signTransaction({ signerId: "a.near", receiverId: "b.near", nonce: 1n, blockHash, actions: [actions.transfer(5n)] }, again);
+    const decoded = decodeSignedTransaction(base64ToBytes(signed.signedTxBase64));
+    expect(decoded.signature.data.length).toBe(3309);
+    expect(verifyTransactionSignature(decoded)).toBe(true);
+    expect(base58Encode(decoded.hash)).toBe(signed.hash);
   });
 
   it("base64 matches Buffer's for any bytes", () => {

@@ -51,6 +51,7 @@ describe("the packed @shardkit/primitives", () => {
 
   it("declares only browser-safe dependencies", () => {
     const manifest = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8")) as { dependencies: Record<string, string> };
-    expect(Object.keys(manifest.dependencies)).toEqual(["@noble/curves"]);
+    // Pure-JS @noble packages: curves (secp256k1), hashes (SHA3-256 key handles), post-quantum (ML-DSA-65).
+    expect(Object.keys(manifest.dependencies)).toEqual(["@noble/curves", "@noble/hashes", "@noble/post-quantum"]);
   });
 });

@@ -3,7 +3,9 @@
 // ordering and revalidation. Every response is validated against the OpenAPI spec.
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { mlDsa65FromSeed } from "@shardkit/primitives/mlDsa65";
 import { formatPublicKey } from "@shardkit/primitives/publicKey";
+import { formatPublicKeyAsHandle } from "@shardkit/primitives/publicKeyHandle";
 import type { Action } from "../../src/chain/transaction/index.js";
 import type { Service } from "../../src/server/startService.js";
 import { ALICE, BOB, CAROL, NEAR, ROOT, keyOf, signedTx } from "../chain/runtime/helpers.js";
@@ -116,6 +118,15 @@ describe("GET /v1/public_key/{public_key}", () => {
     const after = await byKeyAll(sharedKey);
     expect(after.data?.account_ids).toEqual([ALICE, ROOT]);
     expect(after.data?.block_height).toBe(service.chain.head().height);
+  });
+
+  it("finds an ML-DSA-65 key by its full key or its ml-dsa-65-hash: handle, and answers the handle", async () => {
+    const ml = mlDsa65FromSeed(new Uint8Array(32).fill(65));
+    await transact(CAROL, CAROL, [{ type: "AddKey", publicKey: ml.publicKey, accessKey: { nonce: 0n, permission: "FullAccess" } }]);
+    const handle = formatPublicKeyAsHandle(ml.publicKey);
+    expect(handle.startsWith("ml-dsa-65-hash:")).toBe(true);
+    expect((await byKey(formatPublicKey(ml.publicKey))).data).toMatchObject({ account_ids: [CAROL], public_key: handle });
+    expect((await byKeyAll(handle)).data).toMatchObject({ account_ids: [CAROL], public_key: handle });
   });
 
   it("finds secp256k1 keys, with the curve prefix in any case", async () => {

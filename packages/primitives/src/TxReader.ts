@@ -1,17 +1,12 @@
 import { isValidAccountId } from "./accountId.js";
 import { BorshReader } from "./borshReader.js";
-import { KeyType, type PublicKey } from "./publicKey.js";
+import { KeyType, PUBLIC_KEY_LENGTH, type PublicKey } from "./publicKey.js";
 import { SIGNATURE_LENGTH, type Signature } from "./signature.js";
 import { TransactionDecodeError } from "./TransactionDecodeError.js";
 
 // One shared decoder: `fatal` rejects invalid UTF-8 as Rust's String does, and `ignoreBOM`
 // keeps a leading U+FEFF so re-encoding gives back the same bytes.
 const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-
-const PUBLIC_KEY_LENGTH: Readonly<Record<number, number>> = {
-  [KeyType.ED25519]: 32,
-  [KeyType.SECP256K1]: 64,
-};
 
 /** Shortens attacker-controlled text before it goes into an error message. */
 function quote(text: string): string {
@@ -132,16 +127,16 @@ export class TxReader {
     return n;
   }
 
-  /** PublicKey: key type u8 ‖ 32 (ed25519) or 64 (secp256k1) bytes. */
+  /** PublicKey: key type u8 ‖ 32 (ed25519), 64 (secp256k1) or 1,952 (ML-DSA-65) bytes. */
   publicKey(what: string): PublicKey {
     const at = this.position;
     const keyType = this.u8(what);
-    const len = PUBLIC_KEY_LENGTH[keyType];
+    const len = PUBLIC_KEY_LENGTH[keyType as KeyType];
     if (len === undefined) this.fail(`${what}: unsupported key type ${keyType}`, at);
     return { keyType: keyType as KeyType, data: this.fixed(len, what) };
   }
 
-  /** Signature: key type u8 ‖ 64 (ed25519) or 65 (secp256k1) bytes. */
+  /** Signature: key type u8 ‖ 64 (ed25519), 65 (secp256k1) or 3,309 (ML-DSA-65) bytes. */
   signature(what: string): Signature {
     const at = this.position;
     const keyType = this.u8(what);

@@ -1,7 +1,7 @@
 import type { BorshWriter } from "./borshWriter.js";
-import { KeyType, type PublicKey } from "./publicKey.js";
+import { PUBLIC_KEY_LENGTH, type PublicKey } from "./publicKey.js";
 
-const LENGTH: Readonly<Record<number, number>> = { [KeyType.ED25519]: 32, [KeyType.SECP256K1]: 64 };
+const LENGTH: Readonly<Record<number, number>> = PUBLIC_KEY_LENGTH;
 
 /**
  * Borsh PublicKey (key type u8 ‖ data). Unlike `publicKeyToBorsh` it checks the data length,

@@ -5,8 +5,9 @@ import { formatCryptoHash, parseCryptoHash } from "../primitives/cryptoHash.js";
 import { bytesToLatin1, latin1ToBytes } from "../primitives/latin1.js";
 import { sha256 } from "../primitives/sha256.js";
 import { formatPublicKey, publicKeyFromBorsh } from "@shardkit/primitives/publicKey";
+import { ML_DSA_65_HASH_TAG, formatPublicKeyHandle } from "@shardkit/primitives/publicKeyHandle";
 import { stateChangeToWrite } from "../state/stateChange.js";
-import { accountTrieKey, contractDataPrefix, TrieKeyColumn } from "../store/trieKeys.js";
+import { accessKeysPrefix, accountTrieKey, contractDataPrefix, TrieKeyColumn } from "../store/trieKeys.js";
 import type { BlockingRpc } from "./BlockingRpc.js";
 import type { ForkCache, ForkEntry, ForkRun } from "../store/ForkCache.js";
 import { isJsonObject } from "@shardkit/primitives/isJsonObject";
@@ -307,6 +308,11 @@ export class UpstreamState {
   }
 
   private fetchAccessKey(accountId: string, borshKey: string): string | null {
+    if (borshKey.charCodeAt(0) === ML_DSA_65_HASH_TAG) {
+      // An ML-DSA-65 key is stored by its digest, and view_access_key takes the full key: find it in the list.
+      const key = accessKeysPrefix(accountId) + borshKey;
+      return this.fetchAccessKeys(accountId).find(([k]) => k === key)?.[1] ?? null;
+    }
     const publicKey = formatPublicKey(publicKeyFromBorsh(latin1ToBytes(borshKey)).key);
     const view = this.query(`view_access_key ${accountId} ${publicKey}`, { request_type: "view_access_key", account_id: accountId, public_key: publicKey });
     return view === null ? null : accessKeyEntry(accountId, publicKey, view)[1];
@@ -364,10 +370,15 @@ export class UpstreamState {
   }
 }
 
+// Stands in for an ML-DSA-65 key's "ml-dsa-65-hash:" handle, which a state record cannot carry,
+// while the record parser checks the access key itself.
+const PLACEHOLDER_KEY = formatPublicKeyHandle(new Uint8Array(33));
+
 function accessKeyEntry(accountId: string, publicKey: string, accessKey: unknown): ForkEntry {
-  const record = parseStateRecord({ AccessKey: { account_id: accountId, public_key: publicKey, access_key: accessKey } }, 0);
+  const handle = publicKey.startsWith("ml-dsa-65-hash:");
+  const record = parseStateRecord({ AccessKey: { account_id: accountId, public_key: handle ? PLACEHOLDER_KEY : publicKey, access_key: accessKey } }, 0);
   if (record.kind !== "AccessKey") throw new Error("unreachable");
-  const write = stateChangeToWrite({ type: "accessKey", accountId, publicKey: record.publicKey, accessKey: record.accessKey });
+  const write = stateChangeToWrite({ type: "accessKey", accountId, publicKey: handle ? publicKey : record.publicKey, accessKey: record.accessKey });
   return [write.key, write.value!];
 }
 

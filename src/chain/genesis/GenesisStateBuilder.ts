@@ -2,7 +2,7 @@ import { encodeAccessKey } from "@shardkit/primitives/accessKey";
 import { accountStateValue } from "../primitives/account.js";
 import type { CryptoHash } from "../primitives/cryptoHash.js";
 import { bytesToLatin1, latin1ToBytes } from "../primitives/latin1.js";
-import { publicKeyToBorsh } from "@shardkit/primitives/publicKey";
+import { publicKeyHandleBorsh } from "@shardkit/primitives/publicKeyHandle";
 import { sha256 } from "../primitives/sha256.js";
 import type { ShardLayout } from "../shards/ShardLayout.js";
 import { accessKeysPrefix, accountTrieKey, contractCodeTrieKey, contractDataPrefix, withTail } from "../store/trieKeys.js";
@@ -106,7 +106,7 @@ export class GenesisStateBuilder {
       case "AccessKey":
         agg.usage += accessKeyStorageUsage(record.publicKey, record.accessKey);
         this.push(
-          withTail(accessKeysPrefix(agg.id), publicKeyToBorsh(record.publicKey)),
+          withTail(accessKeysPrefix(agg.id), publicKeyHandleBorsh(record.publicKey)),
           bytesToLatin1(encodeAccessKey(record.accessKey)),
           agg,
           index,

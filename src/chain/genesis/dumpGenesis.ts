@@ -4,6 +4,7 @@ import { decodeAccessKey } from "@shardkit/primitives/accessKey";
 import { decodeAccount } from "../primitives/account.js";
 import { formatCryptoHash } from "../primitives/cryptoHash.js";
 import { formatPublicKey, publicKeyFromBorsh } from "@shardkit/primitives/publicKey";
+import { ML_DSA_65_HASH_TAG } from "@shardkit/primitives/publicKeyHandle";
 import type { ShardLayout } from "../shards/ShardLayout.js";
 import type { StateSnapshot } from "../store/stateStore.js";
 import { TrieKeyColumn } from "../store/trieKeys.js";
@@ -55,6 +56,9 @@ function recordOf(key: string, value: string): string | undefined {
     case TrieKeyColumn.CONTRACT_CODE:
       return JSON.stringify({ Contract: { account_id: accountId, code: b64(value) } });
     case TrieKeyColumn.ACCESS_KEY: {
+      // An ML-DSA-65 key is stored by its digest, which a genesis record (a full PublicKey)
+      // cannot name; nearcore's genesis tools cannot carry such keys either.
+      if (tail.charCodeAt(0) === ML_DSA_65_HASH_TAG) return undefined;
       const publicKey = formatPublicKey(publicKeyFromBorsh(Buffer.from(tail, "latin1")).key);
       const k = decodeAccessKey(Buffer.from(value, "latin1"));
       const permission =

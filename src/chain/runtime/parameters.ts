@@ -48,6 +48,11 @@ export interface RuntimeFees {
   readonly useGlobalContractBase: Fee;
   /** Per byte of the identifier: 32 for a code hash, the account id's length. */
   readonly useGlobalContractPerIdentifierByte: Fee;
+  /**
+   * Gas burnt at conversion per ML-DSA-65 signature a transaction makes the chain verify
+   * (`ml_dsa_65_verification_cost`, 100 Ggas since 85.yaml; ed25519/secp256k1 cost 0).
+   */
+  readonly mlDsa65Verification: bigint;
 }
 
 export interface RuntimeLimits {
@@ -232,6 +237,7 @@ export const NEARCORE_RUNTIME_PARAMETERS: RuntimeParameters = {
     deployGlobalContractPerByte: fee(6_812_999n, 47_683_715n, 70_000_000n),
     useGlobalContractBase: flat(184_765_750_000n),
     useGlobalContractPerIdentifierByte: fee(6_812_999n, 47_683_715n, 64_572_944n),
+    mlDsa65Verification: 100_000_000_000n,
   },
   limits: {
     maxTotalPrepaidGas: 1_000_000_000_000_000n,

@@ -1,3 +1,4 @@
+import { KeyType, type PublicKey } from "@shardkit/primitives/publicKey";
 import { ShardkitError } from "@shardkit/primitives/ShardkitError";
 import type { Action } from "../transaction/index.js";
 import { totalDeposit, totalPrepaidExecFees, totalPrepaidGas, totalPrepaidSendFees, totalSendFees } from "./actionFees.js";
@@ -6,7 +7,7 @@ import type { RuntimeParameters } from "./parameters.js";
 
 /** What converting a transaction into a receipt costs (nearcore config.rs `TransactionCost`). */
 export interface TransactionCost {
-  /** Gas burnt by the conversion (send fees of the receipt and its actions). */
+  /** Gas burnt by the conversion (send fees of the receipt and its actions, ML-DSA-65 verification). */
   readonly gasBurnt: bigint;
   /** Gas bought for later: execution fees, attached gas, a Delegate's inner send fees. */
   readonly gasRemaining: bigint;
@@ -36,17 +37,37 @@ function balance(v: bigint): bigint {
   return v;
 }
 
-/** nearcore `calculate_tx_cost`: the cost of a transaction with `actions` from signer to receiver. */
+/**
+ * nearcore `signature_verification_cost`: `ml_dsa_65_verification_cost` for the signer's key
+ * and for each Delegate action's inner key that is ML-DSA-65 (other key types cost nothing).
+ */
+function signatureVerificationCost(p: RuntimeParameters, signerKey: PublicKey, actions: readonly Action[]): bigint {
+  const cost = (key: PublicKey) => (key.keyType === KeyType.MLDSA65 ? p.fees.mlDsa65Verification : 0n);
+  let total = cost(signerKey);
+  for (const a of actions) {
+    if (a.type === "Delegate") total += cost(a.delegateAction.publicKey);
+    else if (a.type === "DelegateV2") total += cost(a.payload.delegateAction.publicKey);
+  }
+  return gas(total);
+}
+
+/**
+ * nearcore `calculate_tx_cost`: the cost of a transaction with `actions` from signer to
+ * receiver, signed with `signerKey`. Signature verification is burnt with the send fees: it
+ * raises what the signer buys, never the gas left for the receipts.
+ */
 export function transactionCost(
   p: RuntimeParameters,
   signerId: string,
   receiverId: string,
   actions: readonly Action[],
   gasPrice: bigint,
+  signerKey: PublicKey,
 ): TransactionCost {
   const sir = signerId === receiverId;
   const receiptFee = p.fees.actionReceiptCreation;
-  const gasBurnt = gas((sir ? receiptFee.sendSir : receiptFee.sendNotSir) + gas(totalSendFees(p, sir, actions, receiverId)));
+  const sendGas = gas((sir ? receiptFee.sendSir : receiptFee.sendNotSir) + gas(totalSendFees(p, sir, actions, receiverId)));
+  const gasBurnt = gas(sendGas + signatureVerificationCost(p, signerKey, actions));
   const prepaid = gas(gas(totalPrepaidGas(actions)) + gas(totalPrepaidSendFees(p, actions)));
   const gasRemaining = gas(prepaid + receiptFee.execution + gas(totalPrepaidExecFees(p, actions, receiverId)));
   const burntAmount = balance(gasPrice * gasBurnt);

@@ -14,8 +14,9 @@ const signatureSize = (stx: DecodedSignedTransaction): number => 1 + stx.signatu
  * only a hand-built transaction can fail them.
  *
  * The size is the wire size (transaction bytes + signature) compared with
- * `max_transaction_size`, as nearcore does once PostQuantumSignatures is enabled (the base
- * `get_size()` before that excludes the signature). Not verified which one protocol 85 uses.
+ * `max_transaction_size`: nearcore's `size_for_limits` from PostQuantumSignatures (protocol 85)
+ * on; `get_size()` before that excluded the signature, which a 3,309-byte ML-DSA-65 one made
+ * matter.
  */
 export function validateTransaction(
   p: RuntimeParameters,

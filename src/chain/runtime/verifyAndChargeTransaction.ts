@@ -48,7 +48,7 @@ export function verifyAndChargeTransaction(
 ): VerifyResult {
   let cost: TransactionCost;
   try {
-    cost = transactionCost(p, tx.signerId, tx.receiverId, tx.actions, gasPrice);
+    cost = transactionCost(p, tx.signerId, tx.receiverId, tx.actions, gasPrice, tx.publicKey);
   } catch (e) {
     if (e instanceof CostOverflowError) return fail("CostOverflow");
     throw e;

@@ -2,7 +2,8 @@ import { decodeAccessKey, type AccessKey } from "@shardkit/primitives/accessKey"
 import { decodeAccount, storageUsageOfStored, type Account } from "../primitives/account.js";
 import { formatCryptoHash } from "../primitives/cryptoHash.js";
 import { latin1ToBytes } from "../primitives/latin1.js";
-import { formatPublicKey, parsePublicKey, publicKeyFromBorsh } from "@shardkit/primitives/publicKey";
+import { parsePublicKey } from "@shardkit/primitives/publicKey";
+import { formatPublicKeyHandle } from "@shardkit/primitives/publicKeyHandle";
 import type { StateSnapshot } from "../store/stateStore.js";
 import { globalContractCodeKey, type GlobalContractKeyId } from "../runtime/runtimeTrieKeys.js";
 import { accessKeyTrieKey, accessKeysPrefix, accountTrieKey, contractCodeTrieKey } from "../store/trieKeys.js";
@@ -54,19 +55,24 @@ export function storageUsageIn(state: StateSnapshot, accountId: string): number 
   return raw === undefined ? undefined : storageUsageOfStored(raw);
 }
 
-/** One access key; `publicKey` is "ed25519:…"/"secp256k1:…" (throws PublicKeyError if not). */
+/**
+ * One access key; `publicKey` is a full key string "ed25519:…"/"secp256k1:…"/"ml-dsa-65:…", as
+ * nearcore's view_access_key takes (throws PublicKeyError if not).
+ */
 export function viewAccessKeyIn(state: StateSnapshot, accountId: string, publicKey: string): AccessKey | undefined {
   const raw = state.get(accessKeyTrieKey(accountId, parsePublicKey(publicKey)));
   return raw === undefined ? undefined : decodeAccessKey(latin1ToBytes(raw));
 }
 
-/** All access keys of an account, in trie order (by borsh public key bytes). */
+/**
+ * All access keys of an account, in trie order (by borsh key handle bytes); ML-DSA-65 keys are
+ * listed by their "ml-dsa-65-hash:…" handle, as nearcore's view_access_key_list does.
+ */
 export function viewAccessKeysIn(state: StateSnapshot, accountId: string): { publicKey: string; accessKey: AccessKey }[] {
   const prefix = accessKeysPrefix(accountId);
   const out: { publicKey: string; accessKey: AccessKey }[] = [];
   state.scan(prefix, undefined, (key, value) => {
-    const { key: pk } = publicKeyFromBorsh(latin1ToBytes(key.slice(prefix.length)));
-    out.push({ publicKey: formatPublicKey(pk), accessKey: decodeAccessKey(latin1ToBytes(value)) });
+    out.push({ publicKey: formatPublicKeyHandle(latin1ToBytes(key.slice(prefix.length))), accessKey: decodeAccessKey(latin1ToBytes(value)) });
   });
   return out;
 }

@@ -2,7 +2,8 @@ import { decodeAccessKey, encodeAccessKey, type AccessKey } from "@shardkit/prim
 import { accountStateValue, decodeAccount, type Account } from "../primitives/account.js";
 import { bytesToLatin1, latin1ToBytes } from "../primitives/latin1.js";
 import { parsePublicKey, publicKeyFromBorsh, type PublicKey } from "@shardkit/primitives/publicKey";
-import { accessKeyTrieKey, accountTrieKey, contractCodeTrieKey, contractDataTrieKey, TrieKeyColumn } from "../store/trieKeys.js";
+import { ML_DSA_65_HASH_TAG, formatPublicKeyHandle, parsePublicKeyHandle } from "@shardkit/primitives/publicKeyHandle";
+import { accessKeyTrieKey, accessKeyTrieKeyOfHandle, accountTrieKey, contractCodeTrieKey, contractDataTrieKey, TrieKeyColumn } from "../store/trieKeys.js";
 
 /**
  * A typed state write for the next block; `null` deletes. Storage usage is not recomputed
@@ -13,6 +14,7 @@ export type StateChange =
   | {
       readonly type: "accessKey";
       readonly accountId: string;
+      /** A key, or its string form; an ML-DSA-65 key read back from state is "ml-dsa-65-hash:…". */
       readonly publicKey: string | PublicKey;
       readonly accessKey: AccessKey | null;
     }
@@ -28,9 +30,8 @@ export function stateChangeToWrite(change: StateChange): { key: string; value: s
         value: change.account === null ? null : accountStateValue(change.account),
       };
     case "accessKey": {
-      const pk = typeof change.publicKey === "string" ? parsePublicKey(change.publicKey) : change.publicKey;
       return {
-        key: accessKeyTrieKey(change.accountId, pk),
+        key: accessKeyKeyOf(change.accountId, change.publicKey),
         value: change.accessKey === null ? null : bytesToLatin1(encodeAccessKey(change.accessKey)),
       };
     }
@@ -44,6 +45,13 @@ export function stateChangeToWrite(change: StateChange): { key: string; value: s
   }
 }
 
+function accessKeyKeyOf(accountId: string, publicKey: string | PublicKey): string {
+  if (typeof publicKey !== "string") return accessKeyTrieKey(accountId, publicKey);
+  // Only the hash form needs the handle parser; a full key (any type) hashes as it should.
+  if (publicKey.startsWith("ml-dsa-65-hash:")) return accessKeyTrieKeyOfHandle(accountId, parsePublicKeyHandle(publicKey));
+  return accessKeyTrieKey(accountId, parsePublicKey(publicKey));
+}
+
 /** `column ‖ account_id ‖ ',' ‖ tail` (access keys, contract data) split at the separator. */
 function accountAndTail(key: string): { accountId: string; tail: string } {
   const comma = key.indexOf(",", 1);
@@ -55,7 +63,8 @@ function accountAndTail(key: string): { accountId: string; tail: string } {
  * The typed change a write makes (the inverse of stateChangeToWrite): for a key of the four
  * reported columns (accounts, contract code, access keys, contract data) with its latin1
  * value (`null` = deleted); undefined for any other column (receipts, the delayed queue...).
- * Access keys come back with a parsed PublicKey.
+ * Access keys come back with a parsed PublicKey, ML-DSA-65 ones as their "ml-dsa-65-hash:"
+ * string (state holds only the key's digest).
  */
 export function stateChangeOfWrite(key: string, value: string | null): StateChange | undefined {
   switch (key.charCodeAt(0)) {
@@ -65,7 +74,8 @@ export function stateChangeOfWrite(key: string, value: string | null): StateChan
       return { type: "code", accountId: key.slice(1), code: value === null ? null : latin1ToBytes(value) };
     case TrieKeyColumn.ACCESS_KEY: {
       const { accountId, tail } = accountAndTail(key);
-      const publicKey = publicKeyFromBorsh(latin1ToBytes(tail)).key;
+      const bytes = latin1ToBytes(tail);
+      const publicKey = bytes[0] === ML_DSA_65_HASH_TAG ? formatPublicKeyHandle(bytes) : publicKeyFromBorsh(bytes).key;
       return { type: "accessKey", accountId, publicKey, accessKey: value === null ? null : decodeAccessKey(latin1ToBytes(value)) };
     }
     case TrieKeyColumn.CONTRACT_DATA: {

@@ -1,4 +1,5 @@
-import type { PublicKey } from "@shardkit/primitives/publicKey";
+import { KeyType, type PublicKey } from "@shardkit/primitives/publicKey";
+import { publicKeyHandleBorsh } from "@shardkit/primitives/publicKeyHandle";
 
 /**
  * nearcore trie key layout (core/primitives/src/trie_key.rs), as latin1 strings. Account
@@ -62,8 +63,12 @@ export function accessKeysPrefix(accountId: string): string {
   return ACCESS_KEY_PREFIXES.of(accountId);
 }
 
-/** 0x02 ‖ account_id ‖ ',' ‖ borsh(public_key) */
+/**
+ * 0x02 ‖ account_id ‖ ',' ‖ borsh(key handle): the borsh public key for ed25519/secp256k1,
+ * 3 ‖ SHA3-256 digest for ML-DSA-65 (nearcore stores those keys by `PublicKeyHandle`).
+ */
 export function accessKeyTrieKey(accountId: string, publicKey: PublicKey): string {
+  if (publicKey.keyType === KeyType.MLDSA65) return accessKeyTrieKeyOfHandle(accountId, publicKeyHandleBorsh(publicKey));
   // The borsh key (type byte ‖ data) is written in place: every transaction and every gas
   // refund builds one of these keys.
   const prefix = accessKeysPrefix(accountId);
@@ -71,6 +76,11 @@ export function accessKeyTrieKey(accountId: string, publicKey: PublicKey): strin
   SCRATCH[prefix.length] = publicKey.keyType;
   SCRATCH.set(publicKey.data, prefix.length + 1);
   return SCRATCH.toString("latin1", 0, prefix.length + 1 + publicKey.data.length);
+}
+
+/** 0x02 ‖ account_id ‖ ',' ‖ handle, for a key named by its borsh handle (`parsePublicKeyHandle`). */
+export function accessKeyTrieKeyOfHandle(accountId: string, handle: Uint8Array): string {
+  return withTail(accessKeysPrefix(accountId), handle);
 }
 
 /** 0x09 ‖ account_id ‖ ',' — the contract's data lies under it, in raw key order. */

@@ -1,6 +1,7 @@
 import { createPublicKey, verify, type KeyObject } from "node:crypto";
 import { bytesToLatin1 } from "../primitives/latin1.js";
 import { KeyType, type PublicKey } from "@shardkit/primitives/publicKey";
+import { mlDsa65Verify } from "@shardkit/primitives/mlDsa65";
 import { secp256k1Verify } from "@shardkit/primitives/secp256k1";
 import type { Signature } from "@shardkit/primitives/signature";
 import type { DecodedSignedTransaction } from "@shardkit/primitives/transaction";
@@ -38,7 +39,8 @@ function ed25519KeyObject(raw: Uint8Array): KeyObject | null {
 /**
  * True when `signature` by `publicKey` is valid for `message` (for transactions: the 32-byte
  * hash). A key/signature type mismatch is simply invalid, as in nearcore. ed25519 goes
- * through node:crypto (OpenSSL); secp256k1 through @noble/curves (secp256k1.ts).
+ * through node:crypto (OpenSSL); secp256k1 through @noble/curves (secp256k1.ts); ML-DSA-65
+ * through @noble/post-quantum (mlDsa65.ts).
  */
 export function verifySignature(message: Uint8Array, signature: Signature, publicKey: PublicKey): boolean {
   if (signature.keyType !== publicKey.keyType) return false;
@@ -52,6 +54,7 @@ export function verifySignature(message: Uint8Array, signature: Signature, publi
       return false;
     }
   }
+  if (signature.keyType === KeyType.MLDSA65) return mlDsa65Verify(message, signature.data, publicKey.data);
   return secp256k1Verify(message, signature.data, publicKey.data);
 }
 

@@ -95,7 +95,7 @@ function invalidAccountId(error: ErrorObject): string | undefined {
 /** What a string of a patterned component is, in words (the pattern itself tells a caller little). */
 const patternNames: Record<string, string> = {
   CryptoHash: "a base58 hash (32 bytes)",
-  PublicKey: "a public key (`ed25519:<base58>` or `secp256k1:<base58>`)",
+  PublicKey: "a public key (`ed25519:<base58>`, `secp256k1:<base58>` or `ml-dsa-65:<base58>`)",
 };
 
 /** Components whose failures nearcore words as serde does for its Rust type, by what serde expects. */

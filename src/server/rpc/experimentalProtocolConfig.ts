@@ -75,6 +75,7 @@ function runtimeConfigView(p: RuntimeParameters): RuntimeConfigView {
       burnt_gas_reward: [Number(p.burntGasReward.numerator), Number(p.burntGasReward.denominator)],
       // Gas is bought at the current price since protocol 78 (NEP-536).
       pessimistic_gas_price_inflation_ratio: [1, 1],
+      ml_dsa_65_verification_cost: Number(f.mlDsa65Verification),
     },
     wasm_config: vmConfigView(p.wasm, p),
     account_creation_config: {

@@ -44,7 +44,7 @@ describe("receipt ids", () => {
 
 describe("fee table", () => {
   it("matches nearcore's transfer numbers", () => {
-    const cost = transactionCost(P, ALICE, BOB, [{ type: "Transfer", deposit: NEAR }], GAS_PRICE);
+    const cost = transactionCost(P, ALICE, BOB, [{ type: "Transfer", deposit: NEAR }], GAS_PRICE, EMPTY_ED25519_KEY);
     expect(cost.gasBurnt).toBe(TRANSFER_GAS);
     expect(cost.gasRemaining).toBe(TRANSFER_GAS);
     expect(cost.burntAmount).toBe(22_318_256_250_000_000_000n);

@@ -106,9 +106,14 @@ describe("malformed signed transactions → TransactionDecodeError", () => {
       /method_names: declares 1000 items/,
     ],
     [
-      "unknown key type 2 (ML-DSA not supported)",
+      "key type 3 (nearcore's ML-DSA-65 key handle, never a PublicKey)",
+      signedTx(1, cat([6], [3], fill(32, 0))),
+      /unsupported key type 3/,
+    ],
+    [
+      "an ML-DSA-65 key (type 2) cut short",
       signedTx(1, cat([6], [2], fill(32, 0))),
-      /unsupported key type 2/,
+      /DeleteKey.public_key: unexpected end of data \(need 1952 bytes/,
     ],
     ["unknown deploy mode 2", signedTx(1, cat([9], u32(0), [2])), /unknown GlobalContractDeployMode tag 2/],
     [

@@ -31,6 +31,7 @@ export { viewStatePages, type ViewStatePagesParams } from "./viewStatePages.js";
 export {
   ed25519KeyPair,
   keyPairFromString,
+  mlDsa65KeyPair,
   randomEd25519KeyPair,
   secp256k1KeyPair,
   type KeyPair,
