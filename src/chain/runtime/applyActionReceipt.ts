@@ -6,6 +6,7 @@ import { applyAction } from "./actions/applyAction.js";
 import { totalDeposit, totalPrepaidExecFees, totalPrepaidGas, totalPrepaidSendFees } from "./actionFees.js";
 import type { ApplyContext } from "./ApplyContext.js";
 import type { ExecutionOutcome, ExecutionStatus } from "./executionOutcome.js";
+import { gasBurnPrice, gasRefund, receiptGasTokensBurnt, type GasRefund } from "./gasPricing.js";
 import { balanceRefundReceipt, gasRefundReceipt, SYSTEM_ACCOUNT, type ActionReceiptOf, type Receipt } from "./receipt.js";
 import { receiptIdFromReceipt } from "./receiptId.js";
 import { receivedDataKey } from "./runtimeTrieKeys.js";
@@ -41,8 +42,10 @@ function takePromiseResults(su: StateUpdate, receipt: ActionReceiptOf): (Uint8Ar
  * them and undoes every state write of the receipt), checks the receiver can still pay for
  * its storage, refunds unused gas (to the signer) and failed deposits (to the predecessor)
  * with receipts from `system`, sends the result to `output_data_receivers`, and returns the
- * outcome. Refund receipts are free: their outcome reports the gas (it counts towards the
- * chunk's gas) but burns no tokens; a refund that fails burns its deposit.
+ * outcome. Gas is burnt at the burn price, the contract reward priced at it too, and an account
+ * the receipt created adds `account_creation_charge` to the tokens burnt (gasPricing.ts).
+ * Refund receipts are free: their outcome reports the gas (it counts towards the chunk's gas)
+ * but burns no tokens; a refund that fails burns its deposit.
  */
 export function applyActionReceipt(ctx: ApplyContext, su: StateUpdate, receipt: ActionReceiptOf): ReceiptExecution {
   const p = ctx.params;
@@ -54,12 +57,13 @@ export function applyActionReceipt(ctx: ApplyContext, su: StateUpdate, receipt: 
   // removed) are committed first, so that a failing action cannot roll them back.
   su.commit({ type: "action_receipt_processing_started", receiptHash: receipt.receiptId });
 
+  const initialAccount = getAccount(su, accountId);
   const env: ActionEnv = {
     ctx,
     su,
     receipt,
     accountId,
-    account: getAccount(su, accountId),
+    account: initialAccount,
     actorId: receipt.predecessorId,
     promiseResults,
   };
@@ -86,20 +90,25 @@ export function applyActionReceipt(ctx: ApplyContext, su: StateUpdate, receipt: 
     }
   }
 
+  const burnPrice = gasBurnPrice(body.gasPrice, ctx.gasPrice);
   let burnt = 0n;
+  let gasTokensBurnt = 0n;
   if (isRefund) {
     if (!result.ok) burnt += totalDeposit(body.actions);
   } else {
-    result.newReceipts.push(...refundReceipts(ctx, receipt, result));
+    const createdAccount = initialAccount === undefined && result.ok && env.account !== undefined;
+    const refund = unspentGasRefund(ctx, receipt, result, burnPrice, createdAccount);
+    result.newReceipts.push(...refundReceipts(receipt, result, refund));
+    gasTokensBurnt = receiptGasTokensBurnt(burnPrice, result.gasBurnt, refund);
   }
   if (result.ok) su.commit({ type: "receipt_processing", receiptHash: receipt.receiptId });
   else su.rollback();
 
   // A failed receipt's state writes (the storage paid for a global contract) are undone above.
-  const tokensBurnt = (isRefund ? 0n : result.gasBurnt * ctx.gasPrice) + (result.ok ? result.tokensBurnt : 0n);
+  const tokensBurnt = gasTokensBurnt + (result.ok ? result.tokensBurnt : 0n);
   burnt += tokensBurnt;
   const rewardGas = (result.gasBurntForFunctionCall * p.burntGasReward.numerator) / p.burntGasReward.denominator;
-  const reward = rewardGas * ctx.gasPrice;
+  const reward = rewardGas * burnPrice;
   if (reward > 0n) {
     // After a success the state holds what was just written: no need to read and decode it.
     const account = result.ok && written !== undefined ? written : getAccount(su, accountId);
@@ -165,25 +174,36 @@ export function applyActionReceipt(ctx: ApplyContext, su: StateUpdate, receipt: 
 }
 
 /**
- * nearcore lib.rs `generate_refund_receipts` after NEP-536 (protocol 78): the deposit of a
- * failed receipt goes back to the predecessor; gas bought but not burnt (or not handed on)
- * goes back to the signer at the price it was bought at; a zero refund makes no receipt.
- * The current price never exceeds the purchase price here (the gas price is constant), so
- * there is no deficit case.
+ * nearcore lib.rs `refund_unspent_gas_and_deposits`, gas part: the gas bought for the receipt
+ * (attached gas, prepaid fees) minus what it burnt (on failure) or used (on success, gas handed
+ * on to new receipts included), with the price surplus and account charge of gasPricing.ts.
  */
-function refundReceipts(ctx: ApplyContext, receipt: ActionReceiptOf, result: ActionResult): NewReceipt[] {
+function unspentGasRefund(
+  ctx: ApplyContext,
+  receipt: ActionReceiptOf,
+  result: ActionResult,
+  burnPrice: bigint,
+  createdAccount: boolean,
+): GasRefund {
   const p = ctx.params;
   const body = receipt.body;
   const prepaidGas = totalPrepaidGas(body.actions) + totalPrepaidSendFees(p, body.actions);
   const prepaidExecGas = totalPrepaidExecFees(p, body.actions, receipt.receiverId) + p.fees.actionReceiptCreation.execution;
   const spent = result.ok ? result.gasUsed : result.gasBurnt;
-  const gasRefund = prepaidGas + prepaidExecGas - spent;
-  if (gasRefund < 0n) throw new Error(`receipt ${receipt.receiverId} spent more gas than it bought (${spent} > ${prepaidGas + prepaidExecGas})`);
-  let gasBalanceRefund = gasRefund * body.gasPrice;
-  if (body.gasPrice > ctx.gasPrice) gasBalanceRefund += (body.gasPrice - ctx.gasPrice) * result.gasBurnt;
+  const unusedGas = prepaidGas + prepaidExecGas - spent;
+  if (unusedGas < 0n) throw new Error(`receipt ${receipt.receiverId} spent more gas than it bought (${spent} > ${prepaidGas + prepaidExecGas})`);
+  return gasRefund(p, { purchasePrice: body.gasPrice, burnPrice, unusedGas, gasBurnt: result.gasBurnt, createdAccount });
+}
+
+/**
+ * nearcore lib.rs `generate_refund_receipts`: the deposit of a failed receipt goes back to the
+ * predecessor, then the gas refund to the signer; a zero refund makes no receipt.
+ */
+function refundReceipts(receipt: ActionReceiptOf, result: ActionResult, refund: GasRefund): NewReceipt[] {
+  const body = receipt.body;
   const depositRefund = result.ok ? 0n : totalDeposit(body.actions);
   const out: NewReceipt[] = [];
   if (depositRefund > 0n) out.push(balanceRefundReceipt(receipt.predecessorId, depositRefund));
-  if (gasBalanceRefund > 0n) out.push(gasRefundReceipt(body.signerId, body.signerPublicKey, gasBalanceRefund));
+  if (refund.amount > 0n) out.push(gasRefundReceipt(body.signerId, body.signerPublicKey, refund.amount));
   return out;
 }

@@ -3,8 +3,13 @@
  *
  * Source: near/nearcore `core/parameters/res/runtime_configs/parameters.snap` (the snapshot of
  * the latest protocol's resolved parameters: `parameters.yaml` plus every `NN.yaml` diff),
- * stored version at commit 00fc9501. Values that changed over protocol history and matter here:
- *  - action_create_account 3.85 Tgas (parameters.yaml base: 99.6 Ggas);
+ * stored version at commit 00fc9501, moved to protocol 85 with the values nearcore's config-store
+ * snapshot `near_parameters__config_store__tests__85.json.snap` (commit 05668890) and 85.yaml
+ * change (AccountCostIncrease, NEP-642, nearcore PR #15914):
+ *  - action_create_account 0.5 Tgas send / 7.2 Tgas execution (3.85 Tgas flat at 84; base 99.6 Ggas);
+ *  - action_deterministic_state_init 0.5 / 0.5 / 7.43 Tgas (3.85 / 3.85 / 4.08 Tgas at 84);
+ *  - min_gas_purchase_price 10^9 yN/gas and account_creation_charge 0.007 NEAR (0 at 84).
+ * Values that changed earlier in protocol history and matter here:
  *  - action_function_call send 200 Ggas / exec 780 Ggas (base: 2.32 Tgas each);
  *  - per-byte not-SIR send fees 47,683,715 (base: same as SIR);
  *  - max_total_prepaid_gas / max_gas_burnt 1 PGas (83.yaml; base 300/200 Tgas);
@@ -53,6 +58,10 @@ export interface RuntimeFees {
    * (`ml_dsa_65_verification_cost`, 100 Ggas since 85.yaml; ed25519/secp256k1 cost 0).
    */
   readonly mlDsa65Verification: bigint;
+  /** DeterministicStateInit (NEP-616): not charged yet, shardkit refuses the action. */
+  readonly deterministicStateInitBase: Fee;
+  readonly deterministicStateInitPerEntry: Fee;
+  readonly deterministicStateInitPerByte: Fee;
 }
 
 export interface RuntimeLimits {
@@ -193,6 +202,13 @@ export interface RuntimeParameters {
   readonly wasm: WasmConfig;
   /** yoctoNEAR of balance an account must hold per byte of storage (10^19). */
   readonly storageAmountPerByte: bigint;
+  /**
+   * yoctoNEAR per gas: the lowest price a transaction's receipt gas is bought at (NEP-642);
+   * what was overpaid on burnt gas is refunded (gasPricing.ts).
+   */
+  readonly minGasPurchasePrice: bigint;
+  /** yoctoNEAR an account created by a receipt should cost in all (NEP-642, gasPricing.ts). */
+  readonly accountCreationCharge: bigint;
   /** yoctoNEAR burnt per byte of code by DeployGlobalContract (0.0001 NEAR, 77.yaml). */
   readonly globalContractStorageAmountPerByte: bigint;
   /** Bytes every account record costs (100). */
@@ -220,7 +236,7 @@ export const NEARCORE_RUNTIME_PARAMETERS: RuntimeParameters = {
     actionReceiptCreation: flat(108_059_500_000n),
     dataReceiptCreationBase: flat(36_486_732_312n),
     dataReceiptCreationPerByte: fee(17_212_011n, 47_683_715n, 17_212_011n),
-    createAccount: flat(3_850_000_000_000n),
+    createAccount: fee(500_000_000_000n, 500_000_000_000n, 7_200_000_000_000n),
     deleteAccount: flat(147_489_000_000n),
     deployContractBase: flat(184_765_750_000n),
     deployContractPerByte: fee(6_812_999n, 47_683_715n, 64_572_944n),
@@ -238,6 +254,9 @@ export const NEARCORE_RUNTIME_PARAMETERS: RuntimeParameters = {
     useGlobalContractBase: flat(184_765_750_000n),
     useGlobalContractPerIdentifierByte: fee(6_812_999n, 47_683_715n, 64_572_944n),
     mlDsa65Verification: 100_000_000_000n,
+    deterministicStateInitBase: fee(500_000_000_000n, 500_000_000_000n, 7_430_000_000_000n),
+    deterministicStateInitPerEntry: fee(0n, 0n, 200_000_000_000n),
+    deterministicStateInitPerByte: fee(72_000_000n, 72_000_000n, 70_000_000n),
   },
   limits: {
     maxTotalPrepaidGas: 1_000_000_000_000_000n,
@@ -360,6 +379,8 @@ export const NEARCORE_RUNTIME_PARAMETERS: RuntimeParameters = {
     yieldTimeoutLengthInBlocks: 200,
   },
   storageAmountPerByte: 10_000_000_000_000_000_000n,
+  minGasPurchasePrice: 1_000_000_000n,
+  accountCreationCharge: 7_000_000_000_000_000_000_000n,
   globalContractStorageAmountPerByte: 100_000_000_000_000_000_000n,
   storageNumBytesAccount: 100,
   storageNumExtraBytesRecord: 40,

@@ -3,6 +3,7 @@ import { ShardkitError } from "@shardkit/primitives/ShardkitError";
 import type { Action } from "../transaction/index.js";
 import { totalDeposit, totalPrepaidExecFees, totalPrepaidGas, totalPrepaidSendFees, totalSendFees } from "./actionFees.js";
 import { U128_MAX, U64_MAX } from "../primitives/integerLimits.js";
+import { gasPurchasePrice } from "./gasPricing.js";
 import type { RuntimeParameters } from "./parameters.js";
 
 /** What converting a transaction into a receipt costs (nearcore config.rs `TransactionCost`). */
@@ -11,11 +12,11 @@ export interface TransactionCost {
   readonly gasBurnt: bigint;
   /** Gas bought for later: execution fees, attached gas, a Delegate's inner send fees. */
   readonly gasRemaining: bigint;
-  /** The price the gas was bought at; the receipt carries it. */
+  /** The price the remaining gas was bought at (see gasPricing.ts); the receipt carries it. */
   readonly receiptGasPrice: bigint;
-  /** Everything the signer pays: burnt + remaining gas at the price, plus all deposits. */
+  /** Everything the signer pays: burnt gas at the block's price, remaining gas at the receipt's, plus all deposits. */
   readonly totalCost: bigint;
-  /** gasBurnt × price. */
+  /** gasBurnt × the block's gas price. */
   readonly burntAmount: bigint;
 }
 
@@ -54,7 +55,9 @@ function signatureVerificationCost(p: RuntimeParameters, signerKey: PublicKey, a
 /**
  * nearcore `calculate_tx_cost`: the cost of a transaction with `actions` from signer to
  * receiver, signed with `signerKey`. Signature verification is burnt with the send fees: it
- * raises what the signer buys, never the gas left for the receipts.
+ * raises what the signer buys, never the gas left for the receipts. The conversion's gas is
+ * burnt at the block's price; the receipt's gas is bought at the purchase price (at least
+ * min_gas_purchase_price, NEP-642).
  */
 export function transactionCost(
   p: RuntimeParameters,
@@ -70,8 +73,9 @@ export function transactionCost(
   const gasBurnt = gas(sendGas + signatureVerificationCost(p, signerKey, actions));
   const prepaid = gas(gas(totalPrepaidGas(actions)) + gas(totalPrepaidSendFees(p, actions)));
   const gasRemaining = gas(prepaid + receiptFee.execution + gas(totalPrepaidExecFees(p, actions, receiverId)));
+  const receiptGasPrice = gasPurchasePrice(p, gasPrice);
   const burntAmount = balance(gasPrice * gasBurnt);
-  const remainingAmount = balance(gasPrice * gasRemaining);
+  const remainingAmount = balance(receiptGasPrice * gasRemaining);
   const totalCost = balance(balance(burntAmount + remainingAmount) + balance(totalDeposit(actions)));
-  return { gasBurnt, gasRemaining, receiptGasPrice: gasPrice, totalCost, burntAmount };
+  return { gasBurnt, gasRemaining, receiptGasPrice, totalCost, burntAmount };
 }

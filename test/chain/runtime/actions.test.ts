@@ -9,12 +9,14 @@ import {
   BOB,
   GAS_PRICE,
   NEAR,
+  PURCHASE_PRICE,
   ROOT,
   TRANSFER_GAS,
   balanceOf,
   keyOf,
   openChain,
   outcomeOf,
+  priceSurplus,
   settle,
   submit,
 } from "./helpers.js";
@@ -106,11 +108,17 @@ describe("function-call keys", () => {
     const send = 108_059_500_000n + 200_000_000_000n + 47_683_715n * bytes;
     const exec = 108_059_500_000n + 780_000_000_000n + 2_235_934n * bytes;
     const key = chain.at(chain.head()).accessKey(ALICE, formatPublicKey(keyOf("fc").publicKey))!;
-    // Charged send + exec + attached gas; the unused attached gas came back as a gas refund.
+    // Charged send + exec + attached gas; the unused attached gas (at the purchase price) and
+    // the price surplus on the burnt gas came back as a gas refund.
     expect(key.permission).toEqual({ FunctionCall: { allowance: allowance - (send + exec) * GAS_PRICE, receiverId: BOB, methodNames: [] } });
     const refund = o.receipts_outcome[1]!;
     expect(chain.receipt(refund.id)!.receipt).toMatchObject({
-      Action: { signer_id: ALICE, signer_public_key: formatPublicKey(keyOf("fc").publicKey), gas_price: "0", actions: [{ Transfer: { deposit: (gas * GAS_PRICE).toString() } }] },
+      Action: {
+        signer_id: ALICE,
+        signer_public_key: formatPublicKey(keyOf("fc").publicKey),
+        gas_price: "0",
+        actions: [{ Transfer: { deposit: (gas * PURCHASE_PRICE + priceSurplus(exec)).toString() } }],
+      },
     });
   });
 });
@@ -138,7 +146,8 @@ describe("FunctionCall on an account without runnable code", () => {
     const [, depositRefund, gasRefund] = o.receipts_outcome;
     expect(o.receipts_outcome[0]!.outcome.receipt_ids).toEqual([depositRefund!.id, gasRefund!.id]);
     expect(chain.receipt(depositRefund!.id)!.receipt).toMatchObject({ Action: { signer_id: "system", actions: [{ Transfer: { deposit: NEAR.toString() } }] } });
-    expect(chain.receipt(gasRefund!.id)!.receipt).toMatchObject({ Action: { signer_id: ALICE, actions: [{ Transfer: { deposit: (gas * GAS_PRICE).toString() } }] } });
+    const gasRefundAmount = gas * PURCHASE_PRICE + priceSurplus(exec);
+    expect(chain.receipt(gasRefund!.id)!.receipt).toMatchObject({ Action: { signer_id: ALICE, actions: [{ Transfer: { deposit: gasRefundAmount.toString() } }] } });
     expect(balanceOf(chain, ALICE)).toBe(a0 - (send + exec) * GAS_PRICE);
     expect(balanceOf(chain, BOB)).toBe(b0);
   });
@@ -224,9 +233,12 @@ describe("DeleteAccount", () => {
     expect(o.status).toEqual({ SuccessValue: "" });
     expect(chain.at(chain.head()).account(id)).toBeUndefined();
     expect(chain.at(chain.head()).accessKeys(id)).toEqual([]);
-    const sendAndExec = BigInt(o.transaction_outcome.outcome.gas_burnt) + BigInt(o.receipts_outcome[0]!.outcome.gas_burnt);
-    // The signer paid the fees from its balance at conversion; what was left went to bob.
-    expect(balanceOf(chain, BOB)).toBe(b0 + remaining - sendAndExec * GAS_PRICE);
+    const send = BigInt(o.transaction_outcome.outcome.gas_burnt);
+    const exec = BigInt(o.receipts_outcome[0]!.outcome.gas_burnt);
+    // The signer paid the fees from its balance at conversion (the receipt's gas at the
+    // purchase price); what was left went to bob. The price-surplus refund then finds no
+    // account and is burnt, as in nearcore.
+    expect(balanceOf(chain, BOB)).toBe(b0 + remaining - send * GAS_PRICE - exec * PURCHASE_PRICE);
     const payout = chain.receipt(o.receipts_outcome[0]!.outcome.receipt_ids[0]!)!;
     expect(payout).toMatchObject({ predecessor_id: "system", receiver_id: BOB, receipt: { Action: { signer_id: "system", gas_price: "0" } } });
     expect(s.finalExecutionStatus).toBe("FINAL");
@@ -265,7 +277,9 @@ describe("Stake", () => {
     const pk = formatPublicKey(keyOf("validator").publicKey);
     const s = settle(chain, submit(chain, ALICE, ALICE, [{ type: "Stake", stake: 1000n * NEAR, publicKey: keyOf("validator").publicKey }]), "EXECUTED_OPTIMISTIC");
     const o = outcomeOf(s);
-    const fees = BigInt(o.transaction_outcome.outcome.gas_burnt + o.receipts_outcome[0]!.outcome.gas_burnt) * GAS_PRICE;
+    // EXECUTED_OPTIMISTIC does not wait for the gas refund: the receipt's gas is still paid
+    // at the purchase price.
+    const fees = BigInt(o.transaction_outcome.outcome.gas_burnt) * GAS_PRICE + BigInt(o.receipts_outcome[0]!.outcome.gas_burnt) * PURCHASE_PRICE;
     let view = chain.at(chain.head()).account(ALICE)!;
     expect(view.locked).toBe(1000n * NEAR);
     expect(view.amount).toBe(a0 - 1000n * NEAR - fees);

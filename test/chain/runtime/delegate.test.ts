@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { devKeyPair } from "../../../src/chain/genesis/devKey.js";
 import { formatPublicKey } from "@shardkit/primitives/publicKey";
 import { signDelegateAction, type NonDelegateAction } from "../../../src/chain/transaction/index.js";
-import { ALICE, BOB, CAROL, GAS_PRICE, NEAR, TRANSFER_GAS, balanceOf, keyOf, openChain, outcomeOf, settle, submit } from "./helpers.js";
+import { ALICE, BOB, CAROL, GAS_PRICE, NEAR, TRANSFER_GAS, balanceOf, keyOf, openChain, outcomeOf, priceSurplus, settle, submit } from "./helpers.js";
 import type { Chain } from "../../../src/chain/node.js";
 
 /** Alice signs a delegate action to bob; carol relays it. */
@@ -34,20 +34,29 @@ describe("Delegate (meta transactions)", () => {
     const s = settle(chain, hash);
     const o = outcomeOf(s);
     expect(o.status).toEqual({ SuccessValue: "" });
-    const [delegateReceipt, inner] = o.receipts_outcome;
+    // Each receipt's gas was bought at the purchase price (the inner receipt inherits it) and
+    // burnt at the block's: each sends the relayer a gas refund of the price surplus.
+    const [delegateReceipt, inner, innerRefund, delegateRefund] = o.receipts_outcome;
     expect(delegateReceipt!.outcome.executor_id).toBe(ALICE);
     expect(chain.blockByHash(delegateReceipt!.block_hash)!.height).toBe(start + 2);
     expect(chain.blockByHash(inner!.block_hash)!.height).toBe(start + 3);
-    expect(delegateReceipt!.outcome.receipt_ids).toEqual([inner!.id]);
+    expect(delegateReceipt!.outcome.receipt_ids).toEqual([inner!.id, delegateRefund!.id]);
+    expect(inner!.outcome.receipt_ids).toEqual([innerRefund!.id]);
+    for (const [refund, of] of [[delegateRefund!, delegateReceipt!], [innerRefund!, inner!]] as const) {
+      expect(chain.receipt(refund.id)).toMatchObject({
+        receiver_id: CAROL,
+        receipt: { Action: { actions: [{ Transfer: { deposit: priceSurplus(BigInt(of.outcome.gas_burnt)).toString() } }] } },
+      });
+    }
     expect(inner!.outcome).toMatchObject({ executor_id: BOB, gas_burnt: Number(TRANSFER_GAS), status: { SuccessValue: "" } });
     expect(chain.receipt(inner!.id)).toMatchObject({
       predecessor_id: ALICE,
       receiver_id: BOB,
-      receipt: { Action: { signer_id: CAROL, signer_public_key: devKeyPair(CAROL).publicKeyString, gas_price: "100000000" } },
+      receipt: { Action: { signer_id: CAROL, signer_public_key: devKeyPair(CAROL).publicKeyString, gas_price: "1000000000" } },
     });
     // Gas: the relayer burns send fees (incl. the inner ones) at conversion; the delegate
     // receipt burns its execution plus the inner send fees again (prepaid); the inner
-    // receipt burns a transfer's execution. Nothing is refunded.
+    // receipt burns a transfer's execution. Only the price surplus is refunded.
     const send = 108_059_500_000n + 200_000_000_000n + 115_123_062_500n;
     expect(o.transaction_outcome.outcome.gas_burnt).toBe(Number(send));
     expect(delegateReceipt!.outcome.gas_burnt).toBe(Number(108_059_500_000n + 200_000_000_000n + 115_123_062_500n));

@@ -13,6 +13,12 @@ import {
 
 export const NEAR = 10n ** 24n;
 export const GAS_PRICE = 100_000_000n;
+/** min_gas_purchase_price (NEP-642): receipt gas is bought at 10^9 while blocks burn at GAS_PRICE. */
+export const PURCHASE_PRICE = 1_000_000_000n;
+/** account_creation_charge minus the create-account execution gas at GAS_PRICE: 0.007 − 0.00072 NEAR. */
+export const CREATE_ACCOUNT_CHARGE = 7_000_000_000_000_000_000_000n - 7_200_000_000_000n * GAS_PRICE;
+/** The gas refund of a receipt that burnt `gas` of its gas and handed on none: the price surplus. */
+export const priceSurplus = (gas: bigint): bigint => (PURCHASE_PRICE - GAS_PRICE) * gas;
 /** Gas a Transfer burns per outcome: send (receipt creation + transfer) = exec of the same. */
 export const TRANSFER_GAS = 223_182_562_500n;
 export const T0 = 1_700_000_000_000;

@@ -15,7 +15,7 @@ import {
   type Action,
   type DecodedSignedTransaction,
 } from "../../../src/chain/transaction/index.js";
-import { ALICE, BOB, GAS_PRICE, NEAR, TRANSFER_GAS, balanceOf, keyOf, openChain, settle, signedTx, submit } from "./helpers.js";
+import { ALICE, BOB, GAS_PRICE, NEAR, PURCHASE_PRICE, TRANSFER_GAS, balanceOf, keyOf, openChain, settle, signedTx, submit } from "./helpers.js";
 
 function refusal(f: () => unknown): unknown {
   try {
@@ -118,10 +118,10 @@ describe("InvalidTxError at submission", () => {
     expect(refusal(() => chain.submitTransaction(encodeSignedTransaction(forged)))).toBe("InvalidSignature");
   });
 
-  it("NotEnoughBalance: cost = deposit + all gas at the gas price", async () => {
+  it("NotEnoughBalance: cost = deposit + send gas at the gas price + receipt gas at the purchase price", async () => {
     const chain = await openChain();
     const balance = balanceOf(chain, ALICE);
-    const cost = balance + 2n * TRANSFER_GAS * GAS_PRICE;
+    const cost = balance + TRANSFER_GAS * GAS_PRICE + TRANSFER_GAS * PURCHASE_PRICE;
     expect(refusal(() => submit(chain, ALICE, BOB, [transfer(balance)]))).toEqual({
       NotEnoughBalance: { signer_id: ALICE, balance: balance.toString(), cost: cost.toString() },
     });
@@ -133,7 +133,7 @@ describe("InvalidTxError at submission", () => {
     const account = chain.at(chain.head()).account(kv)!;
     expect(account.storageUsage).toBeGreaterThan(770);
     const deposit = 99n * NEAR;
-    const after = account.amount - deposit - 2n * TRANSFER_GAS * GAS_PRICE;
+    const after = account.amount - deposit - TRANSFER_GAS * GAS_PRICE - TRANSFER_GAS * PURCHASE_PRICE;
     const required = BigInt(account.storageUsage) * 10n ** 19n;
     expect(refusal(() => submit(chain, kv, BOB, [transfer(deposit)]))).toEqual({
       LackBalanceForState: { signer_id: kv, amount: (required - after).toString() },
@@ -194,7 +194,7 @@ describe("InvalidTxError at submission", () => {
       const bytes = 2n; // "m1" + empty args
       const send = 108_059_500_000n + 200_000_000_000n + 47_683_715n * bytes;
       const exec = 108_059_500_000n + 780_000_000_000n + 2_235_934n * bytes;
-      const cost = (send + exec + gas) * GAS_PRICE;
+      const cost = send * GAS_PRICE + (exec + gas) * PURCHASE_PRICE;
       expect(refusal(() => submit(chain, ALICE, BOB, [call("m1", gas)], { key }))).toEqual({
         InvalidAccessKeyError: {
           NotEnoughAllowance: { account_id: ALICE, public_key: formatPublicKey(key.publicKey), allowance: "1000", cost: cost.toString() },

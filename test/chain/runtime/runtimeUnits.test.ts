@@ -15,7 +15,7 @@ import { transactionCost } from "../../../src/chain/runtime/transactionCost.js";
 import { MemoryStateStore } from "../../../src/chain/store/MemoryStateStore.js";
 import { MIGRATION } from "../../../src/chain/runtime/StateChangeCause.js";
 import type { Action } from "../../../src/chain/transaction/index.js";
-import { ALICE, BOB, GAS_PRICE, NEAR, TRANSFER_GAS, openChain, settle, submit } from "./helpers.js";
+import { ALICE, BOB, GAS_PRICE, NEAR, PURCHASE_PRICE, TRANSFER_GAS, openChain, settle, submit } from "./helpers.js";
 
 const le64 = (n: bigint) => {
   const b = Buffer.alloc(8);
@@ -48,7 +48,15 @@ describe("fee table", () => {
     expect(cost.gasBurnt).toBe(TRANSFER_GAS);
     expect(cost.gasRemaining).toBe(TRANSFER_GAS);
     expect(cost.burntAmount).toBe(22_318_256_250_000_000_000n);
-    expect(cost.totalCost).toBe(NEAR + 2n * 22_318_256_250_000_000_000n);
+    // NEP-642: the receipt's gas is bought at min_gas_purchase_price (10^9), above the block's 10^8.
+    expect(cost.receiptGasPrice).toBe(PURCHASE_PRICE);
+    expect(cost.totalCost).toBe(NEAR + 22_318_256_250_000_000_000n + 223_182_562_500_000_000_000n);
+  });
+
+  it("buys receipt gas at the block's price when it is above min_gas_purchase_price", () => {
+    const cost = transactionCost(P, ALICE, BOB, [{ type: "Transfer", deposit: NEAR }], 2n * PURCHASE_PRICE, EMPTY_ED25519_KEY);
+    expect(cost.receiptGasPrice).toBe(2n * PURCHASE_PRICE);
+    expect(cost.totalCost).toBe(NEAR + 2n * TRANSFER_GAS * 2n * PURCHASE_PRICE);
   });
 
   it("uses the not-SIR per-byte fee only when sender and receiver differ", () => {
@@ -189,7 +197,8 @@ describe("views", () => {
     const key = devKeyPair(ALICE).publicKeyString;
     expect(chain.at(before).accessKey(ALICE, key)!.nonce).toBe(0n);
     expect(chain.at(txBlock).accessKey(ALICE, key)!.nonce).toBe(1n);
-    const cost = NEAR + 2n * TRANSFER_GAS * GAS_PRICE;
+    // The receipt's gas is bought at the purchase price; the surplus comes back later.
+    const cost = NEAR + TRANSFER_GAS * GAS_PRICE + TRANSFER_GAS * PURCHASE_PRICE;
     expect(chain.at(txBlock).account(ALICE)!.amount).toBe(chain.at(before).account(ALICE)!.amount - cost);
     expect(chain.at(txBlock).account(BOB)!.amount).toBe(chain.at(before).account(BOB)!.amount);
     expect(chain.at(receiptBlock).account(BOB)!.amount).toBe(chain.at(before).account(BOB)!.amount + NEAR);

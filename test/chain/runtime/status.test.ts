@@ -13,7 +13,7 @@ describe("transaction status", () => {
     const chain = await openChain();
     const hash = submit(chain, ALICE, BOB, [{ type: "Transfer", deposit: NEAR }]);
     const seen: string[] = [];
-    for (let i = 0; i < 4; i++) {
+    for (let i = 0; i < 5; i++) {
       chain.produceBlock();
       const s = chain.transactionStatus(hash)!;
       seen.push(s.finalExecutionStatus);
@@ -23,7 +23,9 @@ describe("transaction status", () => {
         expect(s.receipts).toEqual([]);
       }
     }
-    expect(seen).toEqual(["INCLUDED", "EXECUTED_OPTIMISTIC", "EXECUTED", "FINAL"]);
+    // Block h: included; h+1: the receipt runs (its gas refund, NEP-642's price surplus, is
+    // ignored by EXECUTED_OPTIMISTIC); h+2: tx block final, refund runs; h+4: refund's block final.
+    expect(seen).toEqual(["INCLUDED", "EXECUTED_OPTIMISTIC", "EXECUTED", "EXECUTED", "FINAL"]);
   });
 
   it("is INCLUDED_FINAL when the transaction's block is final but its receipt still waits", async () => {
@@ -31,13 +33,13 @@ describe("transaction status", () => {
     const hashes = [ALICE, BOB, CAROL].map((signer) => submit(chain, signer, ROOT, [{ type: "Transfer", deposit: NEAR }]));
     const last = hashes[2]!;
     const seen: string[] = [];
-    for (let i = 0; i < 6; i++) {
+    for (let i = 0; i < 7; i++) {
       chain.produceBlock();
       seen.push(chain.transactionStatus(last)!.finalExecutionStatus);
     }
     // Block h: included; h+1: first receipt runs, carol's waits; h+2: tx block final, still
-    // waiting; h+3: executed; h+5: its receipt's block is final.
-    expect(seen).toEqual(["INCLUDED", "INCLUDED", "INCLUDED_FINAL", "EXECUTED", "EXECUTED", "FINAL"]);
+    // waiting; h+3: executed; h+4: its gas refund runs; h+6: the refund's block is final.
+    expect(seen).toEqual(["INCLUDED", "INCLUDED", "INCLUDED_FINAL", "EXECUTED", "EXECUTED", "EXECUTED", "FINAL"]);
   });
 
   it("counts the refund (last receipt id) for FINAL but not for EXECUTED_OPTIMISTIC", async () => {
@@ -65,12 +67,12 @@ describe("transaction status", () => {
     const first = chain.submitTransaction(bytes);
     expect(first.known).toBe(false);
     expect(chain.submitTransaction(bytes)).toEqual({ hash: first.hash, known: true });
-    for (let i = 0; i < 4; i++) chain.produceBlock();
+    for (let i = 0; i < 5; i++) chain.produceBlock();
     // Included and executed: the nonce is spent, yet the same bytes are still "known".
     expect(chain.submitTransaction(bytes)).toEqual({ hash: first.hash, known: true });
     const s = chain.transactionStatus(first.hash)!;
     expect(s.finalExecutionStatus).toBe("FINAL");
-    expect(s.outcome!.receipts_outcome).toHaveLength(1);
+    expect(s.outcome!.receipts_outcome).toHaveLength(2); // the transfer and its gas refund
     expect(chain.at(chain.head()).account(BOB)!.amount).toBe(10_001n * NEAR);
   });
 
@@ -100,8 +102,8 @@ describe("transaction status", () => {
     const hash = submit(chain, ALICE, BOB, [{ type: "Transfer", deposit: 1n }]);
     const statuses: string[] = [];
     const off = chain.onBlock(() => statuses.push(chain.transactionStatus(hash)!.finalExecutionStatus));
-    for (let i = 0; i < 4; i++) chain.produceBlock();
+    for (let i = 0; i < 5; i++) chain.produceBlock();
     off();
-    expect(statuses).toEqual(["INCLUDED", "EXECUTED_OPTIMISTIC", "EXECUTED", "FINAL"]);
+    expect(statuses).toEqual(["INCLUDED", "EXECUTED_OPTIMISTIC", "EXECUTED", "EXECUTED", "FINAL"]);
   });
 });

@@ -1,5 +1,20 @@
 import { describe, expect, it } from "vitest";
-import { ALICE, BOB, GAS_PRICE, NEAR, ROOT, TRANSFER_GAS, balanceOf, openChain, outcomeOf, settle, submit, sumOfBalances } from "./helpers.js";
+import {
+  ALICE,
+  BOB,
+  CREATE_ACCOUNT_CHARGE,
+  GAS_PRICE,
+  NEAR,
+  ROOT,
+  TRANSFER_GAS,
+  balanceOf,
+  openChain,
+  outcomeOf,
+  priceSurplus,
+  settle,
+  submit,
+  sumOfBalances,
+} from "./helpers.js";
 
 const TRANSFER_TOKENS = TRANSFER_GAS * GAS_PRICE;
 
@@ -16,15 +31,22 @@ describe("transfers", () => {
       logs: [],
       metadata: { version: 1, gas_profile: null },
     });
-    expect(o.receipts_outcome).toHaveLength(1);
-    expect(o.receipts_outcome[0]!.outcome).toEqual({
+    // NEP-642: the receipt's gas was bought at 10^9 and burnt at the block's 10^8; the
+    // difference on the burnt gas comes back in a gas refund (no gas was left over).
+    expect(o.receipts_outcome).toHaveLength(2);
+    const [main, refund] = o.receipts_outcome;
+    expect(main!.outcome).toEqual({
       logs: [],
-      receipt_ids: [], // NEP-536: no refund receipt when nothing is refunded
+      receipt_ids: [refund!.id],
       gas_burnt: 223_182_562_500,
       tokens_burnt: "22318256250000000000",
       executor_id: BOB,
       status: { SuccessValue: "" },
       metadata: { version: 3, gas_profile: [] },
+    });
+    expect(refund!.outcome).toMatchObject({ executor_id: ALICE, tokens_burnt: "0", status: { SuccessValue: "" } });
+    expect(chain.receipt(refund!.id)?.receipt).toMatchObject({
+      Action: { signer_id: ALICE, gas_price: "0", actions: [{ Transfer: { deposit: "200864306250000000000" } }] },
     });
     expect(o.status).toEqual({ SuccessValue: "" });
     expect(o.transaction_outcome.outcome.status).toEqual({ SuccessReceiptId: o.receipts_outcome[0]!.id });
@@ -64,8 +86,8 @@ describe("transfers", () => {
     const o = outcomeOf(s);
     expect(chain.blockByHash(o.transaction_outcome.block_hash)!.height).toBe(start + 1);
     expect(chain.blockByHash(o.receipts_outcome[0]!.block_hash)!.height).toBe(start + 1);
-    // nearcore does not store local receipts, so EXPERIMENTAL_tx_status lists none for it...
-    expect(s.receipts).toEqual([]);
+    // nearcore does not store local receipts, so EXPERIMENTAL_tx_status lists only the gas refund...
+    expect(s.receipts!.map((r) => r.receipt_id)).toEqual([o.receipts_outcome[1]!.id]);
     // ...while EXPERIMENTAL_receipt still finds it here.
     expect(chain.receipt(o.receipts_outcome[0]!.id)).toMatchObject({ predecessor_id: ALICE, receiver_id: ALICE });
     expect(balanceOf(chain, ALICE)).toBe(before - 2n * TRANSFER_TOKENS);
@@ -100,8 +122,13 @@ describe("transfers", () => {
     expect(o.status).toEqual({
       Failure: { ActionError: { index: 0, kind: { AccountDoesNotExist: { account_id: "nobody.test.near" } } } },
     });
-    const [main, refund] = o.receipts_outcome;
-    expect(main!.outcome.receipt_ids).toEqual([refund!.id]);
+    // The deposit comes back to the predecessor, then the gas (all of it bought at 10^9, the
+    // burnt part refunded at the price difference) to the signer.
+    const [main, refund, gasRefund] = o.receipts_outcome;
+    expect(main!.outcome.receipt_ids).toEqual([refund!.id, gasRefund!.id]);
+    expect(chain.receipt(gasRefund!.id)?.receipt).toMatchObject({
+      Action: { actions: [{ Transfer: { deposit: priceSurplus(TRANSFER_GAS).toString() } }] },
+    });
     expect(refund!.outcome).toMatchObject({
       executor_id: ALICE,
       gas_burnt: Number(TRANSFER_GAS), // counted towards the chunk's gas, but free
@@ -134,6 +161,7 @@ describe("transfers", () => {
   it("creates a NEAR-implicit account from a lone transfer", async () => {
     const chain = await openChain();
     const implicit = "ab".repeat(32);
+    const root0 = balanceOf(chain, ROOT);
     const s = settle(chain, submit(chain, ROOT, implicit, [{ type: "Transfer", deposit: NEAR }]));
     expect(outcomeOf(s).status).toEqual({ SuccessValue: "" });
     const account = chain.at(chain.head()).account(implicit)!;
@@ -145,6 +173,20 @@ describe("transfers", () => {
     const receiptHeight = chain.blockByHash(outcomeOf(s).receipts_outcome[0]!.block_hash)!.height;
     expect(keys[0]!.accessKey.nonce).toBe(BigInt(receiptHeight - 1) * 1_000_000n);
     // The implicit creation fees (create account + full access key) are charged on top.
-    expect(outcomeOf(s).transaction_outcome.outcome.gas_burnt).toBe(108_059_500_000 + 115_123_062_500 + 3_850_000_000_000 + 101_765_125_000);
+    const sendGas = 108_059_500_000n + 115_123_062_500n + 500_000_000_000n + 101_765_125_000n;
+    const execGas = 108_059_500_000n + 115_123_062_500n + 7_200_000_000_000n + 101_765_125_000n;
+    const [main, refund] = outcomeOf(s).receipts_outcome;
+    expect(outcomeOf(s).transaction_outcome.outcome.gas_burnt).toBe(Number(sendGas));
+    // NEP-642: creating the account costs 0.007 NEAR in all; what the execution gas does not
+    // burn is taken from the price surplus and counted in tokens_burnt, not gas_burnt.
+    expect(main!.outcome).toMatchObject({
+      gas_burnt: Number(execGas),
+      tokens_burnt: (execGas * GAS_PRICE + CREATE_ACCOUNT_CHARGE).toString(),
+      receipt_ids: [refund!.id],
+    });
+    expect(chain.receipt(refund!.id)?.receipt).toMatchObject({
+      Action: { actions: [{ Transfer: { deposit: (priceSurplus(execGas) - CREATE_ACCOUNT_CHARGE).toString() } }] },
+    });
+    expect(balanceOf(chain, ROOT)).toBe(root0 - NEAR - (sendGas + execGas) * GAS_PRICE - CREATE_ACCOUNT_CHARGE);
   });
 });
