@@ -47,6 +47,14 @@ describe("EXPERIMENTAL_protocol_config", () => {
     expect(runtime.transaction_costs.action_receipt_creation_config.send_not_sir).toBe(108_059_500_000);
     expect(runtime.transaction_costs.storage_usage_config).toEqual({ num_bytes_account: 100, num_extra_bytes_record: 40 });
     expect(runtime.account_creation_config).toEqual({ min_allowed_top_level_account_length: 65, registrar_account_id: "registrar" });
+    // Protocol 85 (nearcore's config-store snapshot 85, AccountCostIncrease / NEP-642).
+    expect(runtime.transaction_costs.action_creation_config.create_account_cost).toEqual({
+      send_sir: 500_000_000_000,
+      send_not_sir: 500_000_000_000,
+      execution: 7_200_000_000_000,
+    });
+    expect(runtime.min_gas_purchase_price).toBe("1000000000");
+    expect(runtime.account_creation_charge).toBe("7000000000000000000000");
   });
 
   it("reports nearcore's validator economics, from genesis_config where both have the field", async () => {

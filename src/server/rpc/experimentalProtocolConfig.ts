@@ -84,6 +84,8 @@ function runtimeConfigView(p: RuntimeParameters): RuntimeConfigView {
     },
     congestion_control_config: CONGESTION_CONTROL,
     witness_config: WITNESS,
+    min_gas_purchase_price: p.minGasPurchasePrice.toString(),
+    account_creation_charge: p.accountCreationCharge.toString(),
   };
 }
 
