@@ -51,9 +51,10 @@ describe("on-demand block production (block time 0)", () => {
     await turns(1);
     expect(chain.head().height).toBe(1); // promptly: the next turn
     const height = await idleHeight(chain);
-    // Included and converted (1), the transfer receipt on bob's shard (2), two blocks on top (3, 4); nothing after.
-    expect(height).toBe(2 + FINALITY_BLOCKS);
-    expect(chain.blockByFinality("final").height).toBe(2);
+    // Included and converted (1), the transfer receipt on bob's shard (2), its gas refund (the
+    // NEP-642 price surplus) on alice's (3), two blocks on top (4, 5); nothing after.
+    expect(height).toBe(3 + FINALITY_BLOCKS);
+    expect(chain.blockByFinality("final").height).toBe(3);
     expect(chain.transactionStatus(hash)?.finalExecutionStatus).toBe("FINAL");
     expect(chain.producer.hasPendingWork()).toBe(false);
   });
@@ -86,7 +87,7 @@ describe("on-demand block production (block time 0)", () => {
     chain.requestBlocks(final);
     const height = await idleHeight(chain);
     expect(final()).toBe(true);
-    expect(height).toBe(4); // executed at 2, final at 2 + 2
+    expect(height).toBe(5); // executed at 2, its gas refund at 3, final at 3 + 2
   });
 
   it("a released demand gets no more blocks; a stopped chain produces nothing", async () => {

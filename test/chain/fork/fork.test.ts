@@ -123,8 +123,9 @@ describe("a fork of an upstream chain", () => {
     const view = chain.at(chain.head());
     expect(view.accessKey(HOLDER, second.publicKeyString)).toBeUndefined();
     expect(view.accessKeys(HOLDER).map((k) => k.publicKey)).toEqual([devKeyPair(HOLDER).publicKeyString]);
-    // The block before still has it.
-    expect(chain.at(chain.blockByHeight(chain.head().height - 3)!).accessKey(HOLDER, second.publicKeyString)).toBeDefined();
+    // The block before the transaction's still has it.
+    const txHeight = chain.blockByHash(s.outcome!.transaction_outcome.block_hash)!.height;
+    expect(chain.at(chain.blockByHeight(txHeight - 1)!).accessKey(HOLDER, second.publicKeyString)).toBeDefined();
   });
 
   it("adds a key to an upstream account (impersonation) and signs with it", () => {
