@@ -8,7 +8,7 @@ import { formatPublicKey } from "@shardkit/primitives/publicKey";
 import { sha256 } from "../../src/chain/primitives/sha256.js";
 import { base58Encode } from "@shardkit/primitives/base58";
 import type { Service } from "../../src/server/startService.js";
-import { ALICE, BOB, keyOf, signedTx } from "../chain/runtime/helpers.js";
+import { ALICE, BOB, TRANSFER_GAS, keyOf, priceSurplus, signedTx } from "../chain/runtime/helpers.js";
 import { rpc, rpcResult, startTestService } from "./harness.js";
 
 const KV_WASM = readFileSync(new URL("../../contracts/build/kv.wasm", import.meta.url));
@@ -104,10 +104,14 @@ describe("changes / EXPERIMENTAL_changes", () => {
     const before = accountAt(ALICE, height - 1);
     const after = accountAt(ALICE, height);
     const result = await changes({ changes_type: "account_changes", block_id: height, account_ids: [ALICE] });
-    // The transaction pays (storage unchanged), then its local receipt adds the key (storage grows).
+    // The transaction pays (storage unchanged), then its local receipt adds the key (storage
+    // grows), then the gas refund of the earlier transfer (NEP-642's price surplus) arrives.
+    const refund = priceSurplus(TRANSFER_GAS);
+    const beforeRefund = { ...after, amount: (BigInt(after.amount) - refund).toString() };
     expect(result.changes).toEqual([
-      { cause: { type: "transaction_processing", tx_hash: tx }, type: "account_update", change: { ...after, storage_usage: before.storage_usage } },
-      { cause: { type: "receipt_processing", receipt_hash: receipt }, type: "account_update", change: after },
+      { cause: { type: "transaction_processing", tx_hash: tx }, type: "account_update", change: { ...beforeRefund, storage_usage: before.storage_usage } },
+      { cause: { type: "receipt_processing", receipt_hash: receipt }, type: "account_update", change: beforeRefund },
+      { cause: { type: "receipt_processing", receipt_hash: receiptOf("transfer", 1) }, type: "account_update", change: after },
     ]);
     expect(after.storage_usage).toBeGreaterThan(before.storage_usage);
   });
@@ -189,9 +193,11 @@ describe("changes / EXPERIMENTAL_changes", () => {
     ]);
     expect(everything.every((c: { cause: { receipt_hash: string } }) => c.cause.receipt_hash === receipt)).toBe(true);
     const account = (await changes({ changes_type: "account_changes", block_id: height, account_ids: [ALICE] })).changes;
-    expect(account.map((c: { cause: { type: string } }) => c.cause.type)).toEqual(["transaction_processing", "receipt_processing", "action_receipt_gas_reward"]);
-    expect(account[2]).toEqual({ cause: { type: "action_receipt_gas_reward", receipt_hash: receipt }, type: "account_update", change: accountAt(ALICE, height) });
+    // ..., then the deploy's gas refund arrives (an incoming receipt runs after the local one).
+    expect(account.map((c: { cause: { type: string } }) => c.cause.type)).toEqual(["transaction_processing", "receipt_processing", "action_receipt_gas_reward", "receipt_processing"]);
+    expect(account[2]).toMatchObject({ cause: { type: "action_receipt_gas_reward", receipt_hash: receipt }, type: "account_update" });
     expect(BigInt(account[2].change.amount)).toBeGreaterThan(BigInt(account[1].change.amount));
+    expect(account[3]).toEqual({ cause: { type: "receipt_processing", receipt_hash: receiptOf("deploy", 1) }, type: "account_update", change: accountAt(ALICE, height) });
   });
 
   it("lists the genesis records with cause initial_state", async () => {
@@ -265,7 +271,7 @@ describe("changes / EXPERIMENTAL_changes", () => {
     enableValidation();
     const client = new NearRpcClient({ endpoint: service.archivalUrl, retries: 0 });
     const result = await experimentalChanges(client, { changesType: "account_changes", blockId: at["set"]!.height, accountIds: [ALICE] } as never);
-    expect(result.changes).toHaveLength(3);
+    expect(result.changes).toHaveLength(4);
   });
 });
 

@@ -38,7 +38,9 @@ beforeAll(async () => {
     const { hash } = await rpcResult(service.rpcUrl, "broadcast_tx_async", [Buffer.from(bytes).toString("base64")]).then((h: string) => ({ hash: h }));
     txHashes.push({ hash, signer });
   }
-  for (let i = 0; i < 6; i++) chain.produceBlock();
+  // Transactions, receipts, gas refunds (NEP-642's price surplus), the block after the last
+  // outcomes (it carries their outcome root), then a final head above it.
+  for (let i = 0; i < 7; i++) chain.produceBlock();
   const head = await rpcResult(service.rpcUrl, "block", { finality: "final" });
   headHash = head.header.hash;
   headMerkleRoot = head.header.block_merkle_root;

@@ -36,13 +36,13 @@ describe("on-demand blocks over JSON-RPC", () => {
     const before = await idleHeight();
     const hash: string = await rpcResult(url, "broadcast_tx_async", [b64(signedTx(service.chain, ALICE, BOB, [{ type: "Transfer", deposit: NEAR }]))]);
     const after = await idleHeight();
-    expect(after).toBe(before + 4); // inclusion, the receipt on bob's shard, two blocks that make it final
+    expect(after).toBe(before + 5); // inclusion, the receipt on bob's shard, its gas refund on alice's, two blocks that make it final
     const status = await rpcResult(url, "tx", { tx_hash: hash, sender_account_id: ALICE, wait_until: "NONE" });
     expect(status.final_execution_status).toBe("FINAL");
     expect(status.status).toEqual({ SuccessValue: "" });
     // A `final` read sees the transfer (near-workspaces reads balances with finality final).
     const final = await rpcResult(url, "block", { finality: "final" });
-    expect(final.header.height).toBe(before + 2);
+    expect(final.header.height).toBe(before + 3);
   });
 
   it("broadcast_tx_commit answers the executed transaction", async () => {
@@ -57,7 +57,7 @@ describe("on-demand blocks over JSON-RPC", () => {
     expect(result.final_execution_status).toBe("FINAL");
     const final = await rpcResult(url, "block", { finality: "final" });
     expect(final.header.height).toBeGreaterThanOrEqual(before + 2);
-    expect(await idleHeight()).toBe(before + 4);
+    expect(await idleHeight()).toBe(before + 5); // with the gas refund's block
   });
 
   it("tx wait_until FINAL once production stopped answers at once: the last busy block is already final", async () => {
