@@ -131,14 +131,15 @@ describe("account rows from real execution", () => {
         is_success: true,
       },
     ]);
-    expect(await rolesOf(ALICE, hash)).toEqual([...SIGNER, "success"]);
+    // The receipt's gas refund (NEP-642's price surplus) makes alice a receiver too.
+    expect(await rolesOf(ALICE, hash)).toEqual([...SIGNER, "receiver", "success"]);
     const receiptId = result.receipts_outcome[0]!.id;
     const executedAt = heightOf(result.receipts_outcome[0]!.block_hash);
     expect(executedAt).toBe(height + 1); // bob is on another shard
     const withRows = await v0("/v0/block", { block_id: block.hash, with_transactions: true, with_receipts: true });
     expect(withRows.json.block).toMatchObject({ block_height: height, block_hash: block.hash, num_transactions: 1, prev_block_height: height - 1 });
     expect(withRows.json.block_txs).toMatchObject([
-      { transaction_hash: hash, signer_id: ALICE, receiver_id: BOB, tx_index: 0, shard_id: 0, is_relayed: false, is_completed: true, is_success: true, last_block_height: executedAt, real_signer_id: ALICE, real_receiver_id: BOB },
+      { transaction_hash: hash, signer_id: ALICE, receiver_id: BOB, tx_index: 0, shard_id: 0, is_relayed: false, is_completed: true, is_success: true, last_block_height: executedAt + 1, real_signer_id: ALICE, real_receiver_id: BOB },
     ]);
     const receipt = await v0("/v0/receipt", { receipt_id: receiptId });
     expect(receipt.json.receipt).toEqual({
@@ -182,9 +183,11 @@ describe("account rows from real execution", () => {
     expect(await rolesOf(RELAY_ACCOUNT, hash)).toEqual(["receiver", "real_receiver", "function_call", "action_arg", "event_log", "success"]);
     expect(await rolesOf("system", hash)).toBeUndefined();
     const row = (await v0("/v0/transactions", { tx_hashes: [hash] })).json.transactions[0];
-    // ft_transfer_call, ft_on_transfer, ft_resolve_transfer and two gas refunds to alice.
+    // ft_transfer_call, ft_on_transfer, ft_resolve_transfer and a gas refund to alice from each
+    // (NEP-642: each refunds at least the price surplus on the gas it burnt).
     expect(row.receipts.map((r: any) => `${r.receipt.predecessor_id}>${r.receipt.receiver_id}`)).toEqual([
       `${ALICE}>${FT_ACCOUNT}`,
+      `system>${ALICE}`,
       `${FT_ACCOUNT}>${RELAY_ACCOUNT}`,
       `system>${ALICE}`,
       `${FT_ACCOUNT}>${FT_ACCOUNT}`,
@@ -213,7 +216,7 @@ describe("account rows from real execution", () => {
     );
     const result = await transact(CAROL, ALICE, [delegate]);
     const hash = result.transaction.hash;
-    expect(await rolesOf(CAROL, hash)).toEqual(["signer", "any_signer", "predecessor", "success"]);
+    expect(await rolesOf(CAROL, hash)).toEqual(["signer", "any_signer", "predecessor", "receiver", "success"]); // the gas refunds
     expect(await rolesOf(ALICE, hash)).toEqual(["delegated_signer", "real_signer", "any_signer", "predecessor", "receiver", "success"]);
     expect(await rolesOf(BOB, hash)).toEqual(["receiver", "real_receiver", "success"]);
     const height = heightOf(result.transaction_outcome.block_hash);
@@ -468,7 +471,11 @@ describe("shardkit_revert", () => {
     expect(await rolesOf(BOB, hash)).toBeUndefined();
     chain.produceBlock();
     await service.historyIndexer.whenIndexed(included + 1);
-    expect(await txRow()).toMatchObject({ is_completed: true, is_success: true, last_block_height: included + 1 });
+    // Bob's receipt ran; its gas refund to alice (NEP-642's price surplus) is still to come.
+    expect(await txRow()).toMatchObject({ is_completed: false, is_success: true, last_block_height: included + 1 });
+    chain.produceBlock();
+    await service.historyIndexer.whenIndexed(included + 2);
+    expect(await txRow()).toMatchObject({ is_completed: true, is_success: true, last_block_height: included + 2 });
 
     await rpcResult(service.rpcUrl, "shardkit_revert", { snapshot_id: snapshot.snapshot_id });
     await service.historyIndexer.whenIndexed(included);
@@ -478,11 +485,12 @@ describe("shardkit_revert", () => {
     expect((await v0("/v0/transactions", { tx_hashes: [hash] })).json.transactions[0].receipts).toEqual([]);
 
     const executed = chain.produceBlock().height;
-    await service.historyIndexer.whenIndexed(executed);
-    expect(await txRow()).toMatchObject({ is_completed: true, is_success: true, last_block_height: executed });
+    const refunded = chain.produceBlock().height;
+    await service.historyIndexer.whenIndexed(refunded);
+    expect(await txRow()).toMatchObject({ is_completed: true, is_success: true, last_block_height: refunded });
     expect(await rolesOf(BOB, hash)).toEqual(["receiver", "real_receiver", "success"]);
     const receipts = (await v0("/v0/transactions", { tx_hashes: [hash] })).json.transactions[0].receipts;
-    expect(receipts.map((r: any) => r.receipt.receiver_id)).toEqual([BOB]);
+    expect(receipts.map((r: any) => r.receipt.receiver_id)).toEqual([BOB, ALICE]);
     expect(heightOf(receipts[0].execution_outcome.block_hash)).toBe(executed);
   });
 });
