@@ -13,7 +13,7 @@ import type { RuntimeParameters } from "./parameters.js";
  */
 
 /** The price a transaction's receipt gas is bought at: max(block gas price, min_gas_purchase_price). */
-export function gasPurchasePrice(p: RuntimeParameters, blockGasPrice: bigint): bigint {
+export function gasPurchasePrice(p: Pick<RuntimeParameters, "minGasPurchasePrice">, blockGasPrice: bigint): bigint {
   return blockGasPrice > p.minGasPurchasePrice ? blockGasPrice : p.minGasPurchasePrice;
 }
 

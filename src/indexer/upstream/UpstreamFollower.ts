@@ -3,6 +3,7 @@ import { HistoryBuilder } from "../history/HistoryBuilder.js";
 import type { PostgresHistoryStore } from "../history/PostgresHistoryStore.js";
 import { IndexBuilder, UNCAPPED_BALANCE_READS } from "../IndexBuilder.js";
 import type { PostgresIndexStore } from "../postgres/PostgresIndexStore.js";
+import { gasPurchasePrice } from "../../chain/runtime/gasPricing.js";
 import { historyInputFromRpc, shardLayoutFromView } from "./historyInputFromRpc.js";
 import { UpstreamBlockSource } from "./UpstreamBlockSource.js";
 import { callUpstream, type UpstreamCall } from "./UpstreamRpc.js";
@@ -68,7 +69,8 @@ export class UpstreamFollower {
   private readonly indexBuilder = new IndexBuilder(UNCAPPED_BALANCE_READS);
   private readonly builder = new HistoryBuilder();
   /** The upstream's genesis height and shard layout (asked once, for the history rows). */
-  private chainFacts: { genesisHeight: number; layout: ShardLayout } | undefined;
+  /** The upstream's min_gas_purchase_price is read once: it changes only with the protocol version. */
+  private chainFacts: { genesisHeight: number; layout: ShardLayout; minGasPurchasePrice: bigint } | undefined;
 
   constructor(private readonly options: UpstreamFollowerOptions) {
     this.source = new UpstreamBlockSource({
@@ -114,7 +116,7 @@ export class UpstreamFollower {
           if (input !== undefined) {
             const history = this.options.history;
             const facts = this.chainFacts;
-            const rows = history === undefined || facts === undefined ? undefined : this.builder.update(historyInputFromRpc(input.answers, facts.layout, next === facts.genesisHeight));
+            const rows = history === undefined || facts === undefined ? undefined : this.builder.update(historyInputFromRpc(input.answers, facts.layout, next === facts.genesisHeight, facts.minGasPurchasePrice));
             await store.applyWithFollowerState(
               await this.indexBuilder.update(input),
               { openTransactions: [...input.open] } satisfies FollowerState,
@@ -151,14 +153,18 @@ export class UpstreamFollower {
     if (history === undefined) return;
     if (this.chainFacts === undefined) {
       const genesis = await callUpstream(this.options.call, "EXPERIMENTAL_genesis_config", {});
-      this.chainFacts = { genesisHeight: genesis.genesis_height, layout: shardLayoutFromView(genesis.shard_layout) };
+      const config = await callUpstream(this.options.call, "EXPERIMENTAL_protocol_config", { finality: "final" });
+      // Absent before protocol 85 (nearcore's serde default: 0).
+      const minGasPurchasePrice = BigInt(config.runtime_config.min_gas_purchase_price ?? "0");
+      this.chainFacts = { genesisHeight: genesis.genesis_height, layout: shardLayoutFromView(genesis.shard_layout), minGasPurchasePrice };
     }
     await history.refreshHeight();
     this.builder.clear();
     for (const record of await history.incompleteTransactions()) {
-      // A local receipt still to execute is rebuilt with its transaction block's gas price.
+      // A local receipt still to execute is rebuilt with the price its gas was bought at in its
+      // transaction's block (NEP-642: at least min_gas_purchase_price).
       const block = await callUpstream(this.options.call, "block", { block_id: record.row.tx_block_hash });
-      this.builder.resume(record, block.header.gas_price);
+      this.builder.resume(record, gasPurchasePrice(this.chainFacts, BigInt(block.header.gas_price)).toString());
     }
   }
 

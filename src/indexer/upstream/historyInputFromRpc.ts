@@ -1,4 +1,5 @@
 import type { BlockView, ExecutionOutcomeWithIdView, ReceiptView } from "../../chain/node.js";
+import { gasPurchasePrice } from "../../chain/runtime/gasPricing.js";
 import { ShardLayout } from "../../chain/shards/ShardLayout.js";
 import type { SignedTransactionView } from "../../chain/transaction/index.js";
 import type { ShardLayout as ShardLayoutView } from "../../../generated/rpc/types.js";
@@ -24,7 +25,7 @@ interface TxStatus {
  * that execute several receipts of different transactions on one shard may number them
  * differently from `serve`.
  */
-export function historyInputFromRpc(answers: RpcBlockAnswers, layout: ShardLayout, genesis: boolean): HistoryBlockInput {
+export function historyInputFromRpc(answers: RpcBlockAnswers, layout: ShardLayout, genesis: boolean, minGasPurchasePrice: bigint): HistoryBlockInput {
   const block = answers.block;
   if (!isChainBlockView(block)) throw new TypeError(`block ${answers.block.header.height} is not a block view`);
   const { height, hash } = block.header;
@@ -72,7 +73,8 @@ export function historyInputFromRpc(answers: RpcBlockAnswers, layout: ShardLayou
     height,
     hash,
     timestamp: block.header.timestamp_nanosec,
-    gasPrice: block.header.gas_price,
+    // A local receipt (rebuilt by the builder) carries the price its gas was bought at.
+    gasPrice: gasPurchasePrice({ minGasPurchasePrice }, BigInt(block.header.gas_price)).toString(),
     row: (work) => blockRowOfView(block, genesis, work),
     transactionCount: index,
     transactions,
