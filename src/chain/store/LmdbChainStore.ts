@@ -99,7 +99,7 @@ export class LmdbChainStore implements ChainStore {
   private forkEntries: RootDatabase<Buffer, Buffer> | undefined;
   /** data.mdb, read-only: withOneFlush syncs it in libuv's pool (fdatasync covers the file, whatever fd wrote it). */
   private readonly dataFile: number;
-  /** The flush withOneFlush started last (close waits for it before the file goes). */
+  /** The flushes withOneFlush started (close waits for them before the file goes). */
   private lastFlush: Promise<void> = Promise.resolve();
   private constructor(
     private readonly db: RootDatabase<Buffer, Key>,
@@ -365,7 +365,7 @@ export class LmdbChainStore implements ChainStore {
     const flushed = new Promise<void>((resolve, reject) =>
       fdatasync(this.dataFile, (e) => (e ? reject(new ChainStoreError(`cannot write data dir ${this.path}: ${errorMessage(e)}`, { cause: e })) : resolve())),
     );
-    this.lastFlush = flushed.catch(() => undefined);
+    this.lastFlush = Promise.all([this.lastFlush, flushed.catch(() => undefined)]).then(() => undefined);
     return flushed;
   }
 
