@@ -91,7 +91,14 @@ export class ChainSession {
 
   /** The transaction history index (in this thread: a new one over the same store after each revert). */
   get historyIndexer(): HistoryFollower {
-    return this.historyNow ?? (this.history as WorkerHistoryIndexer);
+    return this.runningHistoryIndexer();
+  }
+
+  /** The in-thread indexer, or the worker when one indexes (then there is no in-thread one). */
+  private runningHistoryIndexer(): HistoryIndexer | WorkerHistoryIndexer {
+    if (this.historyNow !== undefined) return this.historyNow;
+    if (this.history instanceof WorkerHistoryIndexer) return this.history;
+    throw new Error("an in-thread history index has no indexer");
   }
 
   /** Opens the chain (or takes `opened`, opened from `chainOptions`) and its indexes; nothing runs until `start`. */
@@ -121,7 +128,7 @@ export class ChainSession {
   /** Starts the indexes and block production. */
   start(): void {
     this.indexerNow.start();
-    (this.historyNow ?? (this.history as WorkerHistoryIndexer)).start();
+    this.runningHistoryIndexer().start();
     this.chain.start();
   }
 

@@ -77,22 +77,21 @@ export class WorkerHistoryIndexer implements HistoryFollower {
   static async open(chain: Chain, dir: string, options: WorkerHistoryIndexerOptions = {}): Promise<WorkerHistoryIndexer> {
     const workerData: HistoryWorkerData = { dir, failAtHeight: options.failAtHeight };
     const worker = startWorker(import.meta.url, "historyWorker", { workerData });
-    const listeners: { message?: (m: FromHistoryWorker) => void; error?: (e: Error) => void; exit?: (code: number) => void } = {};
-    const opened = await new Promise<number | null>((resolve, reject) => {
-      listeners.message = (message) => {
-        if (message.type === "opened") resolve(message.height);
-        else if (message.type === "failed") reject(new Error(`the history index in ${dir} cannot be opened: ${message.message}`));
-      };
-      listeners.error = reject;
-      listeners.exit = (code) => reject(new Error(`the history worker exited (code ${code}) opening ${dir}`));
-      worker.on("message", listeners.message).on("error", listeners.error).on("exit", listeners.exit);
-    })
+    let settle: { resolve: (height: number | null) => void; reject: (error: unknown) => void } | undefined;
+    const onMessage = (message: FromHistoryWorker) => {
+      if (message.type === "opened") settle?.resolve(message.height);
+      else if (message.type === "failed") settle?.reject(new Error(`the history index in ${dir} cannot be opened: ${message.message}`));
+    };
+    const onError = (error: Error) => settle?.reject(error);
+    const onExit = (code: number) => settle?.reject(new Error(`the history worker exited (code ${code}) opening ${dir}`));
+    worker.on("message", onMessage).on("error", onError).on("exit", onExit);
+    const opened = await new Promise<number | null>((resolve, reject) => (settle = { resolve, reject }))
       .catch(async (error: unknown) => {
         await worker.terminate();
         throw error;
       })
       .finally(() => {
-        worker.off("message", listeners.message!).off("error", listeners.error!).off("exit", listeners.exit!);
+        worker.off("message", onMessage).off("error", onError).off("exit", onExit);
       });
     let store: LmdbHistoryStore;
     try {

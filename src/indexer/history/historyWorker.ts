@@ -9,14 +9,16 @@ import { errorMessage } from "@shardkit/primitives/errorMessage";
 import { historyBlockInput } from "./historyBlockData.js";
 import { HistoryBuilder } from "./HistoryBuilder.js";
 import type { HistoryBlockUpdate } from "./HistoryStore.js";
-import type { FromHistoryWorker, HistoryWorkerData, ToHistoryWorker } from "./historyWorkerMessages.js";
+import { isHistoryWorkerData, type FromHistoryWorker, type ToHistoryWorker } from "./historyWorkerMessages.js";
 import { LmdbHistoryStore } from "./LmdbHistoryStore.js";
 
 /** Blocks written per transaction at most (a catch-up sends them 64 a message). */
 const BATCH = 64;
 
-const port = parentPort!;
-const { dir, failAtHeight } = workerData as HistoryWorkerData;
+if (parentPort === null) throw new Error("historyWorker.ts runs as a worker thread");
+const port = parentPort;
+if (!isHistoryWorkerData(workerData)) throw new Error(`history worker started without its data (got ${JSON.stringify(workerData)})`);
+const { dir, failAtHeight } = workerData;
 const report = (message: FromHistoryWorker) => port.postMessage(message);
 const builder = new HistoryBuilder();
 let store: LmdbHistoryStore | undefined;

@@ -8,6 +8,12 @@ export interface HistoryWorkerData {
   readonly failAtHeight?: number | undefined;
 }
 
+/** What a worker is started with, checked (workerData is untyped). */
+export function isHistoryWorkerData(value: unknown): value is HistoryWorkerData {
+  if (typeof value !== "object" || value === null || !("dir" in value) || typeof value.dir !== "string") return false;
+  return !("failAtHeight" in value) || value.failAtHeight === undefined || typeof value.failAtHeight === "number";
+}
+
 /** The main thread's requests, handled in order ("close" drops blocks not written: they are indexed again on the next start). */
 export type ToHistoryWorker =
   /** Build these blocks now; write them with the others of the turn. */
