@@ -26,7 +26,7 @@ export function openDerivedIndexEnv(dir: string, maxDbs: number): { env: RootDat
   } finally {
     closeSync(fd);
   }
-  const env = open({ path: dir, maxDbs, compression: false, noSync: true });
+  const env = open({ path: dir, noSubdir: false, maxDbs, compression: false, noSync: true });
   return {
     env,
     close: async () => {

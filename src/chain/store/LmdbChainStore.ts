@@ -182,7 +182,7 @@ export class LmdbChainStore implements ChainStore {
     }
     try {
       // noMetaSync: a commit syncs its pages, not the meta page that names it; the next commit syncs that (see README).
-      db = open<Buffer, Key>({ path: dir, encoding: "binary", overlappingSync: false, noMetaSync: true, compression: false, maxDbs: 4 });
+      db = open<Buffer, Key>({ path: dir, noSubdir: false, encoding: "binary", overlappingSync: false, noMetaSync: true, compression: false, maxDbs: 4 });
     } catch (e) {
       unlock();
       throw new ChainStoreError(`cannot open data dir ${dir}: ${errorMessage(e)}`, { cause: e });
@@ -211,7 +211,7 @@ export class LmdbChainStore implements ChainStore {
   forkCache(forkBlockHash: Uint8Array): ForkCache {
     if (this.forkEntries === undefined) {
       try {
-        this.forkEntries = open<Buffer, Buffer>({ path: join(this.path, FORK_CACHE_DIR), encoding: "binary", keyEncoding: "binary", compression: false });
+        this.forkEntries = open<Buffer, Buffer>({ path: join(this.path, FORK_CACHE_DIR), noSubdir: false, encoding: "binary", keyEncoding: "binary", compression: false });
       } catch (e) {
         throw new ChainStoreError(`cannot open the fork cache in data dir ${this.path}: ${errorMessage(e)}`, { cause: e });
       }

@@ -1,101 +1,144 @@
-import { linkSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
+import { randomUUID } from "node:crypto";
+import { readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { open, type RootDatabase } from "lmdb";
 import { ChainStoreError } from "./ChainStore.js";
-import { errorCode, errorMessage } from "@shardkit/primitives/errorMessage";
+import { errorMessage } from "@shardkit/primitives/errorMessage";
 
-/** Name of the lock file a writer keeps in its data dir. */
-export const LOCK_FILE = "shardkit.lock";
+/** The writer lock's LMDB environment inside a data dir. */
+export const WRITER_LOCK_DIR = "writer-lock";
+/** The writer's record in it (JSON, readable with `cat`). */
+export const WRITER_RECORD = "writer.json";
+/** The pid file older shardkit versions locked with (removed when found: its writer is judged by the new lock). */
+const LEGACY_LOCK_FILE = "shardkit.lock";
 
-/**
- * A process's state letter and start time (clock ticks after boot) from /proc/PID/stat, or
- * undefined where there is no /proc (or no such process). The command name in parentheses may
- * hold spaces and parentheses itself, so fields are counted from its last ")".
- */
-function procStat(pid: number): { state: string; startTime: string } | undefined {
-  let text: string;
+/** What the writer records about itself, for the error a second writer gets. */
+export interface LockHolder {
+  readonly token: string;
+  readonly pid: number;
+  readonly host: string;
+  readonly since: string;
+  readonly command: string;
+}
+
+/** Data dirs (real paths) this process holds: a second open here is refused too. */
+const heldHere = new Map<string, LockHolder>();
+
+/** Pids of the live reader slots LMDB lists (`readerList`: a header line, then `pid thread txnid` per slot). */
+function readerPids(env: RootDatabase): number[] {
+  return env
+    .readerList()
+    .split("\n")
+    .slice(1)
+    .map((line) => Number.parseInt(line.trim().split(/\s+/)[0] ?? "", 10))
+    .filter((pid) => Number.isSafeInteger(pid) && pid > 0);
+}
+
+function isHolder(value: unknown): value is LockHolder {
+  if (typeof value !== "object" || value === null) return false;
+  const v: Partial<Record<keyof LockHolder, unknown>> = value;
+  return typeof v.token === "string" && typeof v.pid === "number" && typeof v.host === "string" && typeof v.since === "string" && typeof v.command === "string";
+}
+
+function inUse(dir: string, holder: LockHolder): ChainStoreError {
+  const where = holder.host === hostname() ? "" : ` on ${holder.host}`;
+  return new ChainStoreError(
+    `data dir ${dir} is in use by process ${holder.pid}${where} (${holder.command}, since ${holder.since}); stop it or use another --data-dir`,
+  );
+}
+
+/** The record a writer left (undefined when none, or unreadable: a torn or foreign file holds nothing). */
+function readRecord(path: string): LockHolder | undefined {
   try {
-    text = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const value: unknown = JSON.parse(readFileSync(path, "utf8"));
+    return isHolder(value) ? value : undefined;
   } catch {
     return undefined;
   }
-  const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
-  const state = fields[0];
-  const startTime = fields[19]; // field 22 of the whole line
-  return state === undefined || startTime === undefined ? undefined : { state, startTime };
 }
 
 /**
- * True when the writer that wrote the lock still runs: a process with this id exists (EPERM:
- * it exists but belongs to someone else), is not a zombie (killed, not yet reaped: it holds
- * nothing), and started when the writer did (so a pid reused by an unrelated process after
- * the writer died does not keep the data dir locked). Start times are compared where /proc
- * has them.
- */
-function alive(pid: number, startTime: string | undefined): boolean {
-  const stat = procStat(pid);
-  if (stat !== undefined && (stat.state === "Z" || stat.state === "X")) return false;
-  if (stat !== undefined && startTime !== undefined && stat.startTime !== startTime) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return errorCode(e) === "EPERM";
-  }
-}
-
-/**
- * One writer per data dir: an exclusively created lock file holding the writer's pid and its
- * start time (`PID START`, START from /proc, absent without it). A lock whose writer no longer
- * runs (killed; a zombie; its pid reused by another process) is stale and taken over. Readers (`state
- * dump`) take no lock: LMDB readers see the last committed transaction while a writer runs.
- * Returns the release function.
+ * One writer per data dir, held the way databases hold it: by a lock the kernel drops when the
+ * writer's process ends, however it ends (SIGKILL, a zombie its parent has not reaped yet, a
+ * pid reused since). The lock is a small LMDB environment (`writer-lock/`) that the writer
+ * keeps a read transaction open on: LMDB marks each reader's process live with an fcntl lock
+ * on its `lock.mdb`, and `readerCheck` clears the slots of processes that no longer hold one.
+ * The writer's record (`writer.json`: pid, host, command, start) is checked and replaced under
+ * LMDB's write mutex, which serialises claims across processes: of two writers starting at
+ * once, the second sees the first's record and its live reader, and is refused with what
+ * holds the dir. A record whose writer has no live reader left is stale and taken over, as is
+ * one naming our own pid (a container's pid 1 restarted). Readers (`state dump`) take no lock:
+ * LMDB readers see the last committed transaction while a writer runs. Returns the release
+ * function.
+ *
+ * Limit: two writers in different pid namespaces (containers sharing a volume) whose pids are
+ * equal look like one process to LMDB's reader table, so the second is not refused.
  */
 export function lockDataDir(dir: string): () => void {
-  const path = join(dir, LOCK_FILE);
-  for (let attempt = 0; attempt < 3; attempt++) {
-    // Written aside and linked into place: the lock file never exists without its pid.
-    const mine = join(dir, `${LOCK_FILE}.${process.pid}`);
-    try {
-      const started = procStat(process.pid)?.startTime;
-      writeFileSync(mine, started === undefined ? `${process.pid}\n` : `${process.pid} ${started}\n`);
-      try {
-        linkSync(mine, path);
-      } finally {
-        unlinkSync(mine);
-      }
-    } catch (e) {
-      if (errorCode(e) !== "EEXIST") {
-        throw new ChainStoreError(`cannot lock data dir ${dir}: ${errorMessage(e)}`, { cause: e });
-      }
-      let holder: number;
-      let holderStart: string | undefined;
-      try {
-        const [pid, start] = readFileSync(path, "utf8").trim().split(" ");
-        holder = Number.parseInt(pid ?? "", 10);
-        holderStart = start;
-      } catch {
-        continue; // removed between our open and read: try again
-      }
-      if (Number.isSafeInteger(holder) && holder > 0 && alive(holder, holderStart)) {
-        throw new ChainStoreError(
-          `data dir ${dir} is in use by process ${holder} (another shardkit serve); stop it or use another --data-dir`,
-        );
-      }
-      // Stale: its writer is gone (or the file holds no pid).
-      try {
-        unlinkSync(path);
-      } catch {
-        // someone else took it over first; the next attempt sees their pid
-      }
-      continue;
-    }
-    return () => {
-      try {
-        if (Number.parseInt(readFileSync(path, "utf8"), 10) === process.pid) unlinkSync(path);
-      } catch {
-        // already gone
-      }
-    };
+  let key: string;
+  try {
+    key = realpathSync(dir);
+  } catch (e) {
+    throw new ChainStoreError(`cannot lock data dir ${dir}: ${errorMessage(e)}`, { cause: e });
   }
-  throw new ChainStoreError(`cannot lock data dir ${dir}: the lock file keeps changing`);
+  const held = heldHere.get(key);
+  if (held !== undefined) throw inUse(dir, held);
+  const mine: LockHolder = {
+    token: randomUUID(),
+    pid: process.pid,
+    host: hostname(),
+    since: new Date().toISOString(),
+    command: `shardkit ${process.argv.slice(2).join(" ")}`.trim(),
+  };
+  const lockDir = join(dir, WRITER_LOCK_DIR);
+  const record = join(lockDir, WRITER_RECORD);
+
+  let env: RootDatabase;
+  try {
+    // noSubdir: false, whatever the name looks like (lmdb-js takes a path with a dot for a file).
+    env = open({ path: lockDir, noSubdir: false, compression: false });
+  } catch (e) {
+    throw new ChainStoreError(`cannot lock data dir ${dir}: ${errorMessage(e)}`, { cause: e });
+  }
+  let reading: { done(): void } | undefined;
+  try {
+    // Our reader slot first: a writer starting beside us sees it when it reads our record.
+    reading = env.useReadTransaction();
+    env.readerCheck();
+    // An empty write transaction: LMDB's writer mutex (robust: freed if its holder dies), nothing written.
+    const holder = env.transactionSync(() => {
+      const recorded = readRecord(record);
+      if (recorded !== undefined && recorded.pid !== process.pid && readerPids(env).includes(recorded.pid)) return recorded;
+      const aside = `${record}.${process.pid}`;
+      try {
+        writeFileSync(aside, `${JSON.stringify(mine)}\n`);
+        renameSync(aside, record);
+      } catch (e) {
+        rmSync(aside, { force: true });
+        throw e;
+      }
+      return undefined;
+    });
+    if (holder !== undefined) throw inUse(dir, holder);
+    rmSync(join(dir, LEGACY_LOCK_FILE), { force: true });
+  } catch (e) {
+    reading?.done();
+    void env.close();
+    if (e instanceof ChainStoreError) throw e;
+    throw new ChainStoreError(`cannot lock data dir ${dir}: ${errorMessage(e)}`, { cause: e });
+  }
+  heldHere.set(key, mine);
+  return () => {
+    heldHere.delete(key);
+    try {
+      env.transactionSync(() => {
+        if (readRecord(record)?.token === mine.token) rmSync(record);
+      });
+    } catch {
+      // A record left behind is harmless: no live reader vouches for it.
+    }
+    reading?.done();
+    void env.close();
+  };
 }

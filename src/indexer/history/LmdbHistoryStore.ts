@@ -157,7 +157,7 @@ export class LmdbHistoryStore implements HistoryStore {
    * last reported (`followWriter`), so a read never runs ahead of what the indexer announced.
    */
   static openReader(dir: string): LmdbHistoryStore {
-    const env = open({ path: dir, maxDbs: MAX_DBS, compression: false, noSync: true });
+    const env = open({ path: dir, noSubdir: false, maxDbs: MAX_DBS, compression: false, noSync: true });
     return new LmdbHistoryStore(env, () => env.close(), false);
   }
 
