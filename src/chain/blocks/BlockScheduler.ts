@@ -50,6 +50,8 @@ export class BlockScheduler {
   /** Blocks still to produce so that the last busy block becomes final. */
   private finalizing = 0;
   private readonly demands = new Set<Demand>();
+  /** Holds in force (see hold): the scheduler produces nothing meanwhile. */
+  private holds = 0;
 
   constructor(
     private readonly chain: SchedulableChain,
@@ -83,6 +85,25 @@ export class BlockScheduler {
     this.started = false;
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
+  }
+
+  /**
+   * Someone else produces blocks back to back for a while (a fast-forward): the scheduler adds
+   * none in between, which would break their even block times. What it owes (a pooled
+   * transaction, finality blocks, demands) is looked at again when the last hold is released;
+   * the held producer's blocks count towards it. Returns the release function.
+   */
+  hold(): () => void {
+    this.holds++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.holds--;
+      if (this.holds > 0 || !this.started) return;
+      if (this.onDemand) this.queueStep();
+      else if (this.timer === undefined) this.armTimer();
+    };
   }
 
   /** The chain pooled a transaction: on demand, a block follows promptly. */
@@ -122,7 +143,7 @@ export class BlockScheduler {
   private armTimer(): void {
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      if (!this.started) return;
+      if (!this.started || this.holds > 0) return; // re-armed when the hold is released
       if (this.produce()) this.armTimer();
     }, this.chain.blockTimeMs);
     this.timer.unref(); // an idle chain alone must not keep the process alive
@@ -139,7 +160,7 @@ export class BlockScheduler {
 
   /** One on-demand decision: produce a block if anything asks for one, then look again on the next turn. */
   private step(): void {
-    if (!this.started) return;
+    if (!this.started || this.holds > 0) return; // queued again when the hold is released
     for (const d of this.demands) if (d.remaining <= 0 || d.satisfied()) this.demands.delete(d);
     const work = this.burst < MAX_BLOCKS_PER_ARRIVAL && this.chain.hasPendingWork();
     // A receipt loop at its burst limit gets no finality blocks either: each would be busy again.
@@ -170,7 +191,7 @@ export class BlockScheduler {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      if (!this.started) return;
+      if (!this.started || this.holds > 0) return;
       if (this.onDemand) this.queueStep();
       else if (this.produce()) this.armTimer();
     }, RETRY_AFTER_MS);

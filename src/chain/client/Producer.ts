@@ -138,6 +138,11 @@ export class Producer {
     return this.scheduler.running;
   }
 
+  /** Keeps the scheduler from producing until the returned release is called (see BlockScheduler.hold). */
+  holdScheduler(): () => void {
+    return this.scheduler.hold();
+  }
+
   /** A waiter's need for blocks on an on-demand chain (see BlockScheduler.demand); returns a release function. */
   requestBlocks(satisfied: () => boolean): () => void {
     return this.scheduler.demand(satisfied);

@@ -44,6 +44,21 @@ describe("on-demand block production (block time 0)", () => {
     expect(chain.producer.hasPendingWork()).toBe(false);
   });
 
+  it("a hold (a fast-forward running) keeps the scheduler from producing; the release picks up what it owes", async () => {
+    const chain = await onDemandChain();
+    const release = chain.producer.holdScheduler();
+    const hash = submit(chain, ALICE, BOB, [{ type: "Transfer", deposit: NEAR }]);
+    await turns(20);
+    expect(chain.head().height).toBe(0);
+    chain.produceBlock(); // the holder's own block includes the transaction
+    await turns(20);
+    expect(chain.head().height).toBe(1);
+    release();
+    release(); // twice is once
+    expect(await idleHeight(chain)).toBe(3 + FINALITY_BLOCKS);
+    expect(chain.transactionStatus(hash)?.finalExecutionStatus).toBe("FINAL");
+  });
+
   it("a submitted transaction gets blocks until its receipts are done and two more, so final catches up; then production stops", async () => {
     const chain = await onDemandChain();
     const hash = submit(chain, ALICE, BOB, [{ type: "Transfer", deposit: NEAR }]);
