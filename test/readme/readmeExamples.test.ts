@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { devKeyPair } from "../../src/chain/genesis/devKey.js";
-import { cliNodeArgs, repoRoot, startServe, stop, type CliProcess, type ServeUrls } from "../cli/cliProcess.js";
+import { cliNodeArgs, repoRoot, startServe, stop, waitFor, type CliProcess, type ServeUrls } from "../cli/cliProcess.js";
 import { actions, jsonRpcClient, keyPairFromString, transactionSender } from "../../packages/client/src/jsonrpc/index.js";
 import { blockRunners, docBlock, docBlocks, where, type CodeBlock } from "./codeBlocks.js";
 
@@ -62,7 +62,9 @@ describe("README and guide examples", () => {
     expect(curls.filter((b) => b.file.startsWith("docs/")).length).toBeGreaterThanOrEqual(2);
   });
 
-  it("the start-up banner shown in the README matches what serve prints", () => {
+  it("the start-up banner shown in the README matches what serve prints", async () => {
+    // The listeners' lines come first (the server is up then); the accounts may still be on their way.
+    await waitFor(() => server.output().stdout, /\n  alice\.test\.near .*\n/);
     const block = docBlock((b) => b.file === "README.md" && b.lang === "text" && b.code.startsWith("shardkit: chain"));
     const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
     const pattern = asWritten(block.code)
