@@ -8,7 +8,6 @@ import { idleBlockRowOf } from "../indexer/history/historyBlockRow.js";
 import { HistoryIndexer, type HistoryFollower, type HistoryIndexerOptions } from "../indexer/history/HistoryIndexer.js";
 import { MemoryHistoryStore } from "../indexer/history/MemoryHistoryStore.js";
 import { WorkerHistoryIndexer } from "../indexer/history/WorkerHistoryIndexer.js";
-import type { IndexStore } from "../indexer/IndexStore.js";
 import { LmdbIndexStore } from "../indexer/LmdbIndexStore.js";
 import { MemoryIndexStore } from "../indexer/MemoryIndexStore.js";
 import type { Logger } from "./log/Logger.js";
@@ -48,7 +47,7 @@ export class ChainSession {
     /** The index a worker builds (a durable chain), or the memory store the in-thread indexer fills. */
     private readonly history: WorkerHistoryIndexer | MemoryHistoryStore,
     /** The data dir's REST index (undefined: a new one in memory per indexer). */
-    private readonly restStore: LmdbIndexStore | undefined,
+    private readonly restStore: LmdbIndexStore | MemoryIndexStore,
     private readonly options: ChainSessionOptions,
   ) {
     const { logger } = options;
@@ -62,8 +61,8 @@ export class ChainSession {
     this.indexerNow = this.newIndexer(options.onIndexCatchUp);
     this.historyNow = this.newHistoryIndexer();
     this.devChain = new DevChainControl(chain, { fastForwardStepMs: options.fastForwardStepMs });
-    // A revert drops blocks the indexes have rows from: a data dir's REST index undoes them (an
-    // in-memory one is rebuilt from the kept blocks); the history worker rewinds its index
+    // A revert drops blocks the indexes have rows from: the REST index undoes them (on disk or
+    // in memory, by its undo entries); the history worker rewinds its index
     // after the blocks it was sent before the revert; an in-thread history index keeps its store
     // and a new indexer over it rewinds it. From the next event-loop turn on (the revert's
     // answer does not wait for them).
@@ -105,7 +104,7 @@ export class ChainSession {
   static async open(chainOptions: ChainOptions, options: ChainSessionOptions, opened?: Chain): Promise<ChainSession> {
     const chain = opened ?? (await Chain.open(chainOptions));
     let history: WorkerHistoryIndexer | MemoryHistoryStore | undefined;
-    let restStore: LmdbIndexStore | undefined;
+    let restStore: LmdbIndexStore | MemoryIndexStore = new MemoryIndexStore();
     try {
       const dataDir = chain.durable ? chainOptions.dataDir : undefined;
       history =
@@ -140,20 +139,16 @@ export class ChainSession {
     this.indexerNow.stop();
     this.historyNow?.stop();
     await this.history.close();
-    await this.restStore?.close();
+    if (this.restStore instanceof LmdbIndexStore) await this.restStore.close();
     await this.chain.close();
   }
 
   private newIndexer(onCatchUp: ChainSessionOptions["onIndexCatchUp"]): BlockIndexer {
     const ftBalances = this.options.ftBalances ?? ftBalanceReaderFrom(viewCallOf(this.chain));
-    let store: IndexStore = new MemoryIndexStore();
-    if (this.restStore !== undefined) {
-      // An index holding blocks the chain no longer has (a revert, now or while it was closed)
-      // undoes them; one whose undo entries do not reach a kept block is rebuilt from genesis.
-      if (!this.restStore.rewindToChain((height) => this.chain.blockByHeight(height)?.hash)) this.restStore.clear();
-      store = this.restStore;
-    }
-    return new BlockIndexer(this.chain, store, { ftBalances, ...(onCatchUp && { onCatchUp }) });
+    // An index holding blocks the chain no longer has (a revert, now or while a data dir's was
+    // closed) undoes them; one whose undo entries do not reach a kept block is rebuilt from genesis.
+    if (!this.restStore.rewindToChain((height) => this.chain.blockByHeight(height)?.hash)) this.restStore.clear();
+    return new BlockIndexer(this.chain, this.restStore, { ftBalances, ...(onCatchUp && { onCatchUp }) });
   }
 
   /** An in-thread indexer over the memory store (none when a worker indexes). */

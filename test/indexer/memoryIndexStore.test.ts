@@ -1,10 +1,12 @@
 // The in-memory store: rows per block, FT balances and top holders in FastNEAR's order,
 // key permissions, and blocks applied strictly in order.
 
+import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
 import { MemoryIndexStore } from "../../src/indexer/MemoryIndexStore.js";
 import type { IndexBlockUpdate } from "../../src/indexer/IndexStore.js";
 import { blockUpdate } from "../support/indexBlockUpdate.js";
+import { randomBlocks, readAll } from "./indexStoreSuite.js";
 
 const block = (height: number, over: Partial<IndexBlockUpdate> = {}): IndexBlockUpdate =>
   blockUpdate(height, BigInt(height) * 1_000_000_000n, over);
@@ -84,5 +86,40 @@ describe("MemoryIndexStore", () => {
     } finally {
       parse.mockRestore();
     }
+  });
+
+  it("rewinds to the last block the chain kept, answering as a store that applied only the kept blocks; a new branch then applies (property)", async () => {
+    /** A store that applied `updates` from genesis: what the rewound one must answer. */
+    const storeAfter = (updates: readonly IndexBlockUpdate[]) => {
+      const store = new MemoryIndexStore();
+      for (const update of updates) store.apply(update);
+      return store;
+    };
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: 1000 }), fc.integer({ min: 2, max: 40 }), fc.array(fc.nat(), { minLength: 1, maxLength: 3 }), async (seed, length, cuts) => {
+        const sequence = randomBlocks(length, seed);
+        const store = storeAfter(sequence);
+        // Rewinds to ever lower kept heads (a revert after a revert).
+        let kept = length - 1;
+        for (const cut of cuts) {
+          kept = cut % (kept + 1);
+          const head = kept;
+          expect(store.rewindToChain((h) => (h <= head ? `hash${h}` : undefined))).toBe(true);
+          const expected = storeAfter(sequence.slice(0, kept + 1));
+          expect([store.height, await readAll(store), store.pendingBalanceReads()]).toEqual([kept, await readAll(expected), expected.pendingBalanceReads()]);
+        }
+        // Another branch on top of the kept blocks.
+        const branch = randomBlocks(length, seed + 1).slice(kept + 1).map((update) => ({ ...update, blockHash: `other${update.height}` }));
+        for (const update of branch) store.apply(update);
+        expect(await readAll(store)).toEqual(await readAll(storeAfter([...sequence.slice(0, kept + 1), ...branch])));
+        // A chain that shares no block with it (another genesis): nothing to rewind to; clear starts over.
+        expect(store.rewindToChain(() => undefined)).toBe(false);
+        store.clear();
+        expect([store.height, store.status(), store.pendingBalanceReads()]).toEqual([null, { height: null, timestampNs: null, balanceHeight: null }, []]);
+        store.apply(sequence[0]!);
+        expect(await readAll(store)).toEqual(await readAll(storeAfter(sequence.slice(0, 1))));
+      }),
+      { numRuns: 150 },
+    );
   });
 });
