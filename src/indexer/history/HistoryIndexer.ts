@@ -25,6 +25,14 @@ export interface HistoryFollower {
   readonly store: HistoryStore;
   /** Resolves once the index has applied `height`. */
   whenIndexed(height: number): Promise<void>;
+  /** Blocks the chain has produced that the index has not applied yet. */
+  readonly lag: number;
+  /**
+   * Backpressure for whoever drives production: resolves once the index is at most `maxLag`
+   * blocks behind the chain's head (at once when it is), so a producer that waits on it before
+   * its next block never lets the index fall further behind.
+   */
+  whenLagAtMost(maxLag: number): Promise<void>;
 }
 
 /**
@@ -78,6 +86,14 @@ export class HistoryIndexer implements HistoryFollower {
   whenIndexed(height: number): Promise<void> {
     if ((this.store.height ?? -1) >= height) return Promise.resolve();
     return new Promise((resolve) => this.waiters.push({ height, resolve }));
+  }
+
+  get lag(): number {
+    return this.chain.head().height - (this.store.height ?? this.chain.genesisBlock.height - 1);
+  }
+
+  whenLagAtMost(maxLag: number): Promise<void> {
+    return this.whenIndexed(this.chain.head().height - maxLag);
   }
 
   private schedule(): void {

@@ -124,6 +124,14 @@ export class WorkerHistoryIndexer implements HistoryFollower {
     return new Promise((resolve, reject) => this.waiters.push({ height, resolve, reject }));
   }
 
+  get lag(): number {
+    return this.chain.head().height - (this.indexed ?? this.chain.genesisBlock.height - 1);
+  }
+
+  whenLagAtMost(maxLag: number): Promise<void> {
+    return this.whenIndexed(this.chain.head().height - maxLag);
+  }
+
   /** The chain was reverted: the worker forgets the blocks it no longer has (after those already sent), then indexes from there. */
   afterRevert(): void {
     this.rewindTo(this.chain.head().height);
