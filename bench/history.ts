@@ -32,7 +32,7 @@ import type { Chain } from "../src/chain/node.js";
 import { restHandlers } from "../src/server/rest/handlers.js";
 import type { RestContext } from "../src/server/rest/RestContext.js";
 import { startPostgres } from "../test/support/postgresServer.js";
-import { median } from "./measure.js";
+import { mainThreadCpuMicros, median } from "./measure.js";
 import { chainFor, type Kind } from "./vmCall.js";
 
 const BUSY = "busy.near";
@@ -226,6 +226,10 @@ interface Side {
   waits: number;
   /** The lag at the end of each phase, in blocks. */
   readonly lags: number[];
+  /** CPU µs of the main thread while producing (submission, production, the handoff to a worker). */
+  mainCpu: number;
+  /** CPU µs of the process's other threads (the history worker, GC and LMDB helpers), production and catch-up. */
+  otherCpu: number;
 }
 
 /**
@@ -238,6 +242,8 @@ async function phase(side: Side, rounds: number, measured: boolean): Promise<voi
   const batches = Array.from({ length: rounds }, () => Array.from({ length: ROUND }, side.make));
   const { chain, history } = side;
   let waits = 0;
+  const cpu0 = process.cpuUsage();
+  const main0 = mainThreadCpuMicros();
   const started = performance.now();
   for (const batch of batches) {
     for (const t of batch) chain.submitTransaction(t);
@@ -249,10 +255,15 @@ async function phase(side: Side, rounds: number, measured: boolean): Promise<voi
     }
   }
   const produced = performance.now();
+  const main = mainThreadCpuMicros() - main0;
   const lag = history?.lag ?? 0;
   await history?.whenIndexed(chain.head().height);
   const indexed = performance.now();
+  const cpu = process.cpuUsage(cpu0);
+  const other = cpu.user + cpu.system - (mainThreadCpuMicros() - main0);
   if (!measured) return;
+  side.mainCpu += main;
+  side.otherCpu += other;
   side.transactions += rounds * ROUND;
   side.producing += (produced - started) / 1000;
   side.catchingUp += (indexed - produced) / 1000;
@@ -276,7 +287,7 @@ async function productionWithHistory(kind: Kind, quick: boolean): Promise<void> 
   const dirs = [mkdtempSync(join(tmpdir(), "shardkit-bench-history-")), mkdtempSync(join(tmpdir(), "shardkit-bench-history-"))];
   const side = async (label: string, history: (chain: Chain) => Promise<HistoryFollower | undefined>): Promise<Side> => {
     const { chain, make } = await chainFor(kind);
-    return { label, chain, make, history: await history(chain), transactions: 0, producing: 0, catchingUp: 0, waits: 0, lags: [] };
+    return { label, chain, make, history: await history(chain), transactions: 0, producing: 0, catchingUp: 0, waits: 0, lags: [], mainCpu: 0, otherCpu: 0 };
   };
   const worker = await side("worker thread", (chain) => WorkerHistoryIndexer.open(chain, dirs[0]!));
   const thread = await side("in-thread indexer", async (chain) => new HistoryIndexer(chain, LmdbHistoryStore.open(dirs[1]!)));
@@ -298,7 +309,11 @@ async function productionWithHistory(kind: Kind, quick: boolean): Promise<void> 
   }
   const [off, ...on] = sides as [Side, Side, Side];
   const offRate = off.transactions / off.producing;
-  console.log(`    ${kind === "ft" ? "ft_transfer" : "Transfer"}: ${offRate.toFixed(0)}/s without the index (${off.transactions} transactions in ${phases} phases of ${rounds} rounds)`);
+  const perTx = (micros: number, s: Side) => (micros / s.transactions).toFixed(0);
+  console.log(
+    `    ${kind === "ft" ? "ft_transfer" : "Transfer"}: ${offRate.toFixed(0)}/s without the index (${off.transactions} transactions in ${phases} phases of ${rounds} rounds; ` +
+      `CPU µs per transaction: main thread ${perTx(off.mainCpu, off)}, other threads ${perTx(off.otherCpu, off)})`,
+  );
   for (const s of on) {
     const rate = s.transactions / s.producing;
     const endToEnd = s.transactions / (s.producing + s.catchingUp);
@@ -306,7 +321,8 @@ async function productionWithHistory(kind: Kind, quick: boolean): Promise<void> 
     console.log(
       `      ${s.label}: ${rate.toFixed(0)}/s producing with the index beside it, ratio ${ratio.toFixed(2)}${s.label === "worker thread" ? ` (target >= 0.75: ${ratio >= 0.75 ? "met" : "not met"})` : ""}; ` +
         `lag at phase end ${Math.min(...s.lags)}-${Math.max(...s.lags)} blocks, caught up in ${((s.catchingUp * 1000) / phases).toFixed(0)} ms a phase; ` +
-        `${s.waits} backpressure waits in ${phases * rounds} rounds; end to end ${endToEnd.toFixed(0)}/s, ratio ${(endToEnd / offRate).toFixed(2)}`,
+        `${s.waits} backpressure waits in ${phases * rounds} rounds; end to end ${endToEnd.toFixed(0)}/s, ratio ${(endToEnd / offRate).toFixed(2)}; ` +
+        `CPU µs per transaction: main thread ${perTx(s.mainCpu, s)} (${(s.mainCpu / s.transactions / (off.mainCpu / off.transactions)).toFixed(2)}x), other threads ${perTx(s.otherCpu, s)}`,
     );
   }
 }
