@@ -8,11 +8,15 @@
  *     1,000, interleaved over the same heights; transaction records carry no details (the
  *     account page never reads them). Timed: the REST handler and its store (parse, validate,
  *     read, serialise), in-process, interleaved rounds; target <= 1.3x.
- * (s) block production throughput with the history index on vs off: two dev chains of the same
- *     kind, one followed by a WorkerHistoryIndexer (as `serve --data-dir` runs it: built and
- *     written by a worker thread into an LMDB store); rounds of 300 transactions
- *     (Transfers, then ft_transfer), each until produced and (on the indexed chain) indexed,
- *     alternating chains; throughput ratio from the totals; target >= 0.75x.
+ * (s) block production throughput with the history index on vs off: dev chains of the same
+ *     kind, one without the index, one followed by a WorkerHistoryIndexer (as `serve
+ *     --data-dir` runs it: built and written by a worker thread into an LMDB store), one by the
+ *     in-thread HistoryIndexer (for comparison); phases of rounds of 300 pre-signed
+ *     transactions (Transfers, then ft_transfer) produced back to back while the index runs
+ *     beside them, with backpressure (the loop waits once the index is more than two rounds
+ *     behind); per chain the production throughput (target >= 0.75x), the lag left at the
+ *     end of a phase and its catch-up time, and the end-to-end throughput (production +
+ *     catch-up). Why this measure: bench/notes/history.md.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -21,13 +25,14 @@ import pg from "pg";
 import { NO_ROLE_FLAGS } from "../src/indexer/history/HistoryBuilder.js";
 import type { AccountTxRow, BlockRow, HistoryReader, TransactionRecord } from "../src/indexer/history/HistoryStore.js";
 import { LmdbHistoryStore } from "../src/indexer/history/LmdbHistoryStore.js";
-import { HistoryIndexer } from "../src/indexer/history/HistoryIndexer.js";
+import { HistoryIndexer, type HistoryFollower } from "../src/indexer/history/HistoryIndexer.js";
 import { PostgresHistoryStore } from "../src/indexer/history/PostgresHistoryStore.js";
 import { WorkerHistoryIndexer } from "../src/indexer/history/WorkerHistoryIndexer.js";
+import type { Chain } from "../src/chain/node.js";
 import { restHandlers } from "../src/server/rest/handlers.js";
 import type { RestContext } from "../src/server/rest/RestContext.js";
 import { startPostgres } from "../test/support/postgresServer.js";
-import { median } from "./measure.js";
+import { mainThreadCpuMicros, median } from "./measure.js";
 import { chainFor, type Kind } from "./vmCall.js";
 
 const BUSY = "busy.near";
@@ -198,56 +203,136 @@ async function accountPages(quick: boolean): Promise<void> {
   }
 }
 
+/** Transactions a round submits before its blocks are produced. */
+const ROUND = 300;
+/** Blocks a round produces (its transactions included, their receipts and refunds executed). */
+const BLOCKS_PER_ROUND = 3;
+/** The lag the producing loop allows before it waits for the index (backpressure): two rounds. */
+const MAX_LAG = 2 * BLOCKS_PER_ROUND;
+
+/** One chain of (s) and what a phase on it measured. */
+interface Side {
+  readonly label: string;
+  readonly chain: Chain;
+  readonly make: () => Uint8Array;
+  /** undefined: no index. */
+  readonly history: HistoryFollower | undefined;
+  transactions: number;
+  /** Submitting and producing, with the index running beside it (and waited for only past MAX_LAG). */
+  producing: number;
+  /** From the phase's last block until the index has it. */
+  catchingUp: number;
+  /** Backpressure waits during production (included in `producing`). */
+  waits: number;
+  /** The lag at the end of each phase, in blocks. */
+  readonly lags: number[];
+  /** CPU µs of the main thread while producing (submission, production, the handoff to a worker). */
+  mainCpu: number;
+  /** CPU µs of the process's other threads (the history worker, GC and LMDB helpers), production and catch-up. */
+  otherCpu: number;
+}
+
 /**
- * Rounds of `n` transactions on three chains of one kind: one without the index, one with the
- * worker's (as `serve --data-dir` runs it), one with the in-thread indexer over LMDB (what the
- * worker replaced, for comparison under the same load); the ratios to the plain chain.
+ * One phase on one chain: `rounds` rounds of ROUND pre-signed transactions submitted and
+ * produced back to back, the index (if any) running concurrently; between rounds the loop
+ * yields one event-loop turn (what a real producer does between blocks) and waits only if
+ * the index is more than MAX_LAG blocks behind. Then the lag left and the time to index it.
+ */
+async function phase(side: Side, rounds: number, measured: boolean): Promise<void> {
+  const batches = Array.from({ length: rounds }, () => Array.from({ length: ROUND }, side.make));
+  const { chain, history } = side;
+  let waits = 0;
+  const cpu0 = process.cpuUsage();
+  const main0 = mainThreadCpuMicros();
+  const started = performance.now();
+  for (const batch of batches) {
+    for (const t of batch) chain.submitTransaction(t);
+    for (let b = 0; b < BLOCKS_PER_ROUND; b++) chain.produceBlock();
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (history !== undefined && history.lag > MAX_LAG) {
+      waits++;
+      await history.whenLagAtMost(MAX_LAG);
+    }
+  }
+  const produced = performance.now();
+  const main = mainThreadCpuMicros() - main0;
+  const lag = history?.lag ?? 0;
+  await history?.whenIndexed(chain.head().height);
+  const indexed = performance.now();
+  const cpu = process.cpuUsage(cpu0);
+  const other = cpu.user + cpu.system - (mainThreadCpuMicros() - main0);
+  if (!measured) return;
+  side.mainCpu += main;
+  side.otherCpu += other;
+  side.transactions += rounds * ROUND;
+  side.producing += (produced - started) / 1000;
+  side.catchingUp += (indexed - produced) / 1000;
+  side.waits += waits;
+  side.lags.push(lag);
+}
+
+/**
+ * (s) on three chains of one kind: one without the index, one with the worker's (as `serve
+ * --data-dir` runs it), one with the in-thread indexer over LMDB (what the worker replaced, for
+ * comparison under the same load). Phases of `rounds` rounds, one chain at a time, rotating
+ * (each chain in each position in turn), the first of each chain a warm-up; every phase ends
+ * with its index caught up, so no chain's indexing runs during another's phase. Prints, per
+ * chain: production throughput with the index running beside it (the figure of the target),
+ * the lag left at the phases' ends and the time to index it, and the end-to-end throughput
+ * (production + catch-up), each against the chain without the index.
  */
 async function productionWithHistory(kind: Kind, quick: boolean): Promise<void> {
-  const n = 300;
-  const rounds = quick ? 5 : 30;
+  const phases = quick ? 2 : 6;
+  const rounds = quick ? 5 : 10;
   const dirs = [mkdtempSync(join(tmpdir(), "shardkit-bench-history-")), mkdtempSync(join(tmpdir(), "shardkit-bench-history-"))];
-  const plain = { ...(await chainFor(kind)), whenIndexed: async (_height: number) => new Promise<void>((resolve) => setImmediate(resolve)), seconds: 0 };
-  const workerChain = await chainFor(kind);
-  const worker = await WorkerHistoryIndexer.open(workerChain.chain, dirs[0]!);
-  const threadChain = await chainFor(kind);
-  const thread = new HistoryIndexer(threadChain.chain, LmdbHistoryStore.open(dirs[1]!));
-  const sides = [plain, { ...workerChain, whenIndexed: (h: number) => worker.whenIndexed(h), seconds: 0 }, { ...threadChain, whenIndexed: (h: number) => thread.whenIndexed(h), seconds: 0 }];
-  worker.start();
-  thread.start();
-  for (const side of sides) await side.whenIndexed(side.chain.head().height);
+  const side = async (label: string, history: (chain: Chain) => Promise<HistoryFollower | undefined>): Promise<Side> => {
+    const { chain, make } = await chainFor(kind);
+    return { label, chain, make, history: await history(chain), transactions: 0, producing: 0, catchingUp: 0, waits: 0, lags: [], mainCpu: 0, otherCpu: 0 };
+  };
+  const worker = await side("worker thread", (chain) => WorkerHistoryIndexer.open(chain, dirs[0]!));
+  const thread = await side("in-thread indexer", async (chain) => new HistoryIndexer(chain, LmdbHistoryStore.open(dirs[1]!)));
+  const sides = [await side("no index", async () => undefined), worker, thread];
+  if (worker.history instanceof WorkerHistoryIndexer) worker.history.start();
+  if (thread.history instanceof HistoryIndexer) thread.history.start();
+  for (const s of sides) await s.history?.whenIndexed(s.chain.head().height);
   try {
-    for (let r = 0; r < rounds + 2; r++) {
-      // Each chain in each position in turn.
-      for (let i = 0; i < sides.length; i++) {
-        const side = sides[(r + i) % sides.length]!;
-        const txs = Array.from({ length: n }, side.make);
-        const started = performance.now();
-        for (const t of txs) side.chain.submitTransaction(t);
-        for (let b = 0; b < 3; b++) side.chain.produceBlock();
-        await side.whenIndexed(side.chain.head().height);
-        // The first two rounds warm up.
-        if (r >= 2) side.seconds += (performance.now() - started) / 1000;
-      }
+    for (let p = 0; p < phases + 1; p++) {
+      for (let i = 0; i < sides.length; i++) await phase(sides[(p + i) % sides.length]!, rounds, p > 0);
     }
   } finally {
-    await worker.close();
-    thread.stop();
-    await thread.store.close();
+    if (worker.history instanceof WorkerHistoryIndexer) await worker.history.close();
+    if (thread.history instanceof HistoryIndexer) {
+      thread.history.stop();
+      await thread.history.store.close();
+    }
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   }
-  const count = rounds * n;
-  const [off, onWorker, onThread] = sides.map((side) => side.seconds) as [number, number, number];
-  const ratio = off / onWorker;
+  const [off, ...on] = sides as [Side, Side, Side];
+  const offRate = off.transactions / off.producing;
+  const perTx = (micros: number, s: Side) => (micros / s.transactions).toFixed(0);
   console.log(
-    `    ${kind === "ft" ? "ft_transfer" : "Transfer"}: ${(count / onWorker).toFixed(0)}/s with the history index (worker thread, LMDB, indexed before the next round), ${(count / off).toFixed(0)}/s without, ratio ${ratio.toFixed(2)} (target >= 0.75: ${ratio >= 0.75 ? "met" : "not met"}); in-thread indexer for comparison: ${(count / onThread).toFixed(0)}/s, ratio ${(off / onThread).toFixed(2)}`,
+    `    ${kind === "ft" ? "ft_transfer" : "Transfer"}: ${offRate.toFixed(0)}/s without the index (${off.transactions} transactions in ${phases} phases of ${rounds} rounds; ` +
+      `CPU µs per transaction: main thread ${perTx(off.mainCpu, off)}, other threads ${perTx(off.otherCpu, off)})`,
   );
+  for (const s of on) {
+    const rate = s.transactions / s.producing;
+    const endToEnd = s.transactions / (s.producing + s.catchingUp);
+    const ratio = rate / offRate;
+    console.log(
+      `      ${s.label}: ${rate.toFixed(0)}/s producing with the index beside it, ratio ${ratio.toFixed(2)}${s.label === "worker thread" ? ` (target >= 0.75: ${ratio >= 0.75 ? "met" : "not met"})` : ""}; ` +
+        `lag at phase end ${Math.min(...s.lags)}-${Math.max(...s.lags)} blocks, caught up in ${((s.catchingUp * 1000) / phases).toFixed(0)} ms a phase; ` +
+        `${s.waits} backpressure waits in ${phases * rounds} rounds; end to end ${endToEnd.toFixed(0)}/s, ratio ${(endToEnd / offRate).toFixed(2)}; ` +
+        `CPU µs per transaction: main thread ${perTx(s.mainCpu, s)} (${(s.mainCpu / s.transactions / (off.mainCpu / off.transactions)).toFixed(2)}x), other threads ${perTx(s.otherCpu, s)}`,
+    );
+  }
 }
 
 export async function historyBench({ quick }: { quick: boolean }): Promise<void> {
   // `--production-only` skips (r) (its stores take minutes to fill) to measure (s) alone.
   if (!process.argv.includes("--production-only")) await accountPages(quick);
-  console.log(`(s) block production throughput with the history index on vs off: rounds of 300 transactions until produced and indexed, chains alternating`);
+  console.log(
+    `(s) block production throughput with the history index on vs off: rounds of ${ROUND} transactions, ${BLOCKS_PER_ROUND} blocks each, produced back to back with the index running beside them (waited for past ${MAX_LAG} blocks of lag), phases of one chain at a time ending with the index caught up`,
+  );
   await productionWithHistory("transfer", quick);
   await productionWithHistory("ft", quick);
 }

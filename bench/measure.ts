@@ -10,11 +10,16 @@ export function median(values: number[]): number {
 }
 
 /** CPU time (user + system) a process has used so far, in microseconds (Linux /proc). */
-export function cpuMicros(pid: number): number {
+export function cpuMicros(pid: number, statFile = `/proc/${pid}/stat`): number {
   // Fields after the ")" of the command name: state is field 3, utime 14 and stime 15.
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  const fields = readFileSync(statFile, "utf8").split(") ")[1]!.split(" ");
   const ticksPerSecond = 100; // USER_HZ on Linux
   return ((Number(fields[11]) + Number(fields[12])) * 1e6) / ticksPerSecond;
+}
+
+/** CPU time the calling process's main thread has used so far, in microseconds (Linux /proc; its task id is the pid). */
+export function mainThreadCpuMicros(): number {
+  return cpuMicros(process.pid, `/proc/self/task/${process.pid}/stat`);
 }
 
 /** GET `url` with 50 connections for `seconds`: requests/s and the CPU per request of process `pid`. */

@@ -1,6 +1,7 @@
 import type { BlockCommit, Chain } from "../../chain/node.js";
 import type { Awaitable } from "../IndexStore.js";
 import { historyBlockData, historyBlockInput } from "./historyBlockData.js";
+import { CatchUpProgress } from "./CatchUpProgress.js";
 import { HistoryBuilder } from "./HistoryBuilder.js";
 import { historyBlockRow } from "./historyBlockRow.js";
 import type { HistoryBlockUpdate, HistoryStore } from "./HistoryStore.js";
@@ -9,8 +10,6 @@ import type { HistoryBlockUpdate, HistoryStore } from "./HistoryStore.js";
 const BATCH = 64;
 /** Commits queued at most while the index is behind; beyond it they are read back from the chain (as BlockIndexer does). */
 const MAX_QUEUED_COMMITS = 256;
-/** A catch-up is reported when it starts, every this many blocks, and when done. */
-const REPORT_EVERY = 1000;
 
 export interface HistoryIndexerOptions {
   /**
@@ -26,6 +25,14 @@ export interface HistoryFollower {
   readonly store: HistoryStore;
   /** Resolves once the index has applied `height`. */
   whenIndexed(height: number): Promise<void>;
+  /** Blocks the chain has produced that the index has not applied yet. */
+  readonly lag: number;
+  /**
+   * Backpressure for whoever drives production: resolves once the index is at most `maxLag`
+   * blocks behind the chain's head (at once when it is), so a producer that waits on it before
+   * its next block never lets the index fall further behind.
+   */
+  whenLagAtMost(maxLag: number): Promise<void>;
 }
 
 /**
@@ -40,11 +47,7 @@ export class HistoryIndexer implements HistoryFollower {
   private unsubscribe: (() => void) | undefined;
   private readonly waiters: { height: number; resolve: () => void }[] = [];
   private readonly builder = new HistoryBuilder();
-
-  /** Until the first drain after start: a backlog found then is a catch-up to report. */
-  private starting = true;
-  /** A catch-up being reported: the height last reported. */
-  private catchingUp: { reportedAt: number } | undefined;
+  private readonly progress: CatchUpProgress;
 
   /**
    * Takes over `store` as it is (a data dir's index, or one rewound after a revert): rewinds
@@ -55,6 +58,7 @@ export class HistoryIndexer implements HistoryFollower {
     readonly store: HistoryStore,
     private readonly options: HistoryIndexerOptions = {},
   ) {
+    this.progress = new CatchUpProgress(options.onCatchUp, BATCH);
     this.rewindToChain();
     for (const record of settled(store.incompleteTransactions())) {
       this.builder.resume(record, this.chain.blockByHeight(record.row.tx_block_height)?.view.header.gas_price);
@@ -82,6 +86,14 @@ export class HistoryIndexer implements HistoryFollower {
   whenIndexed(height: number): Promise<void> {
     if ((this.store.height ?? -1) >= height) return Promise.resolve();
     return new Promise((resolve) => this.waiters.push({ height, resolve }));
+  }
+
+  get lag(): number {
+    return this.chain.head().height - (this.store.height ?? this.chain.genesisBlock.height - 1);
+  }
+
+  whenLagAtMost(maxLag: number): Promise<void> {
+    return this.whenIndexed(this.chain.head().height - maxLag);
   }
 
   private schedule(): void {
@@ -130,28 +142,9 @@ export class HistoryIndexer implements HistoryFollower {
     if (indexed < this.chain.head().height || this.queue.length > 0) this.schedule();
   }
 
-  /**
-   * Reports a backlog found at start of more than one turn (a data dir without its index, or
-   * behind it): its start, every REPORT_EVERY blocks, its end. A backlog that builds up later
-   * (a fast-forward makes 64 blocks a turn) is routine, not reported.
-   */
+  /** A step of a catch-up found at start (see CatchUpProgress). */
   private reportCatchUp(target: number): void {
-    const report = this.options.onCatchUp;
-    if (report === undefined) return;
-    const indexed = this.store.height ?? this.chain.genesisBlock.height - 1;
-    if (this.catchingUp === undefined) {
-      if (!this.starting) return;
-      this.starting = false;
-      if (target - indexed <= BATCH) return;
-      this.catchingUp = { reportedAt: indexed };
-      report(indexed, target);
-    } else if (indexed >= target) {
-      this.catchingUp = undefined;
-      report(indexed, indexed);
-    } else if (indexed - this.catchingUp.reportedAt >= REPORT_EVERY) {
-      this.catchingUp.reportedAt = indexed;
-      report(indexed, target);
-    }
+    this.progress.step(this.store.height ?? this.chain.genesisBlock.height - 1, target);
   }
 
   /**

@@ -2,7 +2,6 @@ import { open, type Database, type RootDatabase } from "lmdb";
 import { openDerivedIndexEnv } from "../derivedIndexEnv.js";
 import { IndexUnavailableError } from "../IndexUnavailableError.js";
 import type {
-  AccountRoleFlag,
   AccountTxRow,
   AccountTxsQuery,
   BlockRow,
@@ -13,7 +12,6 @@ import type {
   TransactionRecord,
 } from "./HistoryStore.js";
 import {
-  ACCOUNT_ROLE_FLAGS,
   checkNextHeight,
   flagFilter,
   includedHashes,
@@ -23,11 +21,23 @@ import {
   type TransferRow,
   type TransfersQuery,
 } from "./HistoryStore.js";
+import {
+  fromStoredAccountRow,
+  fromStoredReceiptRow,
+  fromStoredTransferRow,
+  roleBits,
+  toStoredAccountRow,
+  toStoredReceiptRow,
+  toStoredTransferRow,
+  type StoredAccountRow,
+  type StoredReceiptRow,
+  type StoredTransferRow,
+} from "./storedRows.js";
 
 const MAX_DBS = 10;
 
 /** Bumped when the layout below changes: an index of another format is rebuilt from the blocks. */
-const FORMAT = 3;
+const FORMAT = 4;
 
 /** A block as stored: its row, the transactions it included (tx_index order) and the receipts it executed (receipt_index order). */
 interface StoredBlock {
@@ -39,7 +49,7 @@ interface StoredBlock {
 }
 
 /**
- * A transaction as stored (FORMAT 3): each account row as its account and role flags (bit i
+ * A transaction as stored (since FORMAT 3): each account row as its account and role flags (bit i
  * set for ACCOUNT_ROLE_FLAGS[i]), the rest of the row being the transaction's own.
  */
 interface StoredTransaction {
@@ -49,32 +59,14 @@ interface StoredTransaction {
 }
 
 function toStored(record: TransactionRecord): StoredTransaction {
-  const bits = (row: AccountTxRow) => ACCOUNT_ROLE_FLAGS.reduce((sum, flag, i) => (row[flag] ? sum | (1 << i) : sum), 0);
-  return { row: record.row, details: record.details, accounts: record.accounts.map((row) => [row.account_id, bits(row)]) };
+  return { row: record.row, details: record.details, accounts: record.accounts.map((row) => [row.account_id, roleBits(row)]) };
 }
 
 function fromStored(stored: StoredTransaction): TransactionRecord {
   const { row } = stored;
-  const at = { transaction_hash: row.transaction_hash, tx_block_height: row.tx_block_height, tx_block_timestamp: row.tx_block_timestamp, tx_index: row.tx_index };
-  const accounts = stored.accounts.map(([accountId, bits]): AccountTxRow => {
-    const has = (flag: AccountRoleFlag) => (bits & (1 << ACCOUNT_ROLE_FLAGS.indexOf(flag))) !== 0;
-    return {
-      account_id: accountId,
-      ...at,
-      is_signer: has("is_signer"),
-      is_delegated_signer: has("is_delegated_signer"),
-      is_real_signer: has("is_real_signer"),
-      is_any_signer: has("is_any_signer"),
-      is_predecessor: has("is_predecessor"),
-      is_explicit_refund_to: has("is_explicit_refund_to"),
-      is_receiver: has("is_receiver"),
-      is_real_receiver: has("is_real_receiver"),
-      is_function_call: has("is_function_call"),
-      is_action_arg: has("is_action_arg"),
-      is_event_log: has("is_event_log"),
-      is_success: has("is_success"),
-    };
-  });
+  const accounts = stored.accounts.map(([accountId, bits]) =>
+    fromStoredAccountRow(accountId, row.tx_block_height, row.tx_index, [row.transaction_hash, row.tx_block_timestamp, bits]),
+  );
   return { row, details: stored.details, accounts };
 }
 
@@ -93,8 +85,8 @@ const paddedTimestamp = (ns: bigint) => ns.toString().padStart(TIMESTAMP_DIGITS,
 
 /**
  * The history index in its own LMDB environment (`<data-dir>/history`), so nothing of it stays
- * in the JS heap: one named database per table, rows and records as JSON (lmdb's msgpack cost
- * a few times more to write these nested records). Each batch of blocks is one write
+ * in the JS heap: one named database per table, records as JSON (lmdb's msgpack cost a few
+ * times more to write these nested records) and rows as JSON arrays (storedRows.ts). Each batch of blocks is one write
  * transaction that also moves the head marker, so after a process crash the index is whole
  * blocks, never half of one. Commits are not flushed (`noSync`: a flushed commit took
  * 6 ms, an unflushed one 0.1 ms), which LMDB makes safe against a process crash but not a
@@ -112,11 +104,11 @@ export class LmdbHistoryStore implements HistoryStore {
   private readonly blockEntries: Database<StoredBlock, number>;
   private readonly heightByHash: Database<number, string>;
   private readonly txs: Database<StoredTransaction, string>;
-  private readonly accounts: Database<AccountTxRow, AccountKey>;
+  private readonly accounts: Database<StoredAccountRow, AccountKey>;
   /** Rows per account, so a first page's unfiltered count is one read (FORMAT 2). */
   private readonly accountCounts: Database<number, string>;
-  private readonly transfers: Database<TransferRow, TransferKey>;
-  private readonly receipts: Database<ReceiptRow, string>;
+  private readonly transfers: Database<StoredTransferRow, TransferKey>;
+  private readonly receipts: Database<StoredReceiptRow, string>;
   /** Hashes of transactions with receipts still to execute (value unused). */
   private readonly incomplete: Database<true, string>;
 
@@ -202,7 +194,7 @@ export class LmdbHistoryStore implements HistoryStore {
         for (const row of record.accounts) {
           const key = accountKey(row);
           if (isNew || !this.accounts.doesExist(key)) newRows.set(row.account_id, (newRows.get(row.account_id) ?? 0) + 1);
-          this.accounts.putSync(key, row);
+          this.accounts.putSync(key, toStoredAccountRow(row));
         }
       }
       for (const [accountId, added] of newRows) this.addToCount(accountId, added);
@@ -215,10 +207,10 @@ export class LmdbHistoryStore implements HistoryStore {
   /** Inside a write transaction: a block's entry, its receipt rows and its transfer rows. */
   private putBlock(update: HistoryBlockUpdate): void {
     const height = update.block.block_height;
-    for (const receipt of update.receipts) this.receipts.putSync(receipt.receipt_id, receipt);
+    for (const receipt of update.receipts) this.receipts.putSync(receipt.receipt_id, toStoredReceiptRow(receipt));
     const transferKeys = (update.transfers ?? []).map((row): TransferKey => {
       const key: TransferKey = [row.account_id, paddedTimestamp(BigInt(row.block_timestamp)), row.transfer_index];
-      this.transfers.putSync(key, row);
+      this.transfers.putSync(key, toStoredTransferRow(row));
       return key;
     });
     this.blockEntries.putSync(height, { row: update.block, txHashes: includedHashes(update), receiptIds: update.receipts.map((r) => r.receipt_id), transferKeys });
@@ -234,8 +226,8 @@ export class LmdbHistoryStore implements HistoryStore {
     if (this.height === null) return null;
     const keep = rewindHeight(this.height, height, (h) =>
       (this.blockEntries.get(h)?.receiptIds ?? []).flatMap((id) => {
-        const row = this.receipts.get(id);
-        return row === undefined ? [] : [row.tx_block_height];
+        const stored = this.receipts.get(id);
+        return stored === undefined ? [] : [fromStoredReceiptRow(stored).tx_block_height];
       }),
     );
     const from = this.height;
@@ -321,16 +313,17 @@ export class LmdbHistoryStore implements HistoryStore {
         }
       : { start: after === undefined ? [account, from] : [account, after.height, after.index + 0.5], end: [account, to + 1] };
     const rows: AccountTxRow[] = [];
-    for (const { value } of this.accounts.getRange(range as { start: AccountKey; end: AccountKey; reverse?: boolean })) {
+    for (const { key, value } of this.accounts.getRange(range as { start: AccountKey; end: AccountKey; reverse?: boolean })) {
       if (rows.length >= query.limit) break;
-      if (matches(value)) rows.push(value);
+      const row = fromStoredAccountRow(key[0], key[1], key[2], value);
+      if (matches(row)) rows.push(row);
     }
     if (!query.count) return { rows };
     const bounds = { start: [account, from] as unknown as AccountKey, end: [account, to + 1] as unknown as AccountKey };
     if (!filtered && query.fromHeight === undefined && query.toHeight === undefined) return { rows, count: this.accountCounts.get(account) ?? 0 };
     let count = 0;
     if (!filtered) for (const _ of this.accounts.getKeys(bounds)) count++;
-    else for (const { value } of this.accounts.getRange(bounds)) if (matches(value)) count++;
+    else for (const { key, value } of this.accounts.getRange(bounds)) if (matches(fromStoredAccountRow(key[0], key[1], key[2], value))) count++;
     return { rows, count };
   }
 
@@ -344,7 +337,7 @@ export class LmdbHistoryStore implements HistoryStore {
       txs: this.transactions(stored.txHashes).map((record) => record.row),
       receipts: stored.receiptIds.flatMap((receiptId) => {
         const row = this.receipts.get(receiptId);
-        return row === undefined ? [] : [row];
+        return row === undefined ? [] : [fromStoredReceiptRow(row)];
       }),
     };
   }
@@ -375,17 +368,19 @@ export class LmdbHistoryStore implements HistoryStore {
       if (rows.length >= query.limit) break;
       // A desc range starting at [account, after...] may not pass `to`: keys stay below it anyway.
       if (key[1] >= to || key[1] < from) continue;
-      if (matches(value)) rows.push(value);
+      const row = fromStoredTransferRow(value);
+      if (matches(row)) rows.push(row);
     }
     return rows;
   }
 
   receipt(receiptId: string): { row: ReceiptRow; transaction: TransactionRecord | undefined } | undefined {
     this.checkOpen();
-    const row = this.receipts.get(receiptId);
-    if (row === undefined) return undefined;
-    const stored = this.txs.get(row.transaction_hash);
-    return { row, transaction: stored === undefined ? undefined : fromStored(stored) };
+    const stored = this.receipts.get(receiptId);
+    if (stored === undefined) return undefined;
+    const row = fromStoredReceiptRow(stored);
+    const transaction = this.txs.get(row.transaction_hash);
+    return { row, transaction: transaction === undefined ? undefined : fromStored(transaction) };
   }
 }
 

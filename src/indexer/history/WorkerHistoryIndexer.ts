@@ -1,6 +1,7 @@
 import type { Worker } from "node:worker_threads";
 import type { Block, Chain } from "../../chain/node.js";
 import { startWorker } from "../../chain/startWorker.js";
+import { CatchUpProgress } from "./CatchUpProgress.js";
 import { historyBlockData, type HistoryBlockData } from "./historyBlockData.js";
 import type { HistoryFollower, HistoryIndexerOptions } from "./HistoryIndexer.js";
 import type { FromHistoryWorker, HistoryWorkerData, ToHistoryWorker } from "./historyWorkerMessages.js";
@@ -10,8 +11,6 @@ import { LmdbHistoryStore } from "./LmdbHistoryStore.js";
 const BATCH = 64;
 /** Blocks sent and not yet indexed at most: beyond, the next ones are read back from the chain as the worker catches up. */
 const MAX_AHEAD = 4 * BATCH;
-/** A catch-up is reported when it starts, every this many blocks, and when done. */
-const REPORT_EVERY = 1000;
 
 export interface WorkerHistoryIndexerOptions extends HistoryIndexerOptions {
   /** The worker stopped (an error while indexing, or the thread died): `/v0` answers 503 from then on. */
@@ -45,9 +44,7 @@ export class WorkerHistoryIndexer implements HistoryFollower {
   private running = true;
   private readonly exited: Promise<void>;
   private closed: Promise<void> | undefined;
-  /** Until the first report after start: a backlog found then is a catch-up to report. */
-  private starting = true;
-  private catchingUp: { reportedAt: number } | undefined;
+  private readonly progress: CatchUpProgress;
 
   private constructor(
     private readonly chain: Chain,
@@ -58,6 +55,7 @@ export class WorkerHistoryIndexer implements HistoryFollower {
     private readonly options: WorkerHistoryIndexerOptions,
   ) {
     this.indexed = opened;
+    this.progress = new CatchUpProgress(options.onCatchUp, BATCH);
     this.posted = opened ?? chain.genesisBlock.height - 1;
     this.exited = new Promise((resolve) => worker.once("exit", () => resolve()));
     worker.on("message", (message: FromHistoryWorker) => this.received(message));
@@ -124,6 +122,14 @@ export class WorkerHistoryIndexer implements HistoryFollower {
     if (this.failure !== undefined) return Promise.reject(this.failure);
     if (this.rewinds === 0 && (this.indexed ?? -1) >= height) return Promise.resolve();
     return new Promise((resolve, reject) => this.waiters.push({ height, resolve, reject }));
+  }
+
+  get lag(): number {
+    return this.chain.head().height - (this.indexed ?? this.chain.genesisBlock.height - 1);
+  }
+
+  whenLagAtMost(maxLag: number): Promise<void> {
+    return this.whenIndexed(this.chain.head().height - maxLag);
   }
 
   /** The chain was reverted: the worker forgets the blocks it no longer has (after those already sent), then indexes from there. */
@@ -274,27 +280,9 @@ export class WorkerHistoryIndexer implements HistoryFollower {
     for (const waiter of this.waiters.splice(0)) waiter.reject(error);
   }
 
-  /**
-   * Reports a backlog found at start of more than one message's blocks (a data dir without its
-   * index, or behind it): its start, every REPORT_EVERY blocks, its end.
-   */
+  /** A step of a catch-up found at start (see CatchUpProgress); not while a rewind is under way, nor before start. */
   private reportCatchUp(): void {
-    const report = this.options.onCatchUp;
-    if (report === undefined || this.rewinds > 0) return;
-    const target = this.chain.head().height;
-    const indexed = this.indexed ?? this.chain.genesisBlock.height - 1;
-    if (this.catchingUp === undefined) {
-      if (!this.starting || this.unsubscribe === undefined) return;
-      this.starting = false;
-      if (target - indexed <= BATCH) return;
-      this.catchingUp = { reportedAt: indexed };
-      report(indexed, target);
-    } else if (indexed >= target) {
-      this.catchingUp = undefined;
-      report(indexed, indexed);
-    } else if (indexed - this.catchingUp.reportedAt >= REPORT_EVERY) {
-      this.catchingUp.reportedAt = indexed;
-      report(indexed, target);
-    }
+    if (this.rewinds > 0 || this.unsubscribe === undefined) return;
+    this.progress.step(this.indexed ?? this.chain.genesisBlock.height - 1, this.chain.head().height);
   }
 }

@@ -6,6 +6,7 @@ import type { ShardLayout as ShardLayoutView } from "../../../generated/rpc/type
 import { validateResult } from "../../../generated/rpc/validators.js";
 import type { ExecutedReceipt, HistoryBlockInput, IncludedTransaction } from "../history/HistoryBuilder.js";
 import { blockRowOfView } from "../history/historyBlockRow.js";
+import { compareOutcomePositions } from "./outcomeOrder.js";
 import type { RpcBlockAnswers } from "./UpstreamBlockSource.js";
 
 /** The parts of nearcore's EXPERIMENTAL_tx_status answer the history reads. */
@@ -19,11 +20,11 @@ interface TxStatus {
 /**
  * A block step's upstream answers as the HistoryBuilder's input, so the gateway writes the rows
  * `serve` writes. The receipts the block executed are those of the open transactions' trees
- * whose outcome is in this block. nearcore's RPC does not say in which order a chunk executed
- * them, so `receipt_index` follows the chain's rule as far as it can be seen: shard order, a
- * transaction's local receipt first, then by transaction (oldest first) and tree order; blocks
- * that execute several receipts of different transactions on one shard may number them
- * differently from `serve`.
+ * whose outcome is in this block. nearcore's RPC does not list a chunk's receipts in the order
+ * it executed them, but each outcome's proof gives its place in its chunk's outcome tree, whose
+ * leaves are in execution order: `receipt_index` is the position by shard, then by that place
+ * (compareOutcomePositions), as `serve` numbers them; receipts of transactions the source does
+ * not know are not counted.
  */
 export function historyInputFromRpc(answers: RpcBlockAnswers, layout: ShardLayout, genesis: boolean, minGasPurchasePrice: bigint): HistoryBlockInput {
   const block = answers.block;
@@ -41,7 +42,7 @@ export function historyInputFromRpc(answers: RpcBlockAnswers, layout: ShardLayou
       transactions.push({ hash: txHash, index: i, shardId: chunk.shardId, transaction: status.transaction, outcome: status.transaction_outcome });
     }
   }
-  const executed: (ExecutedReceipt & { readonly order: number; readonly local: boolean })[] = [];
+  const executed: (ExecutedReceipt & { readonly order: number })[] = [];
   for (const status of statuses.values()) {
     const views = new Map((status.receipts ?? []).map((r) => [r.receipt_id, r]));
     const tx = status.transaction;
@@ -63,12 +64,10 @@ export function historyInputFromRpc(answers: RpcBlockAnswers, layout: ShardLayou
         shardId: layout.shardIdOf(outcome.executor_id),
         view,
         order: layout.shardIndexOf(outcome.executor_id),
-        local,
       });
     }
   }
-  // Stable: within a shard, local receipts first, then as listed (by transaction, tree order).
-  executed.sort((a, b) => a.order - b.order || Number(b.local) - Number(a.local));
+  executed.sort((a, b) => a.order - b.order || compareOutcomePositions(a.view.proof, b.view.proof));
   return {
     height,
     hash,
@@ -78,7 +77,7 @@ export function historyInputFromRpc(answers: RpcBlockAnswers, layout: ShardLayou
     row: (work) => blockRowOfView(block, genesis, work),
     transactionCount: index,
     transactions,
-    receipts: executed.map(({ order: _order, local: _local, ...receipt }) => receipt),
+    receipts: executed.map(({ order: _order, ...receipt }) => receipt),
   };
 }
 

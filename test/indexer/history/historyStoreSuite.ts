@@ -57,8 +57,24 @@ export function record(height: number, index: number, accounts: Record<string, P
 export const positions = (rows: readonly AccountTxRow[]) => rows.map((r) => `${r.tx_block_height}.${r.tx_index}`);
 
 /** A receipt row of block `height` for the transaction at (txHeight, txIndex). */
-export const receipt = (height: number, txHeight: number, txIndex: number): ReceiptRow =>
-  ({ receipt_id: `r${height}.${txHeight}.${txIndex}`, block_height: height, transaction_hash: `tx${txHeight}.${txIndex}`, tx_block_height: txHeight, tx_index: txIndex }) as ReceiptRow;
+export const receipt = (height: number, txHeight: number, txIndex: number): ReceiptRow => ({
+  receipt_id: `r${height}.${txHeight}.${txIndex}`,
+  block_height: height,
+  block_timestamp: String(height * 1000),
+  receipt_index: 0,
+  appear_block_height: height,
+  appear_receipt_index: 0,
+  transaction_hash: `tx${txHeight}.${txIndex}`,
+  tx_block_height: txHeight,
+  tx_block_timestamp: String(txHeight * 1000),
+  tx_index: txIndex,
+  predecessor_id: "a.near",
+  receiver_id: "b.near",
+  receipt_type: "Action",
+  priority: 0,
+  shard_id: 0,
+  is_success: true,
+});
 
 /** A transfer row of block `height` (timestamp height x 10^18, beyond 2^53) seen by `account`. */
 export const transfer = (height: number, index: number, account: string, amount: string, other: string | null = "x.near", asset = "native:near"): TransferRow => ({
