@@ -3,6 +3,7 @@ import { accountStateValue, decodeAccount, type Account } from "../primitives/ac
 import { bytesToLatin1, latin1ToBytes } from "../primitives/latin1.js";
 import { parsePublicKey, publicKeyFromBorsh, type PublicKey } from "@shardkit/primitives/publicKey";
 import { ML_DSA_65_HASH_TAG, formatPublicKeyHandle, parsePublicKeyHandle } from "@shardkit/primitives/publicKeyHandle";
+import { isGasKeyNonceTail } from "../runtime/runtimeTrieKeys.js";
 import { accessKeyTrieKey, accessKeyTrieKeyOfHandle, accountTrieKey, contractCodeTrieKey, contractDataTrieKey, TrieKeyColumn } from "../store/trieKeys.js";
 
 /**
@@ -64,7 +65,8 @@ function accountAndTail(key: string): { accountId: string; tail: string } {
  * reported columns (accounts, contract code, access keys, contract data) with its latin1
  * value (`null` = deleted); undefined for any other column (receipts, the delayed queue...).
  * Access keys come back with a parsed PublicKey, ML-DSA-65 ones as their "ml-dsa-65-hash:"
- * string (state holds only the key's digest).
+ * string (state holds only the key's digest). A gas key's nonce rows are not reported
+ * (undefined).
  */
 export function stateChangeOfWrite(key: string, value: string | null): StateChange | undefined {
   switch (key.charCodeAt(0)) {
@@ -74,6 +76,7 @@ export function stateChangeOfWrite(key: string, value: string | null): StateChan
       return { type: "code", accountId: key.slice(1), code: value === null ? null : latin1ToBytes(value) };
     case TrieKeyColumn.ACCESS_KEY: {
       const { accountId, tail } = accountAndTail(key);
+      if (isGasKeyNonceTail(tail)) return undefined;
       const bytes = latin1ToBytes(tail);
       const publicKey = bytes[0] === ML_DSA_65_HASH_TAG ? formatPublicKeyHandle(bytes) : publicKeyFromBorsh(bytes).key;
       return { type: "accessKey", accountId, publicKey, accessKey: value === null ? null : decodeAccessKey(latin1ToBytes(value)) };

@@ -63,10 +63,15 @@ function lowerBound(entries: readonly KeyStateChanges[], key: string): number {
   return lo;
 }
 
-/** The typed changes of one written key. */
+/** The typed changes of one written key (none for an unreported row such as a gas-key nonce). */
 function typed(entry: KeyStateChanges): CausedStateChange[] {
-  return entry.changes.map(({ cause, value }) => ({ cause, change: stateChangeOfWrite(entry.key, value)! }));
+  return entry.changes.flatMap(({ cause, value }) => {
+    const change = stateChangeOfWrite(entry.key, value);
+    return change === undefined ? [] : [{ cause, change }];
+  });
 }
+
+const typedNonEmpty = (entries: readonly KeyStateChanges[]): CausedStateChange[][] => entries.map(typed).filter((c) => c.length > 0);
 
 /** The typed reads over raw entries found by exact key and by key prefix (both in key order). */
 function typedReads(forKey: (key: string) => KeyStateChanges | undefined, withPrefix: (prefix: string) => KeyStateChanges[], all: () => readonly KeyStateChanges[]): BlockStateChanges {
@@ -82,8 +87,8 @@ function typedReads(forKey: (key: string) => KeyStateChanges | undefined, withPr
     accessKey: (accountId, publicKey) => one(accessKeyTrieKey(accountId, publicKey)),
     accessKeys: (accountId) => many(accessKeysPrefix(accountId)),
     data: (accountId, keyPrefix) => many(contractDataTrieKey(accountId, keyPrefix)),
-    entries: () => (everything ??= all().map(typed)),
-    entriesOf: (kind) => withPrefix(COLUMN_PREFIX[kind]).map(typed),
+    entries: () => (everything ??= typedNonEmpty(all())),
+    entriesOf: (kind) => typedNonEmpty(withPrefix(COLUMN_PREFIX[kind])),
   };
 }
 

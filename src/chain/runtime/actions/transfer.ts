@@ -41,7 +41,7 @@ export function transfer(env: ActionEnv, action: TransferAction): void {
 function refundAllowance(env: ActionEnv, amount: bigint): void {
   const publicKey = env.receipt.body.signerPublicKey;
   const key = getFunctionCallAccessKey(env.su, env.accountId, publicKey);
-  if (key === undefined || key.permission === "FullAccess") return;
+  if (key === undefined || key.permission === "FullAccess" || !("FunctionCall" in key.permission)) return;
   const fc = key.permission.FunctionCall;
   if (fc.allowance === null || amount === 0n) return;
   setAccessKey(env.su, env.accountId, publicKey, { ...key, permission: { FunctionCall: { ...fc, allowance: fc.allowance + amount } } });
