@@ -29,7 +29,7 @@ export function getAccessKey(su: StateUpdate, accountId: string, publicKey: Publ
 }
 
 /**
- * The access key when it is a function-call key (undefined when missing or full-access). A
+ * The access key unless it is missing or full-access (a function-call or gas key). A
  * full-access key is recognised from its 9 stored bytes (nonce u64, tag 1) without decoding
  * them: every gas refund asks this of the key that paid, which is usually full-access.
  */

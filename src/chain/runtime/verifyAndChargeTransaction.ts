@@ -160,14 +160,15 @@ function verifyGasKeyTransaction(
 ): VerifyResult {
   const signerId = tx.signerId;
   const info = gasKeyInfoOf(key.permission);
+  // The chain looks the index's nonce up first: a plain key has none (num_nonces 0).
+  const current = getGasKeyNonce(su, signerId, tx.publicKey, nonceIndex);
+  if (current === undefined || (info !== undefined && nonceIndex >= info.numNonces)) {
+    return fail({ InvalidNonceIndex: { tx_nonce_index: nonceIndex, num_nonces: info?.numNonces ?? 0 } });
+  }
   if (info === undefined) {
     return fail({
       InvalidAccessKeyError: { AccessKeyNotFound: { account_id: signerId, public_key: formatPublicKey(tx.publicKey) } },
     });
-  }
-  const current = getGasKeyNonce(su, signerId, tx.publicKey, nonceIndex);
-  if (nonceIndex >= info.numNonces || current === undefined) {
-    return fail({ InvalidNonceIndex: { tx_nonce_index: nonceIndex, num_nonces: info.numNonces } });
   }
   const nonceError = checkNonce(p, tx, nonce, current, options);
   if (nonceError !== undefined) return fail(nonceError);
