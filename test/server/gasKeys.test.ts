@@ -101,7 +101,19 @@ describe("gas keys over JSON-RPC", () => {
       block_id: added.receipts_outcome[0].block_hash,
       account_ids: [ALICE],
     });
-    expect(changes.changes.filter((c: { change: { public_key: string } }) => c.change.public_key === GAS_KEY)).toHaveLength(1);
+    const cause = { type: "receipt_processing", receipt_hash: added.receipts_outcome[0].id };
+    expect(changes.changes.filter((c: { change: { public_key: string } }) => c.change.public_key === GAS_KEY)).toEqual([
+      {
+        cause,
+        type: "access_key_update",
+        change: { account_id: ALICE, public_key: GAS_KEY, access_key: { nonce: 0, permission: { GasKeyFullAccess: { balance: "0", num_nonces: 3 } } } },
+      },
+      ...[0, 1, 2].map((index) => ({
+        cause,
+        type: "gas_key_nonce_update",
+        change: { account_id: ALICE, public_key: GAS_KEY, index, nonce: initialNonce },
+      })),
+    ]);
   });
 
   it("TransferToGasKey from another account funds the key, at nearcore's gas-key transfer fees", async () => {
@@ -134,6 +146,16 @@ describe("gas keys over JSON-RPC", () => {
     expect(await balance(BOB)).toBe(bobBefore + NEAR);
     expect(await nonces()).toEqual([initialNonce, Number(nonce), initialNonce]);
     expect((await viewKey(GAS_KEY)).nonce).toBe(0);
+    // The transaction's block wrote the key (its balance) and the one nonce it used.
+    const single = await rpcResult(url, "EXPERIMENTAL_changes", {
+      changes_type: "single_access_key_changes",
+      block_id: sent.transaction_outcome.block_hash,
+      keys: [{ account_id: ALICE, public_key: GAS_KEY }],
+    });
+    expect(single.changes.map((c: { type: string; change: { index?: number; nonce?: number } }) => [c.type, c.change.index, c.change.nonce])).toEqual([
+      ["access_key_update", undefined, undefined],
+      ["gas_key_nonce_update", 1, Number(nonce)],
+    ]);
   });
 
   it("refuses gas-key transactions with nearcore's errors", async () => {

@@ -46,6 +46,7 @@ const COLUMN_PREFIX: Record<StateChange["type"], string> = {
   account: String.fromCharCode(TrieKeyColumn.ACCOUNT),
   code: String.fromCharCode(TrieKeyColumn.CONTRACT_CODE),
   accessKey: String.fromCharCode(TrieKeyColumn.ACCESS_KEY),
+  gasKeyNonce: String.fromCharCode(TrieKeyColumn.ACCESS_KEY),
   data: String.fromCharCode(TrieKeyColumn.CONTRACT_DATA),
 };
 
@@ -84,7 +85,8 @@ function typedReads(forKey: (key: string) => KeyStateChanges | undefined, withPr
   return {
     account: (accountId) => one(accountTrieKey(accountId)),
     code: (accountId) => one(contractCodeTrieKey(accountId)),
-    accessKey: (accountId, publicKey) => one(accessKeyTrieKey(accountId, publicKey)),
+    // The key's row, then a gas key's nonce rows (its trie key followed by the index).
+    accessKey: (accountId, publicKey) => many(accessKeyTrieKey(accountId, publicKey)),
     accessKeys: (accountId) => many(accessKeysPrefix(accountId)),
     data: (accountId, keyPrefix) => many(contractDataTrieKey(accountId, keyPrefix)),
     entries: () => (everything ??= typedNonEmpty(all())),
