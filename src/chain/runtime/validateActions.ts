@@ -11,7 +11,7 @@ import { at } from "../must.js";
 /** nearcore names of the protocol features behind the actions shardkit does not execute. */
 const UNSUPPORTED_FEATURE: Partial<Record<Action["type"], string>> = {
   DeterministicStateInit: "DeterministicAccountIds",
-  DelegateV2: "GasKeys",
+  DelegateV2: "DelegateV2",
 };
 
 const utf8Length = (s: string): number => Buffer.byteLength(s, "utf8");
