@@ -110,6 +110,7 @@ window.SHARDKIT_DOCS_SEARCH = [
   ["Regular and archival listeners","section of the guide \"JSON-RPC\"","guides/json-rpc.html#regular-and-archival-listeners",""],
   ["Transactions and receipts","guide","guides/transactions.html","Transactions and receipts validation, receipts across shards, gas and refunds How a signed transaction becomes receipts, runs across shards and refunds its gas."],
   ["ML-DSA-65 keys (post-quantum)","section of the guide \"Transactions and receipts\"","guides/transactions.html#ml-dsa-65-keys-post-quantum",""],
+  ["Gas keys (NEP-611)","section of the guide \"Transactions and receipts\"","guides/transactions.html#gas-keys-nep-611",""],
   ["Receipt flow across shards","section of the guide \"Transactions and receipts\"","guides/transactions.html#receipt-flow-across-shards",""],
   ["Block modes","section of the guide \"Transactions and receipts\"","guides/transactions.html#block-modes",""],
   ["Real clients","section of the guide \"Transactions and receipts\"","guides/transactions.html#real-clients",""],
