@@ -126,7 +126,8 @@ function validateAction(p: RuntimeParameters, a: Action, protocolVersion: number
 function validateGasKey(permission: Extract<Action, { type: "AddKey" }>["accessKey"]["permission"]): ActionsValidationErrorJson | undefined {
   const info = gasKeyInfoOf(permission);
   if (info === undefined) return undefined;
-  if (functionCallPermissionOf(permission)?.allowance != null) return "GasKeyFunctionCallAllowanceNotAllowed";
+  const allowance = functionCallPermissionOf(permission)?.allowance;
+  if (allowance !== undefined && allowance !== null) return "GasKeyFunctionCallAllowanceNotAllowed";
   if (info.numNonces === 0 || info.numNonces > MAX_NONCES_FOR_GAS_KEY) {
     return { GasKeyInvalidNumNonces: { requested_nonces: info.numNonces, limit: MAX_NONCES_FOR_GAS_KEY } };
   }
