@@ -40,6 +40,9 @@ describe("generated types", () => {
         case "view_global_contract_code":
           expectTypeOf(params.code_hash).toEqualTypeOf<string>();
           return params.code_hash;
+        case "view_gas_key_nonces":
+          expectTypeOf(params.public_key).toEqualTypeOf<string>();
+          return params.account_id;
         default:
           expectTypeOf(params.request_type).toEqualTypeOf<
             "view_account" | "view_access_key_list" | "view_code" | "view_global_contract_code_by_account_id"
@@ -148,6 +151,7 @@ describe("generated types", () => {
       | "experimentalViewCode"
       | "experimentalViewState"
       | "experimentalViewAccessKey"
+      | "experimentalViewGasKeyNonces"
       | "experimentalViewAccessKeyList"
       | "maintenanceWindows"
       | "networkInfo"

@@ -97,7 +97,7 @@ describe("typed errors", () => {
       }
       if (isMethodError(error, "query")) {
         expectTypeOf(error.causeName).toEqualTypeOf<
-          "PARSE_ERROR" | "UNKNOWN_BLOCK" | "GARBAGE_COLLECTED_BLOCK" | "UNAVAILABLE_SHARD" | "NO_SYNCED_BLOCKS" | "UNKNOWN_ACCOUNT" | "NO_CONTRACT_CODE" | "NO_GLOBAL_CONTRACT_CODE" | "TOO_LARGE_CONTRACT_STATE" | "TIMEOUT_ERROR" | "INTERNAL_ERROR"
+          "PARSE_ERROR" | "UNKNOWN_BLOCK" | "GARBAGE_COLLECTED_BLOCK" | "UNAVAILABLE_SHARD" | "NO_SYNCED_BLOCKS" | "UNKNOWN_ACCOUNT" | "NO_CONTRACT_CODE" | "NO_GLOBAL_CONTRACT_CODE" | "UNKNOWN_GAS_KEY" | "TOO_LARGE_CONTRACT_STATE" | "TIMEOUT_ERROR" | "INTERNAL_ERROR"
         >();
         // A cause the method never answers is not part of its error type.
         // @ts-expect-error UNKNOWN_RECEIPT is not a query cause

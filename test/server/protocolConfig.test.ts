@@ -111,7 +111,6 @@ describe("EXPERIMENTAL_protocol_config", () => {
       'wasm_config.ext_costs.sha3_256_base: - (nearcore 5879491275)',
       'wasm_config.ext_costs.sha3_256_byte: - (nearcore 21471105)',
       'wasm_config.ext_costs.yield_create_with_id_base: - (nearcore 290000000000)',
-      'wasm_config.gas_key_host_fns: false (nearcore true)',
       'wasm_config.saturating_float_to_int: true (nearcore -)',
       'wasm_config.sha3_256_host_fn: - (nearcore false)',
       'wasm_config.vm_kind: "Wasmtime" (nearcore -)',

@@ -5,7 +5,9 @@ import { decodeAccount } from "../primitives/account.js";
 import { formatCryptoHash } from "../primitives/cryptoHash.js";
 import { formatPublicKey, publicKeyFromBorsh } from "@shardkit/primitives/publicKey";
 import { ML_DSA_65_HASH_TAG } from "@shardkit/primitives/publicKeyHandle";
+import { isGasKeyNonceTail } from "../runtime/runtimeTrieKeys.js";
 import type { ShardLayout } from "../shards/ShardLayout.js";
+import { permissionJson } from "../transaction/actionJson.js";
 import type { StateSnapshot } from "../store/stateStore.js";
 import { TrieKeyColumn } from "../store/trieKeys.js";
 import type { GenesisConfig } from "./GenesisConfig.js";
@@ -59,18 +61,11 @@ function recordOf(key: string, value: string): string | undefined {
       // An ML-DSA-65 key is stored by its digest, which a genesis record (a full PublicKey)
       // cannot name; nearcore's genesis tools cannot carry such keys either.
       if (tail.charCodeAt(0) === ML_DSA_65_HASH_TAG) return undefined;
+      // A gas key's nonce rows have no record kind (genesis gas keys start at nonce 0).
+      if (isGasKeyNonceTail(tail)) return undefined;
       const publicKey = formatPublicKey(publicKeyFromBorsh(Buffer.from(tail, "latin1")).key);
       const k = decodeAccessKey(Buffer.from(value, "latin1"));
-      const permission =
-        k.permission === "FullAccess"
-          ? "FullAccess"
-          : {
-              FunctionCall: {
-                allowance: k.permission.FunctionCall.allowance === null ? null : k.permission.FunctionCall.allowance.toString(),
-                receiver_id: k.permission.FunctionCall.receiverId,
-                method_names: k.permission.FunctionCall.methodNames,
-              },
-            };
+      const permission = permissionJson(k.permission);
       return JSON.stringify({ AccessKey: { account_id: accountId, public_key: publicKey, access_key: { nonce: Number(k.nonce), permission } } });
     }
     case TrieKeyColumn.CONTRACT_DATA:

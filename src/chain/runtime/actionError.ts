@@ -49,7 +49,10 @@ export type ActionErrorKindJson =
   | { DelegateActionAccessKeyError: InvalidAccessKeyErrorJson }
   | { DelegateActionInvalidNonce: { delegate_nonce: number; ak_nonce: number } }
   | { DelegateActionNonceTooLarge: { delegate_nonce: number; upper_bound: number } }
-  | { GlobalContractDoesNotExist: { identifier: { CodeHash: string } | { AccountId: string } } };
+  | { GlobalContractDoesNotExist: { identifier: { CodeHash: string } | { AccountId: string } } }
+  | { GasKeyDoesNotExist: { account_id: string; public_key: string } }
+  | { InsufficientGasKeyBalance: { account_id: string; public_key: string; balance: string; required: string } }
+  | { GasKeyBalanceTooHigh: { account_id: string; public_key: string | null; balance: string } };
 
 export interface ActionErrorJson {
   index: number | null;

@@ -1,21 +1,69 @@
+import { functionCallPermissionOf, gasKeyInfoOf } from "@shardkit/primitives/accessKey";
+import type { PublicKey } from "@shardkit/primitives/publicKey";
 import type { AccessKeyPermissionWithGasKeys, Action, NonDelegateAction } from "../transaction/index.js";
+import {
+  accessKeyTrieKeyLength,
+  GAS_KEY_INFO_BORSH_LENGTH,
+  gasKeyNonceTrieKeyLength,
+  MIN_GAS_KEY_BORSH_LENGTH,
+  NONCE_VALUE_LENGTH,
+} from "./gasKeys.js";
 import { isNearImplicitAccount } from "./implicitAccount.js";
-import { sendFee, type RuntimeFees, type RuntimeParameters } from "./parameters.js";
+import { sendFee, type Fee, type RuntimeFees, type RuntimeParameters } from "./parameters.js";
 
 /*
  * Gas fees of actions, after nearcore runtime/runtime/src/config.rs (total_send_fees,
  * exec_fee, total_prepaid_exec_fees, total_prepaid_send_fees, total_deposit,
  * total_prepaid_gas). All gas is bigint so that u64 overflow can be detected by the caller.
- * Actions shardkit rejects at validation (state init, gas keys) never get here; asking their
- * fee is a bug.
+ * Actions shardkit rejects at validation (state init) never get here; asking their fee is a bug.
  */
 
 const utf8Length = (s: string): number => Buffer.byteLength(s, "utf8");
 
-/** Method-name bytes of a function-call key, each counted with a terminating byte. */
+/** Method-name bytes of a (gas-key) function-call key, each counted with a terminating byte. */
 function methodNamesBytes(permission: AccessKeyPermissionWithGasKeys): bigint {
-  if (permission === "FullAccess" || !("FunctionCall" in permission)) return 0n;
-  return BigInt(permission.FunctionCall.methodNames.reduce((n, m) => n + utf8Length(m) + 1, 0));
+  const fc = functionCallPermissionOf(permission);
+  return fc === undefined ? 0n : BigInt(fc.methodNames.reduce((n, m) => n + utf8Length(m) + 1, 0));
+}
+
+/** Borsh length of a public key (nearcore `PublicKey::len`): type byte ‖ data. */
+const borshKeyLength = (publicKey: PublicKey): bigint => BigInt(1 + publicKey.data.length);
+
+/**
+ * nearcore config.rs `permission_send_fees`: a full-access or function-call key's fee (gas
+ * keys pay the fee of their kind), plus `action_gas_key_byte` × 18 (GasKeyInfo) for a gas key.
+ */
+function addKeySendFee(f: RuntimeFees, send: (fee: Fee) => bigint, permission: AccessKeyPermissionWithGasKeys): bigint {
+  const key = functionCallPermissionOf(permission) === undefined
+    ? send(f.addFullAccessKey)
+    : send(f.addFunctionCallKeyBase) + send(f.addFunctionCallKeyPerByte) * methodNamesBytes(permission);
+  return gasKeyInfoOf(permission) === undefined ? key : key + send(f.gasKeyPerByte) * BigInt(GAS_KEY_INFO_BORSH_LENGTH);
+}
+
+/**
+ * nearcore config.rs `permission_exec_fees`: the key's fee, plus per nonce of a gas key
+ * `action_gas_key_nonce_write_base` and `action_gas_key_byte` × (nonce trie key + u64 value).
+ */
+function addKeyExecFee(f: RuntimeFees, a: Extract<Action, { type: "AddKey" }>, receiverId: string): bigint {
+  const permission = a.accessKey.permission;
+  const key = functionCallPermissionOf(permission) === undefined
+    ? f.addFullAccessKey.execution
+    : f.addFunctionCallKeyBase.execution + f.addFunctionCallKeyPerByte.execution * methodNamesBytes(permission);
+  const info = gasKeyInfoOf(permission);
+  if (info === undefined) return key;
+  const bytes = BigInt(gasKeyNonceTrieKeyLength(receiverId, a.publicKey) + NONCE_VALUE_LENGTH);
+  return key + (f.gasKeyNonceWriteBase.execution + f.gasKeyPerByte.execution * bytes) * BigInt(info.numNonces);
+}
+
+/** nearcore `gas_key_transfer_send_fee` (TransferToGasKey, WithdrawFromGasKey): base + bytes of the borsh key. */
+function gasKeyTransferSendFee(f: RuntimeFees, send: (fee: Fee) => bigint, publicKey: PublicKey): bigint {
+  return send(f.gasKeyTransferBase) + send(f.gasKeyPerByte) * borshKeyLength(publicKey);
+}
+
+/** nearcore `gas_key_transfer_exec_fee`: base + bytes of the key's trie key and of the smallest gas key. */
+function gasKeyTransferExecFee(f: RuntimeFees, receiverId: string, publicKey: PublicKey): bigint {
+  const bytes = BigInt(accessKeyTrieKeyLength(receiverId, publicKey) + MIN_GAS_KEY_BORSH_LENGTH);
+  return f.gasKeyTransferBase.execution + f.gasKeyPerByte.execution * bytes;
 }
 
 /** nearcore `GlobalContractIdentifier::len`: 32 for a code hash, the account id's length. */
@@ -74,10 +122,11 @@ export function totalSendFees(
         total += send(f.stake);
         break;
       case "AddKey":
-        total +=
-          a.accessKey.permission === "FullAccess"
-            ? send(f.addFullAccessKey)
-            : send(f.addFunctionCallKeyBase) + send(f.addFunctionCallKeyPerByte) * methodNamesBytes(a.accessKey.permission);
+        total += addKeySendFee(f, send, a.accessKey.permission);
+        break;
+      case "TransferToGasKey":
+      case "WithdrawFromGasKey":
+        total += gasKeyTransferSendFee(f, send, a.publicKey);
         break;
       case "DeleteKey":
         total += send(f.deleteKey);
@@ -118,9 +167,10 @@ export function execFee(p: RuntimeParameters, a: Action, receiverId: string): bi
     case "Stake":
       return f.stake.execution;
     case "AddKey":
-      return a.accessKey.permission === "FullAccess"
-        ? f.addFullAccessKey.execution
-        : f.addFunctionCallKeyBase.execution + f.addFunctionCallKeyPerByte.execution * methodNamesBytes(a.accessKey.permission);
+      return addKeyExecFee(f, a, receiverId);
+    case "TransferToGasKey":
+    case "WithdrawFromGasKey":
+      return gasKeyTransferExecFee(f, receiverId, a.publicKey);
     case "DeleteKey":
       return f.deleteKey.execution;
     case "DeleteAccount":
@@ -168,7 +218,7 @@ export function totalPrepaidSendFees(p: RuntimeParameters, actions: readonly Act
 }
 
 function depositOf(a: NonDelegateAction): bigint {
-  if (a.type === "Transfer" || a.type === "FunctionCall") return a.deposit;
+  if (a.type === "Transfer" || a.type === "FunctionCall" || a.type === "TransferToGasKey") return a.deposit;
   return 0n;
 }
 

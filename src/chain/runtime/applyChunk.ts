@@ -92,12 +92,14 @@ export function applyChunk(input: ChunkInput): ChunkResult {
       continue;
     }
     result.included.push({ stx, outcome: processed.outcome });
-    result.created.push(processed.receipt);
-    result.createdBy.push(stx.hash);
     result.gasUsed += processed.outcome.gasBurnt;
     result.balanceBurnt += processed.burnt;
-    if (processed.receipt.receiverId === stx.transaction.signerId) local.push(processed.receipt);
-    else result.outgoing.push(processed.receipt);
+    const receipt = processed.receipt;
+    if (receipt === undefined) continue;
+    result.created.push(receipt);
+    result.createdBy.push(stx.hash);
+    if (receipt.receiverId === stx.transaction.signerId) local.push(receipt);
+    else result.outgoing.push(receipt);
   }
 
   const record = (execution: ReceiptExecution | undefined): void => {

@@ -28,7 +28,10 @@ export type ActionsValidationErrorJson =
   | { UnsuitableStakingKey: { public_key: string } }
   | "FunctionCallZeroAttachedGas"
   | "DelegateActionMustBeOnlyOne"
-  | { UnsupportedProtocolFeature: { protocol_feature: string; version: number } };
+  | { UnsupportedProtocolFeature: { protocol_feature: string; version: number } }
+  | { GasKeyInvalidNumNonces: { requested_nonces: number; limit: number } }
+  | { AddGasKeyWithNonZeroBalance: { balance: string } }
+  | "GasKeyFunctionCallAllowanceNotAllowed";
 
 export type InvalidTxErrorJson =
   | { InvalidAccessKeyError: InvalidAccessKeyErrorJson }
@@ -46,4 +49,13 @@ export type InvalidTxErrorJson =
   | { ActionsValidation: ActionsValidationErrorJson }
   | { TransactionSizeExceeded: { size: number; limit: number } }
   | "InvalidTransactionVersion"
-  | { InvalidNonceIndex: { tx_nonce_index: number | null; num_nonces: number } };
+  | { InvalidNonceIndex: { tx_nonce_index: number | null; num_nonces: number } }
+  | { NotEnoughGasKeyBalance: { signer_id: string; balance: string; cost: string } }
+  | {
+      NotEnoughBalanceForDeposit: {
+        signer_id: string;
+        balance: string;
+        cost: string;
+        reason: "NotEnoughBalance" | "LackBalanceForState";
+      };
+    };

@@ -58,6 +58,14 @@ export interface RuntimeFees {
    * (`ml_dsa_65_verification_cost`, 100 Ggas since 85.yaml; ed25519/secp256k1 cost 0).
    */
   readonly mlDsa65Verification: bigint;
+  /**
+   * Gas keys (NEP-611): `action_gas_key_transfer` (TransferToGasKey, WithdrawFromGasKey),
+   * `action_gas_key_byte` (per public-key / trie byte) and `action_gas_key_nonce_write_base`
+   * (per nonce an AddKey of a gas key writes).
+   */
+  readonly gasKeyTransferBase: Fee;
+  readonly gasKeyPerByte: Fee;
+  readonly gasKeyNonceWriteBase: Fee;
   /** DeterministicStateInit (NEP-616): not charged yet, shardkit refuses the action. */
   readonly deterministicStateInitBase: Fee;
   readonly deterministicStateInitPerEntry: Fee;
@@ -254,6 +262,9 @@ export const NEARCORE_RUNTIME_PARAMETERS: RuntimeParameters = {
     useGlobalContractBase: flat(184_765_750_000n),
     useGlobalContractPerIdentifierByte: fee(6_812_999n, 47_683_715n, 64_572_944n),
     mlDsa65Verification: 100_000_000_000n,
+    gasKeyTransferBase: fee(115_123_062_500n, 115_123_062_500n, 235_676_644_250n),
+    gasKeyPerByte: fee(59_357_464n, 59_357_464n, 101_435_400n),
+    gasKeyNonceWriteBase: fee(0n, 0n, 64_196_736_000n),
     deterministicStateInitBase: fee(500_000_000_000n, 500_000_000_000n, 7_430_000_000_000n),
     deterministicStateInitPerEntry: fee(0n, 0n, 200_000_000_000n),
     deterministicStateInitPerByte: fee(72_000_000n, 72_000_000n, 70_000_000n),

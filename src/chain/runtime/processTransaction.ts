@@ -4,12 +4,13 @@ import type { ExecutionOutcome } from "./executionOutcome.js";
 import type { InvalidTxErrorJson } from "./invalidTxError.js";
 import type { ActionReceiptOf } from "./receipt.js";
 import { receiptIdFromTransaction } from "./receiptId.js";
-import { setAccessKey, setAccount } from "./stateAccess.js";
+import { setAccessKey, setAccount, setGasKeyNonce } from "./stateAccess.js";
 import type { StateUpdate } from "./StateUpdate.js";
-import { verifyAndChargeTransaction } from "./verifyAndChargeTransaction.js";
+import { verifyAndChargeTransaction, type ChargedTransaction } from "./verifyAndChargeTransaction.js";
 
+/** An included transaction has a receipt, except a gas-key one whose deposits failed (none). */
 export type ProcessedTransaction =
-  | { readonly ok: true; readonly receipt: ActionReceiptOf; readonly outcome: ExecutionOutcome; readonly burnt: bigint }
+  | { readonly ok: true; readonly receipt: ActionReceiptOf | undefined; readonly outcome: ExecutionOutcome; readonly burnt: bigint }
   | { readonly ok: false; readonly error: InvalidTxErrorJson };
 
 /**
@@ -17,15 +18,29 @@ export type ProcessedTransaction =
  * chunk's state (nonce upper bound at this block's height), stores the signer and key, and
  * turns it into an action receipt from the signer bought at this block's gas price. The
  * outcome burns the send fees and points at the receipt (metadata V1, no gas profile).
+ * A gas-key transaction whose account cannot pay its deposits (nearcore `DepositFailed`) is
+ * included without a receipt: the key pays the conversion's burnt gas, its nonce moves, and
+ * the outcome fails with the InvalidTxError.
  */
 export function processTransaction(ctx: ApplyContext, su: StateUpdate, stx: DecodedSignedTransaction): ProcessedTransaction {
   const tx = stx.transaction;
   const verified = verifyAndChargeTransaction(ctx.params, su, tx, ctx.gasPrice, { blockHeight: ctx.blockHeight });
-  if (!verified.ok) return verified;
-  const { cost, signer, accessKey } = verified.value;
-  setAccount(su, tx.signerId, signer);
-  setAccessKey(su, tx.signerId, tx.publicKey, accessKey);
-  su.commit({ type: "transaction_processing", txHash: stx.hash });
+  if (!verified.ok) {
+    if (verified.depositFailed === undefined) return verified;
+    const { cost } = store(su, stx, verified.depositFailed);
+    const outcome: ExecutionOutcome = {
+      id: stx.hash,
+      logs: [],
+      receiptIds: [],
+      gasBurnt: cost.gasBurnt,
+      tokensBurnt: cost.burntAmount,
+      executorId: tx.signerId,
+      status: { kind: "Failure", error: { InvalidTxError: verified.error } },
+      metadataVersion: 1,
+    };
+    return { ok: true, receipt: undefined, burnt: cost.burntAmount, outcome };
+  }
+  const { cost } = store(su, stx, verified.value);
   const receiptId = receiptIdFromTransaction(stx.hash, ctx.blockHeight);
   const receipt: ActionReceiptOf = {
     predecessorId: tx.signerId,
@@ -56,4 +71,16 @@ export function processTransaction(ctx: ApplyContext, su: StateUpdate, stx: Deco
       metadataVersion: 1,
     },
   };
+}
+
+/** Stores what the transaction charged: the signer, its key, a gas key's nonce. */
+function store(su: StateUpdate, stx: DecodedSignedTransaction, charged: ChargedTransaction): ChargedTransaction {
+  const tx = stx.transaction;
+  setAccount(su, tx.signerId, charged.signer);
+  setAccessKey(su, tx.signerId, tx.publicKey, charged.accessKey);
+  if (charged.gasKeyNonce !== undefined) {
+    setGasKeyNonce(su, tx.signerId, tx.publicKey, charged.gasKeyNonce.index, charged.gasKeyNonce.nonce);
+  }
+  su.commit({ type: "transaction_processing", txHash: stx.hash });
+  return charged;
 }

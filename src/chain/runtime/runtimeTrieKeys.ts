@@ -68,3 +68,30 @@ export const promiseYieldStatusKey = (receiverId: string, dataId: Uint8Array): s
 
 /** nearcore `PromiseYieldStatus`, stored as its one-byte borsh tag. */
 export const PROMISE_YIELD_STATUS = { Yielded: "\x00", ResumeInitiated: "\x01" } as const;
+
+/*
+ * Gas-key nonces (NEP-611; trie_key.rs `TrieKey::GasKeyNonce`): one row per nonce index under
+ * the access-key column, the key's own trie key ‖ u16_le(index) → u64 LE nonce. Listing the
+ * keys of an account must skip these rows, which are 2 bytes longer than a key handle.
+ */
+export function gasKeyNonceKey(accessKeyKey: string, index: number): string {
+  return accessKeyKey + String.fromCharCode(index & 0xff, index >> 8);
+}
+
+/** Borsh length of a key handle by its tag: 33 for ed25519 (0) and an ML-DSA-65 digest (3), 65 for secp256k1 (1). */
+const handleLength = (tag: number): number => (tag === 1 ? 65 : 33);
+
+/** Whether the part of an access-key-column key after `account,` names a gas-key nonce row. */
+export function isGasKeyNonceTail(tail: string): boolean {
+  return tail.length === handleLength(tail.charCodeAt(0)) + 2;
+}
+
+export function encodeGasKeyNonce(nonce: bigint): string {
+  const b = Buffer.alloc(8);
+  b.writeBigUInt64LE(nonce);
+  return bytesToLatin1(b);
+}
+
+export function decodeGasKeyNonce(value: string): bigint {
+  return Buffer.from(value, "latin1").readBigUInt64LE(0);
+}

@@ -1,4 +1,4 @@
-import { decodeAccessKey, encodeAccessKey, type AccessKey } from "@shardkit/primitives/accessKey";
+import { decodeAccessKey, encodeAccessKey, gasKeyInfoOf, type AccessKey } from "@shardkit/primitives/accessKey";
 import { accountStateValue, decodeAccount, type Account } from "../primitives/account.js";
 import { bytesToLatin1, latin1ToBytes } from "../primitives/latin1.js";
 import type { PublicKey } from "@shardkit/primitives/publicKey";
@@ -9,6 +9,7 @@ import {
   contractCodeTrieKey,
   contractDataPrefix,
 } from "../store/trieKeys.js";
+import { decodeGasKeyNonce, encodeGasKeyNonce, gasKeyNonceKey, isGasKeyNonceTail } from "./runtimeTrieKeys.js";
 import type { StateUpdate } from "./StateUpdate.js";
 
 /** Typed reads and writes of accounts, keys and code through a {@link StateUpdate}. */
@@ -28,7 +29,7 @@ export function getAccessKey(su: StateUpdate, accountId: string, publicKey: Publ
 }
 
 /**
- * The access key when it is a function-call key (undefined when missing or full-access). A
+ * The access key unless it is missing or full-access (a function-call or gas key). A
  * full-access key is recognised from its 9 stored bytes (nonce u64, tag 1) without decoding
  * them: every gas refund asks this of the key that paid, which is usually full-access.
  */
@@ -46,6 +47,33 @@ export function setAccessKey(su: StateUpdate, accountId: string, publicKey: Publ
 
 export function removeAccessKey(su: StateUpdate, accountId: string, publicKey: PublicKey): void {
   su.remove(accessKeyTrieKey(accountId, publicKey));
+}
+
+/** The nonce of one index of a gas key (undefined when the row does not exist). */
+export function getGasKeyNonce(su: StateUpdate, accountId: string, publicKey: PublicKey, index: number): bigint | undefined {
+  const raw = su.get(gasKeyNonceKey(accessKeyTrieKey(accountId, publicKey), index));
+  return raw === undefined ? undefined : decodeGasKeyNonce(raw);
+}
+
+export function setGasKeyNonce(su: StateUpdate, accountId: string, publicKey: PublicKey, index: number, nonce: bigint): void {
+  su.set(gasKeyNonceKey(accessKeyTrieKey(accountId, publicKey), index), encodeGasKeyNonce(nonce));
+}
+
+export function removeGasKeyNonces(su: StateUpdate, accountId: string, publicKey: PublicKey, numNonces: number): void {
+  const keyKey = accessKeyTrieKey(accountId, publicKey);
+  for (let i = 0; i < numNonces; i++) su.remove(gasKeyNonceKey(keyKey, i));
+}
+
+/** nearcore `compute_gas_key_balance_sum`: the balances of all gas keys of an account. */
+export function gasKeyBalanceSum(su: StateUpdate, accountId: string): bigint {
+  const prefix = accessKeysPrefix(accountId);
+  let sum = 0n;
+  for (const key of su.keysWithPrefix(prefix)) {
+    const raw = su.get(key);
+    if (raw === undefined || isGasKeyNonceTail(key.slice(prefix.length))) continue;
+    sum += gasKeyInfoOf(decodeAccessKey(latin1ToBytes(raw)).permission)?.balance ?? 0n;
+  }
+  return sum;
 }
 
 /** Deployed code length in bytes (0 without code). */

@@ -18,6 +18,8 @@ export interface TransactionCost {
   readonly totalCost: bigint;
   /** gasBurnt × the block's gas price. */
   readonly burntAmount: bigint;
+  /** Tokens the actions attach (a gas-key transaction pays them from the account, its gas from the key). */
+  readonly depositCost: bigint;
 }
 
 /** Thrown when the cost leaves u64 gas or u128 balance (nearcore `IntegerOverflowError` → CostOverflow). */
@@ -76,6 +78,7 @@ export function transactionCost(
   const receiptGasPrice = gasPurchasePrice(p, gasPrice);
   const burntAmount = balance(gasPrice * gasBurnt);
   const remainingAmount = balance(receiptGasPrice * gasRemaining);
-  const totalCost = balance(balance(burntAmount + remainingAmount) + balance(totalDeposit(actions)));
-  return { gasBurnt, gasRemaining, receiptGasPrice, totalCost, burntAmount };
+  const depositCost = balance(totalDeposit(actions));
+  const totalCost = balance(balance(burntAmount + remainingAmount) + depositCost);
+  return { gasBurnt, gasRemaining, receiptGasPrice, totalCost, burntAmount, depositCost };
 }

@@ -1,6 +1,8 @@
 import { isValidAccountId } from "@shardkit/primitives/accountId";
 import { KeyType, formatPublicKey } from "@shardkit/primitives/publicKey";
+import { functionCallPermissionOf, gasKeyInfoOf } from "@shardkit/primitives/accessKey";
 import type { Action } from "../transaction/index.js";
+import { MAX_NONCES_FOR_GAS_KEY } from "./gasKeys.js";
 import type { ActionsValidationErrorJson } from "./invalidTxError.js";
 import { U64_MAX } from "../primitives/integerLimits.js";
 import type { RuntimeParameters } from "./parameters.js";
@@ -9,9 +11,7 @@ import { at } from "../must.js";
 /** nearcore names of the protocol features behind the actions shardkit does not execute. */
 const UNSUPPORTED_FEATURE: Partial<Record<Action["type"], string>> = {
   DeterministicStateInit: "DeterministicAccountIds",
-  TransferToGasKey: "GasKeys",
-  WithdrawFromGasKey: "GasKeys",
-  DelegateV2: "GasKeys",
+  DelegateV2: "DelegateV2",
 };
 
 const utf8Length = (s: string): number => Buffer.byteLength(s, "utf8");
@@ -19,8 +19,9 @@ const utf8Length = (s: string): number => Buffer.byteLength(s, "utf8");
 /**
  * nearcore verifier.rs `validate_actions`: the action count, DeleteAccount last, at most one
  * Delegate, each action's own limits (in order), then the total attached gas. Actions whose
- * protocol feature shardkit does not implement fail as nearcore fails them on a protocol
- * without the feature: `UnsupportedProtocolFeature{protocol_feature, version}`.
+ * protocol feature shardkit does not implement (DeterministicStateInit, DelegateV2) fail as
+ * nearcore fails them on a protocol without the feature:
+ * `UnsupportedProtocolFeature{protocol_feature, version}`.
  */
 export function validateActions(
   p: RuntimeParameters,
@@ -87,28 +88,26 @@ function validateAction(p: RuntimeParameters, a: Action, protocolVersion: number
       return undefined;
     case "AddKey": {
       const permission = a.accessKey.permission;
-      if (permission === "FullAccess") return undefined;
-      if (!("FunctionCall" in permission)) {
-        return { UnsupportedProtocolFeature: { protocol_feature: "GasKeys", version: protocolVersion } };
-      }
-      const fc = permission.FunctionCall;
-      // account_id_validity_rules_version >= 1: the receiver must be a valid account id;
-      // nearcore truncates the echoed id to 2 × 64 bytes.
-      if (!isValidAccountId(fc.receiverId)) return { InvalidAccountId: { account_id: fc.receiverId.slice(0, 128) } };
-      let totalBytes = 0;
-      for (const name of fc.methodNames) {
-        const length = utf8Length(name);
-        if (length > limits.maxLengthMethodName) {
-          return { AddKeyMethodNameLengthExceeded: { length, limit: limits.maxLengthMethodName } };
+      const fc = functionCallPermissionOf(permission);
+      if (fc !== undefined) {
+        // account_id_validity_rules_version >= 1: the receiver must be a valid account id;
+        // nearcore truncates the echoed id to 2 × 64 bytes.
+        if (!isValidAccountId(fc.receiverId)) return { InvalidAccountId: { account_id: fc.receiverId.slice(0, 128) } };
+        let totalBytes = 0;
+        for (const name of fc.methodNames) {
+          const length = utf8Length(name);
+          if (length > limits.maxLengthMethodName) {
+            return { AddKeyMethodNameLengthExceeded: { length, limit: limits.maxLengthMethodName } };
+          }
+          totalBytes += length + 1; // nearcore counts a terminating byte per name
         }
-        totalBytes += length + 1; // nearcore counts a terminating byte per name
+        if (totalBytes > limits.maxNumberBytesMethodNames) {
+          return {
+            AddKeyMethodNamesNumberOfBytesExceeded: { total_number_of_bytes: totalBytes, limit: limits.maxNumberBytesMethodNames },
+          };
+        }
       }
-      if (totalBytes > limits.maxNumberBytesMethodNames) {
-        return {
-          AddKeyMethodNamesNumberOfBytesExceeded: { total_number_of_bytes: totalBytes, limit: limits.maxNumberBytesMethodNames },
-        };
-      }
-      return undefined;
+      return validateGasKey(permission);
     }
     case "DeleteAccount":
       if (!isValidAccountId(a.beneficiaryId)) return { InvalidAccountId: { account_id: a.beneficiaryId } };
@@ -118,4 +117,20 @@ function validateAction(p: RuntimeParameters, a: Action, protocolVersion: number
     default:
       return undefined;
   }
+}
+
+/**
+ * nearcore action_validation.rs `validate_add_key_action`, gas-key part (after the permission
+ * checks): no allowance on a function-call gas key, 1..=1024 nonces, a zero starting balance.
+ */
+function validateGasKey(permission: Extract<Action, { type: "AddKey" }>["accessKey"]["permission"]): ActionsValidationErrorJson | undefined {
+  const info = gasKeyInfoOf(permission);
+  if (info === undefined) return undefined;
+  const allowance = functionCallPermissionOf(permission)?.allowance;
+  if (allowance !== undefined && allowance !== null) return "GasKeyFunctionCallAllowanceNotAllowed";
+  if (info.numNonces === 0 || info.numNonces > MAX_NONCES_FOR_GAS_KEY) {
+    return { GasKeyInvalidNumNonces: { requested_nonces: info.numNonces, limit: MAX_NONCES_FOR_GAS_KEY } };
+  }
+  if (info.balance !== 0n) return { AddGasKeyWithNonZeroBalance: { balance: info.balance.toString() } };
+  return undefined;
 }

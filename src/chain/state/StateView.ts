@@ -20,6 +20,7 @@ import {
   storageUsageIn,
   viewAccessKeyIn,
   viewAccessKeysIn,
+  viewGasKeyNoncesIn,
   viewAccountIn,
   viewCodeIn,
   viewGlobalContractCodeIn,
@@ -96,6 +97,11 @@ export class StateView {
 
   accessKeys(accountId: string): { publicKey: string; accessKey: AccessKey }[] {
     return viewAccessKeysIn(this.stateOf(accountId), accountId);
+  }
+
+  /** The per-index nonces of a gas key; undefined when the key is missing or not a gas key. */
+  gasKeyNonces(accountId: string, publicKey: string): bigint[] | undefined {
+    return viewGasKeyNoncesIn(this.stateOf(accountId), accountId, publicKey);
   }
 
   code(accountId: string): Uint8Array | undefined {

@@ -1,11 +1,17 @@
-import { decodeAccessKey, type AccessKey } from "@shardkit/primitives/accessKey";
+import { decodeAccessKey, gasKeyInfoOf, type AccessKey } from "@shardkit/primitives/accessKey";
 import { decodeAccount, storageUsageOfStored, type Account } from "../primitives/account.js";
 import { formatCryptoHash } from "../primitives/cryptoHash.js";
 import { latin1ToBytes } from "../primitives/latin1.js";
 import { parsePublicKey } from "@shardkit/primitives/publicKey";
 import { formatPublicKeyHandle } from "@shardkit/primitives/publicKeyHandle";
 import type { StateSnapshot } from "../store/stateStore.js";
-import { globalContractCodeKey, type GlobalContractKeyId } from "../runtime/runtimeTrieKeys.js";
+import {
+  decodeGasKeyNonce,
+  gasKeyNonceKey,
+  globalContractCodeKey,
+  isGasKeyNonceTail,
+  type GlobalContractKeyId,
+} from "../runtime/runtimeTrieKeys.js";
 import { accessKeyTrieKey, accessKeysPrefix, accountTrieKey, contractCodeTrieKey } from "../store/trieKeys.js";
 import { contractCodeOf } from "./contractCodeOf.js";
 
@@ -66,15 +72,34 @@ export function viewAccessKeyIn(state: StateSnapshot, accountId: string, publicK
 
 /**
  * All access keys of an account, in trie order (by borsh key handle bytes); ML-DSA-65 keys are
- * listed by their "ml-dsa-65-hash:…" handle, as nearcore's view_access_key_list does.
+ * listed by their "ml-dsa-65-hash:…" handle, as nearcore's view_access_key_list does. A gas
+ * key's nonce rows (stored under the same prefix) are not keys and are skipped.
  */
 export function viewAccessKeysIn(state: StateSnapshot, accountId: string): { publicKey: string; accessKey: AccessKey }[] {
   const prefix = accessKeysPrefix(accountId);
   const out: { publicKey: string; accessKey: AccessKey }[] = [];
   state.scan(prefix, undefined, (key, value) => {
+    if (isGasKeyNonceTail(key.slice(prefix.length))) return;
     out.push({ publicKey: formatPublicKeyHandle(latin1ToBytes(key.slice(prefix.length))), accessKey: decodeAccessKey(latin1ToBytes(value)) });
   });
   return out;
+}
+
+/**
+ * nearcore `view_gas_key_nonces`: the nonce of each index of a gas key, in index order;
+ * undefined when the key is missing or not a gas key.
+ */
+export function viewGasKeyNoncesIn(state: StateSnapshot, accountId: string, publicKey: string): bigint[] | undefined {
+  const keyKey = accessKeyTrieKey(accountId, parsePublicKey(publicKey));
+  const raw = state.get(keyKey);
+  const info = raw === undefined ? undefined : gasKeyInfoOf(decodeAccessKey(latin1ToBytes(raw)).permission);
+  if (info === undefined) return undefined;
+  const nonces: bigint[] = [];
+  for (let i = 0; i < info.numNonces; i++) {
+    const value = state.get(gasKeyNonceKey(keyKey, i));
+    nonces.push(value === undefined ? 0n : decodeGasKeyNonce(value));
+  }
+  return nonces;
 }
 
 /**

@@ -3,6 +3,7 @@ import { accountStateValue, decodeAccount, type Account } from "../primitives/ac
 import { bytesToLatin1, latin1ToBytes } from "../primitives/latin1.js";
 import { parsePublicKey, publicKeyFromBorsh, type PublicKey } from "@shardkit/primitives/publicKey";
 import { ML_DSA_65_HASH_TAG, formatPublicKeyHandle, parsePublicKeyHandle } from "@shardkit/primitives/publicKeyHandle";
+import { decodeGasKeyNonce, encodeGasKeyNonce, gasKeyNonceKey, isGasKeyNonceTail } from "../runtime/runtimeTrieKeys.js";
 import { accessKeyTrieKey, accessKeyTrieKeyOfHandle, accountTrieKey, contractCodeTrieKey, contractDataTrieKey, TrieKeyColumn } from "../store/trieKeys.js";
 
 /**
@@ -17,6 +18,14 @@ export type StateChange =
       /** A key, or its string form; an ML-DSA-65 key read back from state is "ml-dsa-65-hash:…". */
       readonly publicKey: string | PublicKey;
       readonly accessKey: AccessKey | null;
+    }
+  | {
+      /** One nonce of a gas key (NEP-611); deleting a nonce row is not reported (nearcore has no such view). */
+      readonly type: "gasKeyNonce";
+      readonly accountId: string;
+      readonly publicKey: string | PublicKey;
+      readonly index: number;
+      readonly nonce: bigint;
     }
   | { readonly type: "code"; readonly accountId: string; readonly code: Uint8Array | null }
   | { readonly type: "data"; readonly accountId: string; readonly key: Uint8Array; readonly value: Uint8Array | null };
@@ -35,6 +44,8 @@ export function stateChangeToWrite(change: StateChange): { key: string; value: s
         value: change.accessKey === null ? null : bytesToLatin1(encodeAccessKey(change.accessKey)),
       };
     }
+    case "gasKeyNonce":
+      return { key: gasKeyNonceKey(accessKeyKeyOf(change.accountId, change.publicKey), change.index), value: encodeGasKeyNonce(change.nonce) };
     case "code":
       return { key: contractCodeTrieKey(change.accountId), value: change.code === null ? null : bytesToLatin1(change.code) };
     case "data":
@@ -64,7 +75,8 @@ function accountAndTail(key: string): { accountId: string; tail: string } {
  * reported columns (accounts, contract code, access keys, contract data) with its latin1
  * value (`null` = deleted); undefined for any other column (receipts, the delayed queue...).
  * Access keys come back with a parsed PublicKey, ML-DSA-65 ones as their "ml-dsa-65-hash:"
- * string (state holds only the key's digest).
+ * string (state holds only the key's digest). A gas key's nonce rows are `gasKeyNonce`
+ * changes; their deletion is not reported (undefined).
  */
 export function stateChangeOfWrite(key: string, value: string | null): StateChange | undefined {
   switch (key.charCodeAt(0)) {
@@ -74,8 +86,14 @@ export function stateChangeOfWrite(key: string, value: string | null): StateChan
       return { type: "code", accountId: key.slice(1), code: value === null ? null : latin1ToBytes(value) };
     case TrieKeyColumn.ACCESS_KEY: {
       const { accountId, tail } = accountAndTail(key);
-      const bytes = latin1ToBytes(tail);
+      const nonceRow = isGasKeyNonceTail(tail);
+      const bytes = latin1ToBytes(nonceRow ? tail.slice(0, -2) : tail);
       const publicKey = bytes[0] === ML_DSA_65_HASH_TAG ? formatPublicKeyHandle(bytes) : publicKeyFromBorsh(bytes).key;
+      if (nonceRow) {
+        if (value === null) return undefined;
+        const index = tail.charCodeAt(tail.length - 2) | (tail.charCodeAt(tail.length - 1) << 8);
+        return { type: "gasKeyNonce", accountId, publicKey, index, nonce: decodeGasKeyNonce(value) };
+      }
       return { type: "accessKey", accountId, publicKey, accessKey: value === null ? null : decodeAccessKey(latin1ToBytes(value)) };
     }
     case TrieKeyColumn.CONTRACT_DATA: {

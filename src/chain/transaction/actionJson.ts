@@ -115,7 +115,8 @@ export function gasKeyInfoJson(info: GasKeyInfo): GasKeyInfoJson {
   return { balance: info.balance.toString(), num_nonces: info.numNonces };
 }
 
-function permissionJson(p: AccessKeyPermissionWithGasKeys): AccessKeyPermissionJson {
+/** AccessKeyPermission in raw serde form (actions, genesis records): GasKeyFunctionCall is a tuple. */
+export function permissionJson(p: AccessKeyPermissionWithGasKeys): AccessKeyPermissionJson {
   if (p === "FullAccess") return "FullAccess";
   if ("FunctionCall" in p) return { FunctionCall: functionCallPermissionJson(p.FunctionCall) };
   if ("GasKeyFunctionCall" in p) {

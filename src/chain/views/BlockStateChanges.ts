@@ -46,6 +46,7 @@ const COLUMN_PREFIX: Record<StateChange["type"], string> = {
   account: String.fromCharCode(TrieKeyColumn.ACCOUNT),
   code: String.fromCharCode(TrieKeyColumn.CONTRACT_CODE),
   accessKey: String.fromCharCode(TrieKeyColumn.ACCESS_KEY),
+  gasKeyNonce: String.fromCharCode(TrieKeyColumn.ACCESS_KEY),
   data: String.fromCharCode(TrieKeyColumn.CONTRACT_DATA),
 };
 
@@ -63,10 +64,15 @@ function lowerBound(entries: readonly KeyStateChanges[], key: string): number {
   return lo;
 }
 
-/** The typed changes of one written key. */
+/** The typed changes of one written key (none for an unreported row such as a gas-key nonce). */
 function typed(entry: KeyStateChanges): CausedStateChange[] {
-  return entry.changes.map(({ cause, value }) => ({ cause, change: stateChangeOfWrite(entry.key, value)! }));
+  return entry.changes.flatMap(({ cause, value }) => {
+    const change = stateChangeOfWrite(entry.key, value);
+    return change === undefined ? [] : [{ cause, change }];
+  });
 }
+
+const typedNonEmpty = (entries: readonly KeyStateChanges[]): CausedStateChange[][] => entries.map(typed).filter((c) => c.length > 0);
 
 /** The typed reads over raw entries found by exact key and by key prefix (both in key order). */
 function typedReads(forKey: (key: string) => KeyStateChanges | undefined, withPrefix: (prefix: string) => KeyStateChanges[], all: () => readonly KeyStateChanges[]): BlockStateChanges {
@@ -79,11 +85,12 @@ function typedReads(forKey: (key: string) => KeyStateChanges | undefined, withPr
   return {
     account: (accountId) => one(accountTrieKey(accountId)),
     code: (accountId) => one(contractCodeTrieKey(accountId)),
-    accessKey: (accountId, publicKey) => one(accessKeyTrieKey(accountId, publicKey)),
+    // The key's row, then a gas key's nonce rows (its trie key followed by the index).
+    accessKey: (accountId, publicKey) => many(accessKeyTrieKey(accountId, publicKey)),
     accessKeys: (accountId) => many(accessKeysPrefix(accountId)),
     data: (accountId, keyPrefix) => many(contractDataTrieKey(accountId, keyPrefix)),
-    entries: () => (everything ??= all().map(typed)),
-    entriesOf: (kind) => withPrefix(COLUMN_PREFIX[kind]).map(typed),
+    entries: () => (everything ??= typedNonEmpty(all())),
+    entriesOf: (kind) => typedNonEmpty(withPrefix(COLUMN_PREFIX[kind])),
   };
 }
 

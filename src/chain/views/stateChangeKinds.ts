@@ -12,6 +12,7 @@ const KIND: Record<StateChange["type"], StateChangeKindType> = {
   account: "account_touched",
   code: "contract_code_touched",
   accessKey: "access_key_touched",
+  gasKeyNonce: "access_key_touched",
   data: "data_touched",
 };
 

@@ -27,7 +27,8 @@ function selectChanges(changes: BlockStateChanges, params: ChangesParams): Cause
       return params.account_ids.flatMap((id) => changes.data(id, prefix));
     }
     case "single_gas_key_changes":
-      // Checked as nearcore parses them; the chain has no gas keys, so none changed.
+      // Older nearcore's separate gas-key changes: checked as it parsed them, answered empty
+      // (gas keys are listed with the access key changes, as current nearcore does).
       for (const k of params.keys) canonicalPublicKey(k.public_key);
       return [];
     case "all_gas_key_changes":

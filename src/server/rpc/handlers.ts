@@ -9,6 +9,7 @@ import type { RpcContext } from "./context.js";
 import { clientConfig } from "./clientConfig.js";
 import { experimentalCallFunction } from "./experimentalCallFunction.js";
 import { experimentalViewAccessKey } from "./experimentalViewAccessKey.js";
+import { experimentalViewGasKeyNonces } from "./experimentalViewGasKeyNonces.js";
 import { experimentalViewAccessKeyList } from "./experimentalViewAccessKeyList.js";
 import { experimentalViewAccount } from "./experimentalViewAccount.js";
 import { experimentalViewCode } from "./experimentalViewCode.js";
@@ -81,6 +82,7 @@ export const rpcHandlers: RpcHandlers<RpcContext> = {
   EXPERIMENTAL_view_code: experimentalViewCode,
   EXPERIMENTAL_view_state: experimentalViewState,
   EXPERIMENTAL_view_access_key: experimentalViewAccessKey,
+  EXPERIMENTAL_view_gas_key_nonces: experimentalViewGasKeyNonces,
   EXPERIMENTAL_view_access_key_list: experimentalViewAccessKeyList,
   EXPERIMENTAL_call_function: experimentalCallFunction,
   sandbox_patch_state: sandboxPatchState,

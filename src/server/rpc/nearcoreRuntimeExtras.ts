@@ -30,7 +30,7 @@ export const VM_FLAGS = {
   saturating_float_to_int: true,
   global_contract_host_fns: true,
   reftypes_bulk_memory: true,
-  gas_key_host_fns: false,
+  gas_key_host_fns: true,
   one_yocto_on_promise: true,
   p256_verify_host_fn: true,
   storage_get_mode: "FlatStorage",

@@ -8,6 +8,7 @@ import { viewAccessKey } from "./query/viewAccessKey.js";
 import { viewAccessKeyList } from "./query/viewAccessKeyList.js";
 import { viewAccount } from "./query/viewAccount.js";
 import { viewCode } from "./query/viewCode.js";
+import { viewGasKeyNonces } from "./query/viewGasKeyNonces.js";
 import { viewGlobalContractCode } from "./query/viewGlobalContractCode.js";
 import { viewState } from "./query/viewState.js";
 
@@ -38,5 +39,7 @@ export function query(params: QueryParams, ctx: RpcContext): QueryResult | Promi
     case "view_global_contract_code":
     case "view_global_contract_code_by_account_id":
       return viewGlobalContractCode(ctx, block, params);
+    case "view_gas_key_nonces":
+      return viewGasKeyNonces(ctx, block, params);
   }
 }

@@ -56,6 +56,10 @@ export function stateChangeView({ cause, change }: CausedStateChange): StateChan
       if (change.accessKey === null) return { cause: causeView, type: "access_key_deletion", change: { account_id, public_key } };
       return { cause: causeView, type: "access_key_update", change: { account_id, public_key, access_key: accessKeyView(change.accessKey) } };
     }
+    case "gasKeyNonce": {
+      const public_key = typeof change.publicKey === "string" ? change.publicKey : formatPublicKey(change.publicKey);
+      return { cause: causeView, type: "gas_key_nonce_update", change: { account_id, public_key, index: change.index, nonce: Number(change.nonce) } };
+    }
     case "data": {
       const key_base64 = base64Encode(change.key);
       if (change.value === null) return { cause: causeView, type: "data_deletion", change: { account_id, key_base64 } };

@@ -242,9 +242,51 @@ describe("InvalidTxError at submission", () => {
         { ContractSizeExceeded: { size: 4_194_305, limit: 4_194_304 } },
       ],
       [
-        "UnsupportedProtocolFeature (gas keys)",
-        [{ type: "TransferToGasKey", publicKey: keyOf("k").publicKey, deposit: 1n }],
-        { UnsupportedProtocolFeature: { protocol_feature: "GasKeys", version: 85 } },
+        "GasKeyInvalidNumNonces (0 nonces)",
+        [{ type: "AddKey", publicKey: keyOf("k").publicKey, accessKey: { nonce: 0n, permission: { GasKeyFullAccess: { balance: 0n, numNonces: 0 } } } }],
+        { GasKeyInvalidNumNonces: { requested_nonces: 0, limit: 1024 } },
+      ],
+      [
+        "GasKeyInvalidNumNonces (1,025 nonces)",
+        [{ type: "AddKey", publicKey: keyOf("k").publicKey, accessKey: { nonce: 0n, permission: { GasKeyFullAccess: { balance: 0n, numNonces: 1025 } } } }],
+        { GasKeyInvalidNumNonces: { requested_nonces: 1025, limit: 1024 } },
+      ],
+      [
+        "AddGasKeyWithNonZeroBalance",
+        [{ type: "AddKey", publicKey: keyOf("k").publicKey, accessKey: { nonce: 0n, permission: { GasKeyFullAccess: { balance: 5n, numNonces: 1 } } } }],
+        { AddGasKeyWithNonZeroBalance: { balance: "5" } },
+      ],
+      [
+        "GasKeyFunctionCallAllowanceNotAllowed (checked before the nonce count)",
+        [
+          {
+            type: "AddKey",
+            publicKey: keyOf("k").publicKey,
+            accessKey: {
+              nonce: 0n,
+              permission: {
+                GasKeyFunctionCall: { gasKeyInfo: { balance: 0n, numNonces: 0 }, functionCall: { allowance: 1n, receiverId: BOB, methodNames: [] } },
+              },
+            },
+          },
+        ],
+        "GasKeyFunctionCallAllowanceNotAllowed",
+      ],
+      [
+        "InvalidAccountId (function-call gas key receiver, before the gas-key checks)",
+        [
+          {
+            type: "AddKey",
+            publicKey: keyOf("k").publicKey,
+            accessKey: {
+              nonce: 0n,
+              permission: {
+                GasKeyFunctionCall: { gasKeyInfo: { balance: 1n, numNonces: 0 }, functionCall: { allowance: 1n, receiverId: "Not Valid", methodNames: [] } },
+              },
+            },
+          },
+        ],
+        { InvalidAccountId: { account_id: "Not Valid" } },
       ],
       [
         "UnsupportedProtocolFeature (deterministic state init)",

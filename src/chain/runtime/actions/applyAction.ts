@@ -15,7 +15,9 @@ import { deployGlobalContract } from "./deployGlobalContract.js";
 import { functionCall } from "./functionCall.js";
 import { stake } from "./stake.js";
 import { transfer } from "./transfer.js";
+import { transferToGasKey } from "./transferToGasKey.js";
 import { useGlobalContract } from "./useGlobalContract.js";
+import { withdrawFromGasKey } from "./withdrawFromGasKey.js";
 
 /**
  * nearcore lib.rs `apply_action`: the action's execution fee is burnt whatever happens; then
@@ -67,6 +69,12 @@ export function applyAction(env: ActionEnv, action: Action, index: number, actio
       break;
     case "UseGlobalContract":
       useGlobalContract(env, action, result);
+      break;
+    case "TransferToGasKey":
+      transferToGasKey(env, action, result);
+      break;
+    case "WithdrawFromGasKey":
+      withdrawFromGasKey(env, action, result);
       break;
     default:
       // Validation refuses every other action; a stored receipt carrying one is corrupt.

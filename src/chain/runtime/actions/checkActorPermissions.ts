@@ -14,6 +14,7 @@ export function checkActorPermissions(env: ActionEnv, action: Action): ActionErr
     case "DeleteKey":
     case "DeployGlobalContract":
     case "UseGlobalContract":
+    case "WithdrawFromGasKey":
       return env.actorId === env.accountId ? undefined : { ActorNoPermission: { account_id: env.accountId, actor_id: env.actorId } };
     case "DeleteAccount":
       if (env.actorId !== env.accountId) return { ActorNoPermission: { account_id: env.accountId, actor_id: env.actorId } };

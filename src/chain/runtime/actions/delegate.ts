@@ -2,6 +2,7 @@ import { formatPublicKey } from "@shardkit/primitives/publicKey";
 import { delegateActionHash, verifySignature, type SignedDelegateAction } from "../../transaction/index.js";
 import { totalPrepaidExecFees, totalPrepaidGas, totalPrepaidSendFees } from "../actionFees.js";
 import type { ActionResult } from "../ActionResult.js";
+import { functionCallPermissionOf } from "@shardkit/primitives/accessKey";
 import { getAccessKey, setAccessKey } from "../stateAccess.js";
 import type { ActionEnv } from "./ActionEnv.js";
 
@@ -45,8 +46,8 @@ export function delegate(env: ActionEnv, action: SignedDelegateAction, result: A
     result.fail({ DelegateActionNonceTooLarge: { delegate_nonce: Number(d.nonce), upper_bound: Number(upperBound) } });
     return;
   }
-  if (key.permission !== "FullAccess") {
-    const fc = key.permission.FunctionCall;
+  const fc = functionCallPermissionOf(key.permission);
+  if (fc !== undefined) {
     const first = d.actions[0];
     if (d.actions.length !== 1 || first === undefined || first.type !== "FunctionCall") {
       result.fail({ DelegateActionAccessKeyError: "RequiresFullAccess" });

@@ -1,7 +1,8 @@
 import type { DeleteAccountAction } from "../../transaction/index.js";
 import type { ActionResult } from "../ActionResult.js";
 import { balanceRefundReceipt } from "../receipt.js";
-import { codeLength, removeAccountState } from "../stateAccess.js";
+import { GAS_KEY_MAX_BALANCE_TO_BURN } from "../gasKeys.js";
+import { codeLength, gasKeyBalanceSum, removeAccountState } from "../stateAccess.js";
 import { type ActionEnv, receiverAccount } from "./ActionEnv.js";
 
 /**
@@ -9,7 +10,8 @@ import { type ActionEnv, receiverAccount } from "./ActionEnv.js";
  * 10,000 bytes (DeleteAccountWithLargeState); the balance goes to the beneficiary as a
  * balance-refund receipt from `system` (so it does not create accounts, and is burnt if the
  * beneficiary does not exist); all state of the account is removed; the actor falls back to
- * the predecessor.
+ * the predecessor. The account's gas-key balances are burnt, unless together they exceed
+ * 1 NEAR (GasKeyBalanceTooHigh with no public key: withdraw them first).
  */
 export function deleteAccount(env: ActionEnv, action: DeleteAccountAction, result: ActionResult): void {
   const account = receiverAccount(env);
@@ -18,6 +20,12 @@ export function deleteAccount(env: ActionEnv, action: DeleteAccountAction, resul
     result.fail({ DeleteAccountWithLargeState: { account_id: env.accountId } });
     return;
   }
+  const gasKeyBalances = gasKeyBalanceSum(env.su, env.accountId);
+  if (gasKeyBalances > GAS_KEY_MAX_BALANCE_TO_BURN) {
+    result.fail({ GasKeyBalanceTooHigh: { account_id: env.accountId, public_key: null, balance: gasKeyBalances.toString() } });
+    return;
+  }
+  result.tokensBurnt += gasKeyBalances;
   if (account.amount > 0n) {
     result.newReceipts.push(balanceRefundReceipt(action.beneficiaryId, account.amount));
   }

@@ -3,23 +3,24 @@ import type { TransferAction } from "../../transaction/index.js";
 import { accessKeyStorageUsage } from "../../genesis/storageUsage.js";
 import { nearImplicitPublicKey } from "../implicitAccount.js";
 import { SYSTEM_ACCOUNT } from "../receipt.js";
+import { gasKeyInfoOf, withGasKeyBalance } from "@shardkit/primitives/accessKey";
 import { getFunctionCallAccessKey, setAccessKey } from "../stateAccess.js";
 import type { ActionEnv } from "./ActionEnv.js";
 
 /**
  * nearcore `action_transfer_or_implicit_account_creation`: credits the receiver; a gas refund
- * (from system, signed "by" the receiver) also tops up the allowance of the function-call key
- * that paid; a Transfer to a missing NEAR-implicit id creates it with the full-access key the
+ * (from system, signed "by" the receiver) goes to the gas key that paid, if it was one (and is
+ * still there), else to the account, topping up the allowance of the function-call key that paid; a Transfer to a missing NEAR-implicit id creates it with the full-access key the
  * id names, nonce (height − 1) × 10^6.
  */
 export function transfer(env: ActionEnv, action: TransferAction): void {
   const p = env.ctx.params;
   const body = env.receipt.body;
   if (env.account !== undefined) {
+    const isGasRefund = env.receipt.predecessorId === SYSTEM_ACCOUNT && body.signerId === env.accountId;
+    if (isGasRefund && refundGasKeyBalance(env, action.deposit)) return;
     env.account = { ...env.account, amount: env.account.amount + action.deposit };
-    if (env.receipt.predecessorId === SYSTEM_ACCOUNT && body.signerId === env.accountId) {
-      refundAllowance(env, action.deposit);
-    }
+    if (isGasRefund) refundAllowance(env, action.deposit);
     return;
   }
   const publicKey = nearImplicitPublicKey(env.accountId);
@@ -37,11 +38,21 @@ export function transfer(env: ActionEnv, action: TransferAction): void {
   setAccessKey(env.su, env.accountId, publicKey, accessKey);
 }
 
+/** nearcore `try_refund_gas_key_balance`: a gas refund of a gas-key transaction goes back to the key. */
+function refundGasKeyBalance(env: ActionEnv, amount: bigint): boolean {
+  const publicKey = env.receipt.body.signerPublicKey;
+  const key = getFunctionCallAccessKey(env.su, env.accountId, publicKey);
+  const info = key === undefined ? undefined : gasKeyInfoOf(key.permission);
+  if (key === undefined || info === undefined) return false;
+  setAccessKey(env.su, env.accountId, publicKey, { ...key, permission: withGasKeyBalance(key.permission, info.balance + amount) });
+  return true;
+}
+
 /** nearcore `try_refund_allowance`: best effort, only for a key that still has a finite allowance. */
 function refundAllowance(env: ActionEnv, amount: bigint): void {
   const publicKey = env.receipt.body.signerPublicKey;
   const key = getFunctionCallAccessKey(env.su, env.accountId, publicKey);
-  if (key === undefined || key.permission === "FullAccess") return;
+  if (key === undefined || key.permission === "FullAccess" || !("FunctionCall" in key.permission)) return;
   const fc = key.permission.FunctionCall;
   if (fc.allowance === null || amount === 0n) return;
   setAccessKey(env.su, env.accountId, publicKey, { ...key, permission: { FunctionCall: { ...fc, allowance: fc.allowance + amount } } });

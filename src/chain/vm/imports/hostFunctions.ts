@@ -4,6 +4,7 @@ import { bls12381Imports } from "./bls12381Imports.js";
 import { p256Imports } from "./p256Imports.js";
 import { contextImports } from "./contextImports.js";
 import { economicsImports } from "./economicsImports.js";
+import { gasKeyImports } from "./gasKeyImports.js";
 import type { HostFunction, HostImports } from "./HostImports.js";
 import { importArity } from "./importSignatures.js";
 import { U64_MAX } from "../../primitives/integerLimits.js";
@@ -99,6 +100,7 @@ export function hostFunctions(l: VmLogic): Record<string, HostImports> {
       ...miscImports(l),
       ...storageImports(l),
       ...promiseImports(l),
+      ...gasKeyImports(l),
       ...promiseResultImports(l),
       ...yieldImports(l),
       ...validatorImports(l),

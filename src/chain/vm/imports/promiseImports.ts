@@ -8,7 +8,7 @@ import type { HostImports } from "./HostImports.js";
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /** nearcore utils.rs `split_method_names`: comma-separated byte strings, none empty. */
-function splitMethodNames(raw: Uint8Array): Uint8Array[] {
+export function splitMethodNames(raw: Uint8Array): Uint8Array[] {
   if (raw.length === 0) return [];
   const names: Uint8Array[] = [];
   let start = 0;
@@ -22,7 +22,7 @@ function splitMethodNames(raw: Uint8Array): Uint8Array[] {
 }
 
 /** RuntimeExt turns method names into strings when the action is appended: bad UTF-8 is InvalidMethodName. */
-function methodName(bytes: Uint8Array): string {
+export function methodName(bytes: Uint8Array): string {
   try {
     return utf8.decode(bytes);
   } catch {

@@ -1,20 +1,12 @@
 import type { AccessKey } from "@shardkit/primitives/accessKey";
 import type { AccessKeyView } from "../../../../generated/rpc/types.js";
+import { toAccessKeyPermissionView } from "../../../chain/transaction/actionView.js";
 
-/** The wire form of an access key: u64 nonce as a number, u128 allowance as a decimal string. */
+/**
+ * The wire form of an access key: u64 nonce as a number, u128 amounts as decimal strings; a
+ * gas key's balance and nonce count sit beside its function-call fields (nearcore
+ * `AccessKeyPermissionView`). A gas key's own nonce is always 0: its nonces are per index.
+ */
 export function accessKeyView(key: AccessKey): AccessKeyView {
-  const permission = key.permission;
-  return {
-    nonce: Number(key.nonce),
-    permission:
-      permission === "FullAccess"
-        ? "FullAccess"
-        : {
-            FunctionCall: {
-              allowance: permission.FunctionCall.allowance === null ? null : permission.FunctionCall.allowance.toString(),
-              receiver_id: permission.FunctionCall.receiverId,
-              method_names: [...permission.FunctionCall.methodNames],
-            },
-          },
-  };
+  return { nonce: Number(key.nonce), permission: toAccessKeyPermissionView(key.permission) };
 }

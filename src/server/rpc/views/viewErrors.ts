@@ -9,6 +9,13 @@ export class UnknownAccessKeyError extends RpcError<"UNKNOWN_ACCESS_KEY"> {
   }
 }
 
+/** A gas key the account does not have (nearcore's UnknownGasKey; the message differs per method). */
+export class UnknownGasKeyError extends RpcError<"UNKNOWN_GAS_KEY"> {
+  constructor(publicKey: string, at: BlockPoint, message: string) {
+    super("UNKNOWN_GAS_KEY", { public_key: publicKey, ...at }, message);
+  }
+}
+
 /** `EXPERIMENTAL_call_function` whose call failed (nearcore's ContractExecutionError). */
 export class ContractExecutionError extends RpcError<"CONTRACT_EXECUTION_ERROR"> {
   constructor(vmError: RpcFunctionCallError, at: BlockPoint) {
