@@ -27,6 +27,8 @@ export class ActionResult {
   gasUsed = 0n;
   /** Tokens burnt besides gas (a global contract's storage), kept only while the actions succeed. */
   tokensBurnt = 0n;
+  /** Deposits minted by one_yocto_on_promise (nearcore `subsidized_amount`), kept only while the actions succeed. */
+  subsidizedAmount = 0n;
   /** undefined while the actions succeed; the kind and (unless null) index of the failure. */
   error: { kind: ActionErrorKindJson; index: number | null } | undefined;
   returnData: ReturnData = { kind: "None" };
@@ -63,10 +65,12 @@ export class ActionResult {
     this.gasProfile = mergeProfiles(this.gasProfile, next.gasProfile);
     if (this.ok) {
       this.tokensBurnt += next.tokensBurnt;
+      this.subsidizedAmount += next.subsidizedAmount;
       this.newReceipts.push(...next.newReceipts);
       this.proposals.push(...next.proposals);
     } else {
       this.tokensBurnt = 0n;
+      this.subsidizedAmount = 0n;
       this.newReceipts = [];
       this.proposals = [];
     }

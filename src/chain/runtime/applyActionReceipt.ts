@@ -20,7 +20,11 @@ export interface ReceiptExecution {
   readonly outcome: ExecutionOutcome;
   /** New receipts with their ids, in creation order (action and data receipts). */
   readonly newReceipts: Receipt[];
-  /** Tokens this execution removed from the supply (burnt gas net of rewards, lost refunds). */
+  /**
+   * Tokens this execution removed from the supply (burnt gas net of rewards, lost refunds),
+   * less the deposits it minted (one_yocto_on_promise; nearcore's chunk balance_burnt
+   * subtracts `subsidized_amount`, the outcome's tokens_burnt does not).
+   */
   readonly burnt: bigint;
   readonly proposals: StakeProposal[];
 }
@@ -106,7 +110,7 @@ export function applyActionReceipt(ctx: ApplyContext, su: StateUpdate, receipt: 
 
   // A failed receipt's state writes (the storage paid for a global contract) are undone above.
   const tokensBurnt = gasTokensBurnt + (result.ok ? result.tokensBurnt : 0n);
-  burnt += tokensBurnt;
+  burnt += tokensBurnt - (result.ok ? result.subsidizedAmount : 0n);
   const rewardGas = (result.gasBurntForFunctionCall * p.burntGasReward.numerator) / p.burntGasReward.denominator;
   const reward = rewardGas * burnPrice;
   if (reward > 0n) {

@@ -29,6 +29,8 @@ export type FunctionCallOutcome =
       readonly returnData: ReturnData;
       /** The account's balance afterwards (the attached deposit included). */
       readonly balance: bigint;
+      /** yoctoNEAR attached to new receipts without leaving the balance (one_yocto_on_promise): minted. */
+      readonly subsidizedAmount?: bigint;
       /** The account's storage usage afterwards (contract data written or removed). */
       readonly storageUsage: number;
       readonly gasBurnt: bigint;

@@ -139,6 +139,7 @@ export const EXT_COST_NAMES = [
   "validator_total_stake_base",
   "yield_create_base",
   "yield_create_byte",
+  "yield_create_with_id_base",
   "yield_resume_base",
   "yield_resume_byte",
   "alt_bn128_g1_multiexp_base",
@@ -335,6 +336,8 @@ export const NEARCORE_RUNTIME_PARAMETERS: RuntimeParameters = {
       validator_total_stake_base: 911_834_726_400n,
       yield_create_base: 153_411_779_276n,
       yield_create_byte: 15_643_988n,
+      // Protocol 85 (YieldWithId, 85 config-store snapshot): two more trie writes than yield_create.
+      yield_create_with_id_base: 290_000_000_000n,
       yield_resume_base: 1_195_627_285_210n,
       yield_resume_byte: 47_683_715n,
       alt_bn128_g1_multiexp_base: 713_000_000_000n,

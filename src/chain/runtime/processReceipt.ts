@@ -6,12 +6,14 @@ import { isActionReceipt, type ActionReceiptOf, type Receipt } from "./receipt.j
 import { decodeReceipt, encodeReceipt } from "./receiptCodec.js";
 import {
   PROMISE_YIELD_STATUS,
+  dataIdToYieldIdKey,
   pendingDataCountKey,
   postponedReceiptIdKey,
   postponedReceiptKey,
   promiseYieldReceiptKey,
   promiseYieldStatusKey,
   receivedDataKey,
+  yieldIdToDataIdKey,
 } from "./runtimeTrieKeys.js";
 import type { StateUpdate } from "./StateUpdate.js";
 import { at } from "../must.js";
@@ -80,8 +82,9 @@ export function processReceipt(ctx: ApplyContext, su: StateUpdate, receipt: Rece
 
 /**
  * nearcore lib.rs `process_receipt`, PromiseResume: the yielded receipt, if still stored, takes
- * the data (none after a timeout: PromiseResult Failed) and runs now; its status goes. A
- * timeout that finds a resume already initiated, and any resume after the first, do nothing.
+ * the data (none after a timeout: PromiseResult Failed) and runs now; its status goes, and so
+ * does its yield id when promise_yield_create_with_id made it (the id may then be used again).
+ * A timeout that finds a resume already initiated, and any resume after the first, do nothing.
  */
 function processPromiseResume(
   ctx: ApplyContext,
@@ -100,6 +103,12 @@ function processPromiseResume(
   }
   su.remove(yieldKey);
   su.remove(statusKey);
+  const toYieldIdKey = dataIdToYieldIdKey(receiverId, body.dataId);
+  const yieldId = su.get(toYieldIdKey);
+  if (yieldId !== undefined) {
+    su.remove(yieldIdToDataIdKey(receiverId, latin1ToBytes(yieldId)));
+    su.remove(toYieldIdKey);
+  }
   const data = body.data === null ? new BorshWriter().u8(0) : new BorshWriter().u8(1).bytes(body.data);
   su.set(receivedDataKey(receiverId, body.dataId), bytesToLatin1(data.toBytes()));
   return applyActionReceipt(ctx, su, decodePostponed(stored));

@@ -66,6 +66,15 @@ export function promiseYieldTimeoutKey(index: bigint): string {
 export const promiseYieldReceiptKey = (receiverId: string, dataId: Uint8Array): string => perReceiver("\x0c", receiverId, dataId);
 export const promiseYieldStatusKey = (receiverId: string, dataId: Uint8Array): string => perReceiver("\x14", receiverId, dataId);
 
+/*
+ * Yield ids (protocol 85 YieldWithId; trie_key.rs col 22 YIELD_ID_TO_DATA_ID, 23 DATA_ID_TO_YIELD_ID),
+ * written by promise_yield_create_with_id and removed when the yielded receipt runs:
+ *   22 ‖ receiver ‖ ',' ‖ yield_id   → data_id (32 bytes)
+ *   23 ‖ receiver ‖ ',' ‖ data_id    → yield_id (32 bytes)
+ */
+export const yieldIdToDataIdKey = (receiverId: string, yieldId: Uint8Array): string => perReceiver("\x16", receiverId, yieldId);
+export const dataIdToYieldIdKey = (receiverId: string, dataId: Uint8Array): string => perReceiver("\x17", receiverId, dataId);
+
 /** nearcore `PromiseYieldStatus`, stored as its one-byte borsh tag. */
 export const PROMISE_YIELD_STATUS = { Yielded: "\x00", ResumeInitiated: "\x01" } as const;
 

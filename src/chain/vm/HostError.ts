@@ -14,6 +14,7 @@ export type HostError =
   | { readonly name: "IntegerOverflow" | "CannotAppendActionToJointPromise" | "CannotReturnJointPromise" }
   | { readonly name: "MemoryAccessViolation" | "InvalidAccountId" | "InvalidMethodName" | "InvalidPublicKey" }
   | { readonly name: "DataIdMalformed" | "ContractCodeHashMalformed" | "CannotSetRefundToOnJointPromise" }
+  | { readonly name: "YieldIdMalformed" }
   | { readonly name: "GuestPanic"; readonly fields: { readonly panic_msg: string } }
   | { readonly name: "InvalidPromiseIndex"; readonly fields: { readonly promise_idx: bigint } }
   | { readonly name: "InvalidPromiseResultIndex"; readonly fields: { readonly result_idx: bigint } }
@@ -130,6 +131,9 @@ export function hostErrorDisplay(e: HostError): string {
       return `Yield resume payload is ${e.fields.length} bytes which exceeds the ${e.fields.limit} byte limit`;
     case "DataIdMalformed":
       return "yield resumption token is malformed";
+    case "YieldIdMalformed":
+      // Wording by analogy with DataIdMalformed (nearcore's text not seen).
+      return "yield id is malformed";
     case "ContractCodeHashMalformed":
       return "contract code hash is malformed";
   }

@@ -18,4 +18,10 @@ export interface VmExternal {
    */
   promiseYieldAwaiting?(dataId: Uint8Array): boolean;
   setPromiseYieldStatus?(dataId: Uint8Array, status: "Yielded" | "ResumeInitiated"): void;
+  /**
+   * Yield ids (promise_yield_create_with_id): the data id a pending yield id stands for, and
+   * the two-way mapping a new one leaves (removed by the runtime when the yield runs).
+   */
+  yieldIdDataId?(yieldId: Uint8Array): Uint8Array | undefined;
+  setYieldIdMapping?(yieldId: Uint8Array, dataId: Uint8Array): void;
 }

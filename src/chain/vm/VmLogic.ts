@@ -30,6 +30,8 @@ const RELEASED_EXT: VmExternal = {
   validatorTotalStake: released,
   promiseYieldAwaiting: released,
   setPromiseYieldStatus: released,
+  yieldIdDataId: released,
+  setYieldIdMapping: released,
 };
 const RELEASED_DATA_ID = released;
 /** What a released VmLogic holds until its next call: empty, never written (begin replaces them). */
@@ -64,6 +66,8 @@ export class VmLogic {
   returnData: ReturnData = { kind: "None" };
   /** Balance + attached deposit − deposits attached to promises. */
   balance = 0n;
+  /** yoctoNEAR attached to promises without leaving the balance (one_yocto_on_promise): minted. */
+  subsidizedAmount = 0n;
   storageUsage = 0n;
   promises: Promise[] = [];
   receipts!: ReceiptManager;
@@ -131,6 +135,7 @@ export class VmLogic {
     this.totalLogLength = 0n;
     this.returnData = { kind: "None" };
     this.balance = context.accountBalance + context.attachedDeposit;
+    this.subsidizedAmount = 0n;
     this.storageUsage = context.storageUsage;
     this.promises = [];
     this.receipts = new ReceiptManager(newDataId);
@@ -480,6 +485,16 @@ export class VmLogic {
   deductBalance(amount: bigint): void {
     if (amount > this.balance) throw hostError({ name: "BalanceExceeded" });
     this.balance -= amount;
+  }
+
+  /**
+   * The deposit of a promise's function call (nearcore `one_yocto_on_promise`, on from protocol
+   * 85): exactly 1 yoctoNEAR on a contract whose balance is zero is not deducted but counted as
+   * subsidized, so that a zero-balance account can call methods that ask for 1 yocto.
+   */
+  deductFunctionCallDeposit(amount: bigint): void {
+    if (amount === 1n && this.balance === 0n) this.subsidizedAmount += amount;
+    else this.deductBalance(amount);
   }
 
   pushPromise(p: Promise): bigint {

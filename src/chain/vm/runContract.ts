@@ -41,6 +41,8 @@ export interface ContractRun {
 export interface VmOutcome {
   /** Balance after deposits attached to promises (attached deposit included). */
   readonly balance: bigint;
+  /** Deposits attached without leaving the balance (one_yocto_on_promise); 0 unless the call succeeded. */
+  readonly subsidizedAmount: bigint;
   readonly storageUsage: bigint;
   readonly returnData: ReturnData;
   readonly burntGas: bigint;
@@ -58,6 +60,7 @@ function nop(run: ContractRun, error: VmError): VmOutcome {
   const c = run.context;
   return {
     balance: c.accountBalance + c.attachedDeposit,
+    subsidizedAmount: 0n,
     storageUsage: c.storageUsage,
     returnData: { kind: "None" },
     burntGas: 0n,
@@ -73,6 +76,7 @@ function nop(run: ContractRun, error: VmError): VmOutcome {
 function abort(l: VmLogic, error: VmError): VmOutcome {
   return {
     balance: l.balance,
+    subsidizedAmount: 0n,
     storageUsage: l.storageUsage,
     returnData: { kind: "None" },
     burntGas: l.gas.burntGas,
@@ -231,6 +235,7 @@ function call(run: ContractRun, contract: PreparedContract, codeLength: number, 
   }
   return {
     balance: l.balance,
+    subsidizedAmount: l.subsidizedAmount,
     storageUsage: l.storageUsage,
     returnData: l.returnData,
     burntGas: l.gas.burntGas,

@@ -1,6 +1,12 @@
 import { bytesToLatin1, latin1ToBytes } from "../primitives/latin1.js";
 import { contractDataPrefix, contractDataTrieKey } from "../store/trieKeys.js";
-import { PROMISE_YIELD_STATUS, promiseYieldReceiptKey, promiseYieldStatusKey } from "../runtime/runtimeTrieKeys.js";
+import {
+  PROMISE_YIELD_STATUS,
+  dataIdToYieldIdKey,
+  promiseYieldReceiptKey,
+  promiseYieldStatusKey,
+  yieldIdToDataIdKey,
+} from "../runtime/runtimeTrieKeys.js";
 import type { VmExternal } from "./VmExternal.js";
 
 /** Room for a prefix and a key of nearcore's default max_length_storage_key (2 KiB) and then some. */
@@ -101,6 +107,17 @@ export class StateExternal implements VmExternal {
   setPromiseYieldStatus(dataId: Uint8Array, status: "Yielded" | "ResumeInitiated"): void {
     if (this.state.set === undefined) throw new Error("this state cannot be written");
     this.state.set(promiseYieldStatusKey(this.accountId, dataId), PROMISE_YIELD_STATUS[status]);
+  }
+
+  yieldIdDataId(yieldId: Uint8Array): Uint8Array | undefined {
+    const raw = this.state.get(yieldIdToDataIdKey(this.accountId, yieldId));
+    return raw === undefined ? undefined : latin1ToBytes(raw);
+  }
+
+  setYieldIdMapping(yieldId: Uint8Array, dataId: Uint8Array): void {
+    if (this.state.set === undefined) throw new Error("this state cannot be written");
+    this.state.set(yieldIdToDataIdKey(this.accountId, yieldId), bytesToLatin1(dataId));
+    this.state.set(dataIdToYieldIdKey(this.accountId, dataId), bytesToLatin1(yieldId));
   }
 }
 

@@ -99,6 +99,7 @@ export function createWasmExecutor(options: WasmExecutorOptions = {}): FunctionC
       ok: true,
       returnData: outcome.returnData,
       balance: outcome.balance,
+      subsidizedAmount: outcome.subsidizedAmount,
       storageUsage: Number(outcome.storageUsage),
       gasBurnt: outcome.burntGas,
       gasUsed: outcome.usedGas,

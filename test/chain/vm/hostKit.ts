@@ -53,9 +53,13 @@ export function hostKit(context: Partial<VmContext> = {}, params: RuntimeParamet
   /** Yield statuses by data id (hex); a test may add an id as if its yield receipt were stored. */
   const yieldStatus = new Map<string, string>();
   const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
+  /** Data ids of pending yield ids (hex), as promise_yield_create_with_id leaves them. */
+  const yieldIds = new Map<string, Uint8Array>();
   const ext: VmExternal = {
     promiseYieldAwaiting: (id) => yieldStatus.has(hex(id)),
     setPromiseYieldStatus: (id, status) => void yieldStatus.set(hex(id), status),
+    yieldIdDataId: (id) => yieldIds.get(hex(id)),
+    setYieldIdMapping: (id, dataId) => void yieldIds.set(hex(id), dataId),
     storageGet: (k) => storage.get(hex(k)),
     storageSet: (k, v) => void storage.set(hex(k), v),
     storageRemove: (k) => void storage.delete(hex(k)),
@@ -75,6 +79,7 @@ export function hostKit(context: Partial<VmContext> = {}, params: RuntimeParamet
     env,
     storage,
     yieldStatus,
+    yieldIds,
     mem,
     /** Writes bytes (or a UTF-8 string) at ptr and returns [len, ptr] as bigints. */
     put(ptr: number, data: Uint8Array | string): [bigint, bigint] {

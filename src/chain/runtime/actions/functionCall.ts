@@ -52,6 +52,7 @@ export function functionCall(
     if (r.body.type === "Action" && r.body.isPromiseYield === true) enqueuePromiseYieldTimeout(env.su, env.accountId, at(r.body.inputDataIds, 0), expiresAt);
   }
   env.account = { ...account, amount: outcome.balance, storageUsage: outcome.storageUsage };
+  result.subsidizedAmount += outcome.subsidizedAmount ?? 0n;
   result.newReceipts.push(...outcome.newReceipts);
   result.returnData = outcome.returnData;
 }

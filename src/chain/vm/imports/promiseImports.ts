@@ -106,7 +106,7 @@ export function promiseImports(l: VmLogic): HostImports {
     l.payActionBase(f.functionCallBase, sir, "function_call_base");
     l.payActionPerByte(f.functionCallPerByte, bytes, sir, "function_call_byte");
     l.gas.prepay(gas);
-    l.deductBalance(amount);
+    l.deductFunctionCallDeposit(amount);
     l.receipts.appendFunctionCall(receipt, methodName(method), args, amount, gas, weight);
   };
 

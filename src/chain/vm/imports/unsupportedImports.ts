@@ -4,14 +4,12 @@ import type { HostImports } from "./HostImports.js";
 
 /**
  * nearcore host functions shardkit does not implement (deterministic state init,
- * refund_to, the yield-id variants of yield/resume of protocol 85). They exist so that any contract
+ * refund_to). They exist so that any contract
  * importing them instantiates; a call charges `base` and fails with a HostError
  * (`Deprecated { method_name }`, the variant nearcore uses for host functions that no longer
  * work), or ProhibitedInView in a view call where nearcore prohibits the function.
  */
 const UNSUPPORTED = [
-  "promise_yield_create_with_id",
-  "promise_yield_resume_with_yield_id",
   "promise_set_refund_to",
   "promise_batch_action_state_init",
   "promise_batch_action_state_init_by_account_id",
