@@ -120,10 +120,8 @@ describe("runContract", () => {
     );
     expect(run(unimplemented, "ok").error).toBeUndefined();
     expect(run(unimplemented, "call").error).toEqual({ kind: "HostError", error: { name: "Deprecated", fields: { method_name: "promise_set_refund_to" } } });
-    expect(run(unimplemented, "resume_id").error).toEqual({
-      kind: "HostError",
-      error: { name: "Deprecated", fields: { method_name: "promise_yield_resume_with_yield_id" } },
-    });
+    // Implemented since protocol 85 (YieldWithId): an empty yield id is malformed.
+    expect(run(unimplemented, "resume_id").error).toEqual({ kind: "HostError", error: { name: "YieldIdMalformed" } });
   });
 
   it("refuses malformed code and modules nearcore's preparation refuses", () => {

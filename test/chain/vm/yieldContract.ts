@@ -67,3 +67,69 @@ export const YIELDER = contract(
          (call $log (i64.const 9) (i64.const 32))
          (call $value_return (i64.const 7) (i64.const 48)))))`,
 );
+
+/**
+ * The yield-id variant (protocol 85 YieldWithId) in WAT. Methods:
+ *  - request_id: input = the yield id (32 bytes, else YieldIdMalformed); yields "on_resume" (20 Tgas, no arguments) under
+ *    that id and returns its promise, or returns "dup" when the host answers u64::MAX (a yield
+ *    with that id is pending);
+ *  - respond_id: input = a 32-byte yield id then the payload; resumes by id, returns "1"/"0";
+ *  - on_resume: as YIELDER's (the payload, or "timeout");
+ *  - give_one: input = an account id; calls its `noop` with 1 yoctoNEAR attached (5 Tgas);
+ *  - noop: does nothing.
+ */
+export const YIELD_ID = contract(
+  `(import "env" "input" (func $input (param i64)))
+   (import "env" "register_len" (func $register_len (param i64) (result i64)))
+   (import "env" "read_register" (func $read_register (param i64 i64)))
+   (import "env" "value_return" (func $value_return (param i64 i64)))
+   (import "env" "log_utf8" (func $log (param i64 i64)))
+   (import "env" "promise_return" (func $promise_return (param i64)))
+   (import "env" "promise_result" (func $result (param i64 i64) (result i64)))
+   (import "env" "promise_create" (func $promise_create (param i64 i64 i64 i64 i64 i64 i64 i64) (result i64)))
+   (import "env" "promise_yield_create_with_id" (func $yield_create_with_id (param i64 i64 i64 i64 i64 i64 i64 i64 i64) (result i64)))
+   (import "env" "promise_yield_resume_with_yield_id" (func $yield_resume_with_id (param i64 i64 i64 i64) (result i32)))`,
+  `(data (i32.const 0) "on_resume")
+   (data (i32.const 24) "resumed")
+   (data (i32.const 32) "timed out")
+   (data (i32.const 48) "timeout")
+   (data (i32.const 64) "dup")
+   (data (i32.const 72) "noop")
+   (data (i32.const 80) "\\01")
+   ;; the input in register 1 and at 1024
+   (func $read_input (result i64)
+     (call $input (i64.const 1))
+     (call $read_register (i64.const 1) (i64.const 1024))
+     (call $register_len (i64.const 1)))
+   (func (export "request_id")
+     (local $p i64)
+     (local $n i64)
+     (local.set $n (call $read_input))
+     ;; amount 0 (the 16 zero bytes at 112), the whole input as the yield id
+     (local.set $p (call $yield_create_with_id (i64.const 9) (i64.const 0) (i64.const 0) (i64.const 0)
+       (i64.const 112) (i64.const 20000000000000) (i64.const 0) (local.get $n) (i64.const 1024)))
+     (if (i64.eq (local.get $p) (i64.const -1))
+       (then (call $value_return (i64.const 3) (i64.const 64)))
+       (else (call $promise_return (local.get $p)))))
+   (func (export "respond_id")
+     (local $n i64)
+     (local.set $n (call $read_input))
+     (i32.store8 (i32.const 100) (i32.add (i32.const 48)
+       (call $yield_resume_with_id (i64.const 32) (i64.const 1024) (i64.sub (local.get $n) (i64.const 32)) (i64.const 1056))))
+     (call $value_return (i64.const 1) (i64.const 100)))
+   (func (export "give_one")
+     (local $n i64)
+     (local.set $n (call $read_input))
+     (i64.store (i32.const 80) (i64.const 1))
+     (drop (call $promise_create (local.get $n) (i64.const 1024) (i64.const 4) (i64.const 72) (i64.const 0) (i64.const 0)
+       (i64.const 80) (i64.const 5000000000000))))
+   (func (export "noop"))
+   (func (export "on_resume")
+     (if (i64.eq (call $result (i64.const 0) (i64.const 3)) (i64.const 1))
+       (then
+         (call $log (i64.const 7) (i64.const 24))
+         (call $value_return (i64.const -1) (i64.const 3)))
+       (else
+         (call $log (i64.const 9) (i64.const 32))
+         (call $value_return (i64.const 7) (i64.const 48)))))`,
+);
