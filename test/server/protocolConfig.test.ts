@@ -107,14 +107,11 @@ describe("EXPERIMENTAL_protocol_config", () => {
     // VM nearcore's table names (redacted in the snapshot), and the flags its schema still requires.
     expect(differences).toEqual([
       'wasm_config.bls12381_not_in_group_fix: - (nearcore false)',
-      'wasm_config.chain_id_host_fn: - (nearcore true)',
       'wasm_config.ext_costs.sha3_256_base: - (nearcore 5879491275)',
       'wasm_config.ext_costs.sha3_256_byte: - (nearcore 21471105)',
-      'wasm_config.ext_costs.yield_create_with_id_base: - (nearcore 290000000000)',
       'wasm_config.saturating_float_to_int: true (nearcore -)',
       'wasm_config.sha3_256_host_fn: - (nearcore false)',
       'wasm_config.vm_kind: "Wasmtime" (nearcore -)',
-      'wasm_config.yield_with_id_host_fns: - (nearcore true)',
     ]);
   });
 
@@ -129,6 +126,7 @@ describe("EXPERIMENTAL_protocol_config", () => {
       touching_trie_node: 2_280_000_000,
       ed25519_verify_base: 210_000_000_000,
       yield_resume_byte: 47_683_715,
+      yield_create_with_id_base: 290_000_000_000,
     });
     // ... and nearcore's costs of host functions shardkit answers with a HostError.
     expect(wasm.ext_costs).toMatchObject({
@@ -138,7 +136,7 @@ describe("EXPERIMENTAL_protocol_config", () => {
       storage_iter_next_base: 0,
       contract_compile_bytes: 0,
     });
-    expect(Object.keys(wasm.ext_costs)).toHaveLength(89);
+    expect(Object.keys(wasm.ext_costs)).toHaveLength(90);
     expect(wasm).toMatchObject({
       grow_mem_cost: 1,
       regular_op_cost: 822_756,
@@ -149,6 +147,10 @@ describe("EXPERIMENTAL_protocol_config", () => {
       storage_get_mode: "FlatStorage",
       implicit_account_creation: true,
       eth_implicit_accounts: true,
+      // Protocol 85 host functions (nearcore's 85 config-store snapshot).
+      yield_with_id_host_fns: true,
+      chain_id_host_fn: true,
+      one_yocto_on_promise: true,
     });
     expect(wasm.limit_config).toMatchObject({
       max_gas_burnt: 1_000_000_000_000_000,

@@ -33,6 +33,9 @@ export const VM_FLAGS = {
   gas_key_host_fns: true,
   one_yocto_on_promise: true,
   p256_verify_host_fn: true,
+  // Protocol 85 host functions shardkit's VM provides (src/chain/vm/imports/yieldImports.ts, contextImports.ts).
+  yield_with_id_host_fns: true,
+  chain_id_host_fn: true,
   storage_get_mode: "FlatStorage",
   fix_contract_loading_cost: false,
   implicit_account_creation: true,
