@@ -207,7 +207,8 @@ function refundReceipts(receipt: ActionReceiptOf, result: ActionResult, refund: 
   const body = receipt.body;
   const depositRefund = result.ok ? 0n : totalDeposit(body.actions);
   const out: NewReceipt[] = [];
-  if (depositRefund > 0n) out.push(balanceRefundReceipt(receipt.predecessorId, depositRefund));
+  // nearcore `balance_refund_receiver`: the receipt's refund_to, else its predecessor.
+  if (depositRefund > 0n) out.push(balanceRefundReceipt(receipt.body.refundTo ?? receipt.predecessorId, depositRefund));
   if (refund.amount > 0n) out.push(gasRefundReceipt(body.signerId, body.signerPublicKey, refund.amount));
   return out;
 }

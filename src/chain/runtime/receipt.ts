@@ -32,6 +32,11 @@ export interface ActionReceipt {
    * is made (an "instant" receipt) and runs when that data arrives.
    */
   readonly isPromiseYield?: true;
+  /**
+   * nearcore `ActionReceiptV2::refund_to` (set by promise_set_refund_to): who gets the
+   * receipt's deposit refunds instead of its predecessor. Absent = the predecessor.
+   */
+  readonly refundTo?: string;
 }
 
 /** nearcore `DataReceipt`: a promise result on its way to a waiting action receipt (`null` = failed). */
@@ -131,6 +136,7 @@ export interface ReceiptView {
           input_data_ids: string[];
           actions: ActionView[];
           is_promise_yield: boolean;
+          refund_to?: string;
         };
       }
     | { Data: { data_id: string; data: string | null; is_promise_resume: boolean } }
@@ -161,6 +167,7 @@ function receiptEnumView(b: Receipt["body"]): ReceiptView["receipt"] {
           input_data_ids: b.inputDataIds.map((id) => base58Encode(id)),
           actions: b.actions.map(toActionView),
           is_promise_yield: b.isPromiseYield === true,
+          ...(b.refundTo !== undefined ? { refund_to: b.refundTo } : {}),
         },
       };
     case "Data":

@@ -14,18 +14,21 @@ import type { Receipt } from "./receipt.js";
  *     1 Data { data_id [32], data Option<Vec<u8>> },
  *     2 PromiseYield (as Action), 3 PromiseResume (as Data),
  *     4 GlobalContractDistribution(enum { 1 V2 { id GlobalContractIdentifier,
- *       target_shard u64, already_delivered_shards Vec<u64>, code Vec<u8>, nonce u64 } }) }
+ *       target_shard u64, already_delivered_shards Vec<u64>, code Vec<u8>, nonce u64 } }),
+ *     5 ActionV2 { signer_id, refund_to Option<AccountId>, then as Action }, 6 PromiseYieldV2 (as ActionV2) }
+ * A receipt with a refund_to (promise_set_refund_to) is written as V2, any other as before.
  * (nearcore now wraps stored receipts in further versioned envelopes; we do not.)
  */
 
-const TAG = { Action: 0, Data: 1, PromiseYield: 2, PromiseResume: 3, GlobalContractDistribution: 4 } as const;
+const TAG = { Action: 0, Data: 1, PromiseYield: 2, PromiseResume: 3, GlobalContractDistribution: 4, ActionV2: 5, PromiseYieldV2: 6 } as const;
 const DISTRIBUTION_V2 = 1;
 
 export function encodeReceipt(r: Receipt): Uint8Array {
   const w = new BorshWriter().string(r.predecessorId).string(r.receiverId).fixed(r.receiptId);
   const b = r.body;
   if (b.type === "Action") {
-    w.u8(b.isPromiseYield === true ? TAG.PromiseYield : TAG.Action).string(b.signerId);
+    if (b.refundTo === undefined) w.u8(b.isPromiseYield === true ? TAG.PromiseYield : TAG.Action).string(b.signerId);
+    else w.u8(b.isPromiseYield === true ? TAG.PromiseYieldV2 : TAG.ActionV2).string(b.signerId).u8(1).string(b.refundTo);
     writePublicKey(w, b.signerPublicKey);
     w.u128(b.gasPrice).u32(b.outputDataReceivers.length);
     for (const d of b.outputDataReceivers) w.fixed(d.dataId).string(d.receiverId);
@@ -55,8 +58,10 @@ export function decodeReceipt(bytes: Uint8Array): Receipt {
   const receiptId = r.fixed(32, "receipt_id");
   const tag = r.u8("receipt");
   let receipt: Receipt;
-  if (tag === TAG.Action || tag === TAG.PromiseYield) {
+  if (tag === TAG.Action || tag === TAG.PromiseYield || tag === TAG.ActionV2 || tag === TAG.PromiseYieldV2) {
     const signerId = r.accountId("signer_id");
+    const v2 = tag === TAG.ActionV2 || tag === TAG.PromiseYieldV2;
+    const refundTo = v2 && r.option("refund_to") ? r.accountId("refund_to") : undefined;
     const signerPublicKey = r.publicKey("signer_public_key");
     const gasPrice = r.u128("gas_price");
     const outputDataReceivers = Array.from({ length: r.vecLength("output_data_receivers", 36) }, () => ({
@@ -77,7 +82,8 @@ export function decodeReceipt(bytes: Uint8Array): Receipt {
         outputDataReceivers,
         inputDataIds,
         actions,
-        ...(tag === TAG.PromiseYield ? { isPromiseYield: true as const } : {}),
+        ...(tag === TAG.PromiseYield || tag === TAG.PromiseYieldV2 ? { isPromiseYield: true as const } : {}),
+        ...(refundTo !== undefined ? { refundTo } : {}),
       },
     };
   } else if (tag === TAG.Data || tag === TAG.PromiseResume) {

@@ -31,6 +31,7 @@ export class ReceiptCallContext implements VmContext {
   readonly currentAccountId: string;
   readonly signerAccountId: string;
   readonly predecessorAccountId: string;
+  readonly refundToAccountId: string;
   readonly input: Uint8Array;
   readonly promiseResults: readonly (Uint8Array | null)[];
   readonly blockHeight: bigint;
@@ -56,6 +57,7 @@ export class ReceiptCallContext implements VmContext {
     this.currentAccountId = call.accountId;
     this.signerAccountId = body.signerId;
     this.predecessorAccountId = receipt.predecessorId;
+    this.refundToAccountId = body.refundTo ?? receipt.predecessorId;
     this.input = action.args;
     this.promiseResults = call.promiseResults;
     this.blockHeight = BigInt(ctx.blockHeight);

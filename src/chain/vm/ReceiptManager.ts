@@ -10,6 +10,8 @@ export interface PendingReceipt {
   readonly actions: Action[];
   /** Made by promise_yield_create (nearcore `ReceiptMetadata::is_promise_yield`). */
   readonly isPromiseYield?: true;
+  /** Set by promise_set_refund_to: who gets the receipt's deposit refunds. */
+  refundTo?: string;
 }
 
 /** The data a promise_yield_resume submits (nearcore: a PromiseResume receipt to the account itself). */
@@ -54,6 +56,11 @@ export class ReceiptManager {
     const dataId = this.newDataId();
     this.receipts.push({ receiverId, inputDataIds: [dataId], outputDataReceivers: [], actions: [], isPromiseYield: true });
     return { receipt: this.receipts.length - 1, dataId };
+  }
+
+  /** nearcore `set_refund_to`: a later call for the same receipt replaces the account. */
+  setRefundTo(receiptIndex: number, accountId: string): void {
+    at(this.receipts, receiptIndex).refundTo = accountId;
   }
 
   append(receiptIndex: number, action: Action): void {

@@ -10,6 +10,8 @@ export interface VmContext {
   /** The signer's public key, borsh (key type byte + key bytes). */
   readonly signerAccountPk: Uint8Array;
   readonly predecessorAccountId: string;
+  /** Who gets the receipt's deposit refunds (nearcore `balance_refund_receiver`); the predecessor when absent. */
+  readonly refundToAccountId?: string;
   /** Call arguments, raw bytes. */
   readonly input: Uint8Array;
   /** Results of the receipt's input data, in order (null = the promise failed). */

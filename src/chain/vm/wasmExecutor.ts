@@ -89,6 +89,7 @@ export function createWasmExecutor(options: WasmExecutorOptions = {}): FunctionC
         inputDataIds: r.inputDataIds,
         actions: r.actions,
         ...(r.isPromiseYield === true ? { isPromiseYield: true as const } : {}),
+        ...(r.refundTo !== undefined ? { refundTo: r.refundTo } : {}),
       },
     }));
     // Resumed yields: data receipts to the account itself, after the action receipts (nearcore order).

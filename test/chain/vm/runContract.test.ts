@@ -113,13 +113,16 @@ describe("runContract", () => {
     const wrong = contract(`(import "env" "block_index" (func (result i32)))`, `(func (export "m"))`);
     expect(run(wrong, "m").error).toEqual({ kind: "LinkError", msg: "incompatible import type for `env::block_index`" });
     const unimplemented = contract(
-      `(import "env" "promise_set_refund_to" (func $refund (param i64 i64 i64)))
+      `(import "env" "promise_batch_action_state_init" (func $state_init (param i64 i64 i64 i64) (result i64)))
        (import "env" "promise_yield_resume_with_yield_id" (func $resume_id (param i64 i64 i64 i64) (result i32)))`,
-      `(func (export "ok")) (func (export "call") (call $refund (i64.const 0) (i64.const 0) (i64.const 0)))
+      `(func (export "ok")) (func (export "call") (drop (call $state_init (i64.const 0) (i64.const 0) (i64.const 0) (i64.const 0))))
        (func (export "resume_id") (drop (call $resume_id (i64.const 0) (i64.const 0) (i64.const 0) (i64.const 0))))`,
     );
     expect(run(unimplemented, "ok").error).toBeUndefined();
-    expect(run(unimplemented, "call").error).toEqual({ kind: "HostError", error: { name: "Deprecated", fields: { method_name: "promise_set_refund_to" } } });
+    expect(run(unimplemented, "call").error).toEqual({
+      kind: "HostError",
+      error: { name: "Deprecated", fields: { method_name: "promise_batch_action_state_init" } },
+    });
     // Implemented since protocol 85 (YieldWithId): an empty yield id is malformed.
     expect(run(unimplemented, "resume_id").error).toEqual({ kind: "HostError", error: { name: "YieldIdMalformed" } });
   });

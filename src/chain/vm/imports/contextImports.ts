@@ -48,7 +48,7 @@ export function contextImports(l: VmLogic): HostImports {
     refund_to_account_id(reg: bigint): void {
       l.gas.payBase("base");
       l.denyInView("refund_to_account_id");
-      l.writeRegister(reg, utf8(l.context.predecessorAccountId));
+      l.writeRegister(reg, utf8(l.context.refundToAccountId ?? l.context.predecessorAccountId));
     },
     input(reg: bigint): void {
       l.gas.payBase("base");

@@ -18,6 +18,7 @@ import { storageImports } from "./storageImports.js";
 import { unsupportedImports } from "./unsupportedImports.js";
 import { validatorImports } from "./validatorImports.js";
 import { yieldImports } from "./yieldImports.js";
+import { refundToImports } from "./refundToImports.js";
 
 /** An i64 argument as nearcore's host sees it (u64); i32 arguments and in-range values pass as they are. */
 function u64(a: unknown): unknown {
@@ -103,6 +104,7 @@ export function hostFunctions(l: VmLogic): Record<string, HostImports> {
       ...gasKeyImports(l),
       ...promiseResultImports(l),
       ...yieldImports(l),
+      ...refundToImports(l),
       ...validatorImports(l),
       ...unsupportedImports(l),
     }),

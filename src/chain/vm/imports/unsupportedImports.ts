@@ -3,14 +3,12 @@ import type { VmLogic } from "../VmLogic.js";
 import type { HostImports } from "./HostImports.js";
 
 /**
- * nearcore host functions shardkit does not implement (deterministic state init,
- * refund_to). They exist so that any contract
+ * nearcore host functions shardkit does not implement (deterministic state init). They exist so that any contract
  * importing them instantiates; a call charges `base` and fails with a HostError
  * (`Deprecated { method_name }`, the variant nearcore uses for host functions that no longer
  * work), or ProhibitedInView in a view call where nearcore prohibits the function.
  */
 const UNSUPPORTED = [
-  "promise_set_refund_to",
   "promise_batch_action_state_init",
   "promise_batch_action_state_init_by_account_id",
   "set_state_init_data_entry",
