@@ -11,10 +11,11 @@ export const MAX_FAST_FORWARD_BLOCKS = 100_000;
  * How long one event-loop turn of a fast-forward produces blocks before requests run again
  * (at least one block; the turn's blocks share one flush, made off the event loop while the
  * next turn runs): well inside the 50 ms a `status` may wait, with room for what runs between
- * turns (the indexers, a collection). 20 ms turns left a slowest `status` of 48-74 ms on a quiet
- * machine, 10 ms 44-65 ms with 5-10x fewer above 25 ms; a count (64 blocks) was 160-800 ms.
+ * turns (the indexers, a collection). Slowest `status` during 10,000 blocks on a quiet 2-core
+ * machine: 20 ms turns 48-74 ms, 10 ms 44-78 ms, 5 ms 39-54 ms (about 5% fewer blocks a
+ * second); a count (64 blocks) was 160-800 ms.
  */
-const FAST_FORWARD_TURN_MS = 10;
+const FAST_FORWARD_TURN_MS = 5;
 /** The time one fast-forwarded block adds with `--block-time 0` (unless DevChainOptions say otherwise). */
 const DEFAULT_FAST_FORWARD_STEP_MS = 1000;
 
