@@ -33,6 +33,7 @@ describe("x-result-by-variant", () => {
       call_function: ["CallFunctionResult", "QueryErrorResult"],
       view_global_contract_code: ["ViewCodeResult"],
       view_global_contract_code_by_account_id: ["ViewCodeResult"],
+      view_gas_key_nonces: ["ViewGasKeyNoncesResult"],
     });
   });
 
@@ -60,6 +61,7 @@ describe("x-result-by-variant", () => {
       ["CallFunctionParams", 'QueryResultByRequestType["call_function"]'],
       ["ViewGlobalContractCodeParams", 'QueryResultByRequestType["view_global_contract_code"]'],
       ["ViewGlobalContractCodeByAccountIdParams", 'QueryResultByRequestType["view_global_contract_code_by_account_id"]'],
+      ["ViewGasKeyNoncesParams", 'QueryResultByRequestType["view_gas_key_nonces"]'],
       ["QueryParams", "QueryResult"],
     ]);
     expect(client).toMatch(/view_access_key: ViewAccessKeyResult \| QueryErrorResult;/);

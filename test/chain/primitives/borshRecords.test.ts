@@ -80,7 +80,8 @@ describe("borsh records", () => {
   it("rejects truncated, trailing and out-of-range data", () => {
     expect(() => decodeAccount(new Uint8Array(79))).toThrow(BorshError);
     expect(() => decodeAccessKey(Uint8Array.of(0, 0, 0, 0, 0, 0, 0, 0, 1, 0))).toThrow(/trailing/);
-    expect(() => decodeAccessKey(Uint8Array.of(0, 0, 0, 0, 0, 0, 0, 0, 3))).toThrow(/permission tag 3/);
+    // Tags 2 and 3 are gas keys (NEP-611); 4 is no permission.
+    expect(() => decodeAccessKey(Uint8Array.of(0, 0, 0, 0, 0, 0, 0, 0, 4))).toThrow(/permission tag 4/);
     expect(() => new BorshWriter().u128(-1n)).toThrow(RangeError);
     expect(() => new BorshWriter().u64(2n ** 64n)).toThrow(RangeError);
     expect(() => new BorshReader(Uint8Array.of(2)).bool()).toThrow(/invalid bool/);
