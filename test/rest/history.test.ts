@@ -15,6 +15,7 @@ import { validateRestResponse } from "../../generated/rest/validators.js";
 import type { RestOperationId } from "../../generated/rest/routes.js";
 import { ALICE, BOB, CAROL, NEAR, ROOT, signedTx } from "../chain/runtime/helpers.js";
 import { rpcResult, startTestService } from "../server/harness.js";
+import { REFUNDER } from "../chain/vm/refunderContract.js";
 import { restClient } from "../../packages/client/src/rest/index.js";
 
 const TGAS = 10n ** 12n;
@@ -246,6 +247,21 @@ describe("account rows from real execution", () => {
     const { json } = await v0("/v0/account", { account_id: ALICE, is_success: false });
     expect(json.txs_count).toBe(1);
     expect(json.account_txs.map((r: any) => r.transaction_hash)).toEqual([failing.transaction.hash]);
+  });
+});
+
+describe("an explicit refund_to (promise_set_refund_to)", () => {
+  it("marks the account a receipt names as refund_to, which gets the failed call's deposit back", async () => {
+    const refunder = `refunder.${ROOT}`;
+    await transact(ROOT, refunder, [{ type: "CreateAccount" }, { type: "Transfer", deposit: 5n * NEAR }, { type: "DeployContract", code: REFUNDER }]);
+    // BOB has no `fail` method to run (no contract): the call fails and its 1000 yoctoNEAR go to CAROL.
+    const result = await transact(ALICE, refunder, [call("send", "fail")]);
+    expect(result.status).toHaveProperty("Failure");
+    const hash = result.transaction.hash;
+    expect(await rolesOf(CAROL, hash)).toEqual(["explicit_refund_to", "receiver"]);
+    expect(await rolesOf(refunder, hash)).toEqual(["predecessor", "receiver", "real_receiver", "function_call"]);
+    const { json } = await v0("/v0/account", { account_id: CAROL, is_explicit_refund_to: true });
+    expect(json.account_txs.map((r: { transaction_hash: string }) => r.transaction_hash)).toEqual([hash]);
   });
 });
 

@@ -237,11 +237,14 @@ export class HistoryBuilder {
     return draft;
   }
 
-  /** The roles a receipt gives: predecessor, receiver, function-call target, accounts named in its arguments and events. */
+  /** The roles a receipt gives: predecessor, explicit refund_to, receiver, function-call target, accounts named in its arguments and events. */
   private addReceiptRoles(draft: TxDraft, receipt: ReceiptView, logs: readonly string[]): void {
     const refund = receipt.predecessor_id === "system";
-    const actions = "Action" in receipt.receipt ? receipt.receipt.Action.actions : [];
+    const action = "Action" in receipt.receipt ? receipt.receipt.Action : undefined;
+    const actions = action?.actions ?? [];
     if (!refund) mark(draft, receipt.predecessor_id, "is_predecessor");
+    // promise_set_refund_to (ActionReceiptV2) names who gets the receipt's deposit refunds.
+    if (action?.refund_to !== undefined) mark(draft, action.refund_to, "is_explicit_refund_to");
     mark(draft, receipt.receiver_id, "is_receiver");
     const relayerHop = actions.length > 0 && actions.every((a) => typeof a === "object" && ("Delegate" in a || "DelegateV2" in a));
     if (!refund && !relayerHop) mark(draft, receipt.receiver_id, "is_real_receiver");
