@@ -9,7 +9,8 @@
  *     account page never reads them). Timed: the REST handler and its store (parse, validate,
  *     read, serialise), in-process, interleaved rounds; target <= 1.3x.
  * (s) block production throughput with the history index on vs off: dev chains of the same
- *     kind, one without the index, one followed by a WorkerHistoryIndexer (as `serve
+ *     kind, each in its own data dir with its index in `<dir>/history` (as `serve --data-dir`
+ *     keeps them), one without the index, one followed by a WorkerHistoryIndexer (as `serve
  *     --data-dir` runs it: built and written by a worker thread into an LMDB store), one by the
  *     in-thread HistoryIndexer (for comparison); phases of rounds of 300 pre-signed
  *     transactions (Transfers, then ft_transfer) produced back to back while the index runs
@@ -284,14 +285,15 @@ async function phase(side: Side, rounds: number, measured: boolean): Promise<voi
 async function productionWithHistory(kind: Kind, quick: boolean): Promise<void> {
   const phases = quick ? 2 : 6;
   const rounds = quick ? 5 : 10;
-  const dirs = [mkdtempSync(join(tmpdir(), "shardkit-bench-history-")), mkdtempSync(join(tmpdir(), "shardkit-bench-history-"))];
-  const side = async (label: string, history: (chain: Chain) => Promise<HistoryFollower | undefined>): Promise<Side> => {
-    const { chain, make } = await chainFor(kind);
+  // Each chain in its own data dir, its history index in `<dir>/history`, as `serve --data-dir` keeps them.
+  const dirs = [0, 1, 2].map(() => mkdtempSync(join(tmpdir(), "shardkit-bench-history-")));
+  const side = async (label: string, dir: string, history: (chain: Chain) => Promise<HistoryFollower | undefined>): Promise<Side> => {
+    const { chain, make } = await chainFor(kind, dir);
     return { label, chain, make, history: await history(chain), transactions: 0, producing: 0, catchingUp: 0, waits: 0, lags: [], mainCpu: 0, otherCpu: 0 };
   };
-  const worker = await side("worker thread", (chain) => WorkerHistoryIndexer.open(chain, dirs[0]!));
-  const thread = await side("in-thread indexer", async (chain) => new HistoryIndexer(chain, LmdbHistoryStore.open(dirs[1]!)));
-  const sides = [await side("no index", async () => undefined), worker, thread];
+  const worker = await side("worker thread", dirs[0]!, (chain) => WorkerHistoryIndexer.open(chain, join(dirs[0]!, "history")));
+  const thread = await side("in-thread indexer", dirs[1]!, async (chain) => new HistoryIndexer(chain, LmdbHistoryStore.open(join(dirs[1]!, "history"))));
+  const sides = [await side("no index", dirs[2]!, async () => undefined), worker, thread];
   if (worker.history instanceof WorkerHistoryIndexer) worker.history.start();
   if (thread.history instanceof HistoryIndexer) thread.history.start();
   for (const s of sides) await s.history?.whenIndexed(s.chain.head().height);
@@ -305,6 +307,7 @@ async function productionWithHistory(kind: Kind, quick: boolean): Promise<void> 
       thread.history.stop();
       await thread.history.store.close();
     }
+    for (const s of sides) await s.chain.close();
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   }
   const [off, ...on] = sides as [Side, Side, Side];

@@ -231,9 +231,9 @@ function noopBlocks(chain: Chain, blocks: number): void {
 
 export type Kind = "ft" | "transfer" | "noop";
 
-/** A dev chain with the FT and empty contracts deployed, and a maker of one kind's transactions. */
-export async function chainFor(kind: Kind): Promise<{ chain: Chain; make: () => Uint8Array }> {
-  const chain = await Chain.open({ blockTimeMs: 0 });
+/** A dev chain with the FT and empty contracts deployed (in memory, or in `dataDir` as `serve --data-dir` keeps it), and a maker of one kind's transactions. */
+export async function chainFor(kind: Kind, dataDir?: string): Promise<{ chain: Chain; make: () => Uint8Array }> {
+  const chain = await Chain.open({ blockTimeMs: 0, ...(dataDir !== undefined && { dataDir }) });
   const [a, b, c] = chain.devAccounts.map((d) => d.accountId);
   const call = (m: string, args: unknown, deposit = 0n, gas = 100n * TGAS): Action => ({ type: "FunctionCall", methodName: m, args: enc.encode(JSON.stringify(args)), gas, deposit });
   chain.submitTransaction(tx(chain, a!, a!, [{ type: "DeployContract", code: new Uint8Array(readFileSync(join(root, "contracts/build/ft.wasm"))) }]));
