@@ -20,7 +20,12 @@ export interface PostgresServer {
   start(): void;
   /** Stops and starts it: every open session dies, as in a crash-restart of the database. */
   restart(): void;
-  /** Stops it and removes its directory. */
+  /**
+   * Stops it once its sessions are gone (smart shutdown, falling back to fast after 10 s) and
+   * removes its directory. pg-pool's `end()` resolves before the connections it closes are
+   * closed: a fast shutdown could still cut them, and a cut connection's error event has no
+   * listener left (an uncaught exception in the test file).
+   */
   destroy(): void;
 }
 
@@ -89,7 +94,14 @@ export async function startPostgres(): Promise<PostgresServer> {
     },
     destroy() {
       try {
-        server.stop();
+        if (running) {
+          try {
+            run(pgCtl, ["-D", data, "-m", "smart", "-w", "-t", "10", "stop"]);
+            running = false;
+          } catch {
+            server.stop();
+          }
+        }
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
