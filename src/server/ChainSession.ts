@@ -61,6 +61,14 @@ export class ChainSession {
     this.indexerNow = this.newIndexer(options.onIndexCatchUp);
     this.historyNow = this.newHistoryIndexer();
     this.devChain = new DevChainControl(chain, { fastForwardStepMs: options.fastForwardStepMs });
+    // A fast-forward keeps the history index within a worker's in-flight blocks of the head
+    // (it would otherwise fall behind by up to the whole fast-forward) and answers once the
+    // index has the new head, so `/v0` sees the blocks a fast-forward reports.
+    this.devChain.gateFastForward((final) => {
+      const history = this.runningHistoryIndexer();
+      const maxLag = final ? 0 : FAST_FORWARD_HISTORY_LAG;
+      return history.lag > maxLag ? history.whenLagAtMost(maxLag) : undefined;
+    });
     // A revert drops blocks the indexes have rows from: the REST index undoes them (on disk or
     // in memory, by its undo entries); the history worker rewinds its index
     // after the blocks it was sent before the revert; an in-thread history index keeps its store
@@ -158,6 +166,9 @@ export class ChainSession {
     return new HistoryIndexer(this.chain, this.history, options);
   }
 }
+
+/** The history index's lag a fast-forward allows between its turns, in blocks (a worker's in-flight bound). */
+const FAST_FORWARD_HISTORY_LAG = 256;
 
 /** The REST index's directory in a data dir (a reset removes it with the chain). */
 export const REST_INDEX_DIR = "rest-index";

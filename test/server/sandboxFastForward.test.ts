@@ -10,7 +10,7 @@ const EPOCH = 10;
 /** The chain's clock stands still: only fast-forwarding moves block time. */
 const CLOCK_MS = Date.UTC(2026, 0, 1);
 beforeAll(async () => {
-  service = await startTestService({ chain: { blockTimeMs: 0, epochLength: EPOCH, now: () => CLOCK_MS } });
+  service = await startTestService({ chain: { blockTimeMs: 0, epochLength: EPOCH, now: () => CLOCK_MS }, apiPort: 0 });
   url = service.rpcUrl;
 });
 afterAll(() => service.close());
@@ -34,6 +34,15 @@ describe("sandbox_fast_forward", () => {
       expect(child.header.prev_hash).toBe(parent.header.hash);
       child = parent;
     }
+  });
+
+  it("answers once the transaction history has the new head (/v0/block finds it at once)", async () => {
+    const target = (await head()).header.height + 600;
+    expect(await rpcResult(url, "sandbox_fast_forward", { delta_height: 600 })).toEqual({});
+    expect(service.historyIndexer.lag).toBe(0);
+    const response = await fetch(`${service.apiUrl}/v0/block`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ block_id: target }) });
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { block: { block_height: number } | null }).block?.block_height).toBe(target);
   });
 
   it("crosses epoch boundaries as produced blocks do (epoch ids, epoch start heights)", async () => {

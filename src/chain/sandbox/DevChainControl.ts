@@ -28,6 +28,13 @@ export interface DevChainOptions {
   readonly fastForwardStepMs?: number | undefined;
 }
 
+/**
+ * What a fast-forward waits for between its turns (`final`: false) and before it answers
+ * (`final`: true): an index following the chain bounds its lag with it. Undefined: no wait. A
+ * rejected wait does not stop the fast-forward (a failed index reports itself).
+ */
+export type FastForwardGate = (final: boolean) => Promise<void> | undefined;
+
 /** A second fast-forward while one runs (nearcore's message). */
 export class FastForwardBusyError extends ShardkitError<"FAST_FORWARD_BUSY"> {
   override readonly name = "FastForwardBusyError";
@@ -80,6 +87,7 @@ export class DevChainControl {
   /** Bumped by every revert, so a fast-forward in progress notices and stops. */
   private generation = 0;
   private readonly revertListeners = new Set<(head: Block) => void>();
+  private readonly gates = new Set<FastForwardGate>();
 
   private readonly producer: Producer;
 
@@ -135,15 +143,29 @@ export class DevChainControl {
         synced.catch(() => undefined); // awaited below in the next turn (a failure also stops production at once)
         await syncing;
         syncing = synced;
-        if (this.producer.head().height < target) await new Promise<void>((resolve) => setImmediate(resolve));
+        if (this.producer.head().height < target) {
+          await new Promise<void>((resolve) => setImmediate(resolve));
+          await this.passGates(false);
+        }
         if (generation !== this.generation) throw new FastForwardInterruptedError("a revert rewound the chain during the fast-forward");
       }
       await syncing;
+      await this.passGates(true);
       return this.producer.head();
     } finally {
       release();
       this.fastForwarding = false;
     }
+  }
+
+  /** Makes every fast-forward wait for `gate` (see FastForwardGate); returns its removal. */
+  gateFastForward(gate: FastForwardGate): () => void {
+    this.gates.add(gate);
+    return () => this.gates.delete(gate);
+  }
+
+  private async passGates(final: boolean): Promise<void> {
+    for (const gate of [...this.gates]) await gate(final)?.catch(() => undefined);
   }
 
   /** shardkit_snapshot: remembers the head. */

@@ -23,7 +23,7 @@ export interface HistoryIndexerOptions {
 export interface HistoryFollower {
   /** `/v0` reads. */
   readonly store: HistoryStore;
-  /** Resolves once the index has applied `height`. */
+  /** Resolves once the index has applied `height` (rejects if the index stops first). */
   whenIndexed(height: number): Promise<void>;
   /** Blocks the chain has produced that the index has not applied yet. */
   readonly lag: number;
@@ -45,7 +45,7 @@ export class HistoryIndexer implements HistoryFollower {
   private readonly queue: BlockCommit[] = [];
   private scheduled = false;
   private unsubscribe: (() => void) | undefined;
-  private readonly waiters: { height: number; resolve: () => void }[] = [];
+  private readonly waiters: { height: number; resolve: () => void; reject: (error: Error) => void }[] = [];
   private readonly builder = new HistoryBuilder();
   private readonly progress: CatchUpProgress;
 
@@ -76,16 +76,18 @@ export class HistoryIndexer implements HistoryFollower {
     this.schedule();
   }
 
+  /** Stops following the chain; a wait for a height it had not indexed is rejected (it would never end). */
   stop(): void {
     this.unsubscribe?.();
     this.unsubscribe = undefined;
     this.queue.length = 0;
+    for (const waiter of this.waiters.splice(0)) waiter.reject(new Error("the history indexer stopped"));
   }
 
   /** Resolves once the index has applied `height`. */
   whenIndexed(height: number): Promise<void> {
     if ((this.store.height ?? -1) >= height) return Promise.resolve();
-    return new Promise((resolve) => this.waiters.push({ height, resolve }));
+    return new Promise((resolve, reject) => this.waiters.push({ height, resolve, reject }));
   }
 
   get lag(): number {
