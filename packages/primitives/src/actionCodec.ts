@@ -199,7 +199,8 @@ function writeGlobalContractIdentifier(w: BorshWriter, id: GlobalContractIdentif
   }
 }
 
-function writeStateInit(w: BorshWriter, s: DeterministicAccountStateInit): void {
+/** Borsh DeterministicAccountStateInit (what a deterministic account id hashes). */
+export function writeStateInit(w: BorshWriter, s: DeterministicAccountStateInit): void {
   w.u8(0);
   writeGlobalContractIdentifier(w, s.code);
   w.u32(s.data.length);

@@ -14,6 +14,7 @@ export * from "./secp256k1.js";
 export * from "./mlDsa65.js";
 export * from "./action.js";
 export * from "./actionCodec.js";
+export * from "./deterministicAccountId.js";
 export * from "./transactionNonce.js";
 export * from "./transaction.js";
 export * from "./transactionBorsh.js";
