@@ -8,14 +8,15 @@ import {
   MIN_GAS_KEY_BORSH_LENGTH,
   NONCE_VALUE_LENGTH,
 } from "./gasKeys.js";
-import { isNearImplicitAccount } from "./implicitAccount.js";
+import { stateInitDataBytes } from "@shardkit/primitives/deterministicAccountId";
+import { isNearDeterministicAccount, isNearImplicitAccount } from "./implicitAccount.js";
 import { sendFee, type Fee, type RuntimeFees, type RuntimeParameters } from "./parameters.js";
 
 /*
  * Gas fees of actions, after nearcore runtime/runtime/src/config.rs (total_send_fees,
  * exec_fee, total_prepaid_exec_fees, total_prepaid_send_fees, total_deposit,
  * total_prepaid_gas). All gas is bigint so that u64 overflow can be detected by the caller.
- * Actions shardkit rejects at validation (state init) never get here; asking their fee is a bug.
+ * Actions shardkit rejects at validation (DelegateV2) never get here; asking their fee is a bug.
  */
 
 const utf8Length = (s: string): number => Buffer.byteLength(s, "utf8");
@@ -72,24 +73,37 @@ function identifierLength(a: Extract<Action, { type: "UseGlobalContract" }>): bi
   return BigInt(id.kind === "CodeHash" ? 32 : id.accountId.length);
 }
 
+/**
+ * nearcore config.rs, DeterministicStateInit: base + per entry + per byte of the keys and
+ * values (`DeterministicAccountStateInit::len_bytes`), send and execution alike.
+ */
+function stateInitFee(f: RuntimeFees, fee: (x: Fee) => bigint, a: Extract<Action, { type: "DeterministicStateInit" }>): bigint {
+  const entries = BigInt(a.stateInit.data.length);
+  const bytes = BigInt(stateInitDataBytes(a.stateInit));
+  return fee(f.deterministicStateInitBase) + fee(f.deterministicStateInitPerEntry) * entries + fee(f.deterministicStateInitPerByte) * bytes;
+}
+
 function unsupported(a: Action): never {
   throw new Error(`no fee for unsupported action ${a.type}`);
 }
 
 /**
  * nearcore config.rs `transfer_send_fee`: a transfer to a NEAR-implicit account also pays for
- * creating that account with a full-access key.
+ * creating that account with a full-access key; to a NEAR-deterministic (NEP-616) account for
+ * creating it without a key (the fee nearcore charges for key-less implicit accounts).
  */
 export function transferSendFee(f: RuntimeFees, senderIsReceiver: boolean, receiverId: string): bigint {
   const send = (fee: Parameters<typeof sendFee>[0]): bigint => sendFee(fee, senderIsReceiver);
   const base = send(f.transfer);
-  return isNearImplicitAccount(receiverId) ? base + send(f.createAccount) + send(f.addFullAccessKey) : base;
+  if (isNearImplicitAccount(receiverId)) return base + send(f.createAccount) + send(f.addFullAccessKey);
+  return isNearDeterministicAccount(receiverId) ? base + send(f.createAccount) : base;
 }
 
 /** nearcore config.rs `transfer_exec_fee`: the execution side of {@link transferSendFee}. */
 export function transferExecFee(f: RuntimeFees, receiverId: string): bigint {
   const base = f.transfer.execution;
-  return isNearImplicitAccount(receiverId) ? base + f.createAccount.execution + f.addFullAccessKey.execution : base;
+  if (isNearImplicitAccount(receiverId)) return base + f.createAccount.execution + f.addFullAccessKey.execution;
+  return isNearDeterministicAccount(receiverId) ? base + f.createAccount.execution : base;
 }
 
 /** Gas burnt on the sender's side to send `actions` to `receiverId`. */
@@ -145,6 +159,9 @@ export function totalSendFees(
       case "UseGlobalContract":
         total += send(f.useGlobalContractBase) + send(f.useGlobalContractPerIdentifierByte) * identifierLength(a);
         break;
+      case "DeterministicStateInit":
+        total += stateInitFee(f, send, a);
+        break;
       default:
         unsupported(a);
     }
@@ -181,6 +198,8 @@ export function execFee(p: RuntimeParameters, a: Action, receiverId: string): bi
       return f.deployGlobalContractBase.execution + f.deployGlobalContractPerByte.execution * BigInt(a.code.length);
     case "UseGlobalContract":
       return f.useGlobalContractBase.execution + f.useGlobalContractPerIdentifierByte.execution * identifierLength(a);
+    case "DeterministicStateInit":
+      return stateInitFee(f, (x) => x.execution, a);
     default:
       return unsupported(a);
   }
@@ -218,7 +237,9 @@ export function totalPrepaidSendFees(p: RuntimeParameters, actions: readonly Act
 }
 
 function depositOf(a: NonDelegateAction): bigint {
-  if (a.type === "Transfer" || a.type === "FunctionCall" || a.type === "TransferToGasKey") return a.deposit;
+  if (a.type === "Transfer" || a.type === "FunctionCall" || a.type === "TransferToGasKey" || a.type === "DeterministicStateInit") {
+    return a.deposit;
+  }
   return 0n;
 }
 

@@ -31,7 +31,10 @@ export type ActionsValidationErrorJson =
   | { UnsupportedProtocolFeature: { protocol_feature: string; version: number } }
   | { GasKeyInvalidNumNonces: { requested_nonces: number; limit: number } }
   | { AddGasKeyWithNonZeroBalance: { balance: string } }
-  | "GasKeyFunctionCallAllowanceNotAllowed";
+  | "GasKeyFunctionCallAllowanceNotAllowed"
+  | { InvalidDeterministicStateInitReceiver: { receiver_id: string; derived_id: string } }
+  | { DeterministicStateInitKeyLengthExceeded: { length: number; limit: number } }
+  | { DeterministicStateInitValueLengthExceeded: { length: number; limit: number } };
 
 export type InvalidTxErrorJson =
   | { InvalidAccessKeyError: InvalidAccessKeyErrorJson }

@@ -1,4 +1,5 @@
 import { isValidAccountId } from "@shardkit/primitives/accountId";
+import { deriveDeterministicAccountId } from "@shardkit/primitives/deterministicAccountId";
 import { KeyType, formatPublicKey } from "@shardkit/primitives/publicKey";
 import { functionCallPermissionOf, gasKeyInfoOf } from "@shardkit/primitives/accessKey";
 import type { Action } from "../transaction/index.js";
@@ -10,22 +11,27 @@ import { at } from "../must.js";
 
 /** nearcore names of the protocol features behind the actions shardkit does not execute. */
 const UNSUPPORTED_FEATURE: Partial<Record<Action["type"], string>> = {
-  DeterministicStateInit: "DeterministicAccountIds",
   DelegateV2: "DelegateV2",
 };
+
+/** nearcore version.rs: NEP-616 (DeterministicAccountIds) is stable from 82, FixDelegatedDeterministicStateInit from 85. */
+const DETERMINISTIC_ACCOUNT_IDS_VERSION = 82;
+const FIX_DELEGATED_DETERMINISTIC_STATE_INIT_VERSION = 85;
 
 const utf8Length = (s: string): number => Buffer.byteLength(s, "utf8");
 
 /**
  * nearcore verifier.rs `validate_actions`: the action count, DeleteAccount last, at most one
- * Delegate, each action's own limits (in order), then the total attached gas. Actions whose
- * protocol feature shardkit does not implement (DeterministicStateInit, DelegateV2) fail as
- * nearcore fails them on a protocol without the feature:
+ * Delegate, each action's own limits (in order), then the total attached gas. `receiverId` is
+ * the receiver of the transaction or receipt (a DeterministicStateInit must be sent to the id
+ * its state init derives). Actions whose protocol feature shardkit does not implement
+ * (DelegateV2) fail as nearcore fails them on a protocol without the feature:
  * `UnsupportedProtocolFeature{protocol_feature, version}`.
  */
 export function validateActions(
   p: RuntimeParameters,
   actions: readonly Action[],
+  receiverId: string,
   protocolVersion: number,
 ): ActionsValidationErrorJson | undefined {
   const limits = p.limits;
@@ -41,7 +47,7 @@ export function validateActions(
       if (foundDelegate) return "DelegateActionMustBeOnlyOne";
       foundDelegate = true;
     }
-    const err = validateAction(p, a, protocolVersion);
+    const err = validateAction(p, a, receiverId, protocolVersion);
     if (err !== undefined) return err;
   }
   let total = 0n;
@@ -59,7 +65,7 @@ function prepaidGasOf(a: Action): bigint {
   return 0n;
 }
 
-function validateAction(p: RuntimeParameters, a: Action, protocolVersion: number): ActionsValidationErrorJson | undefined {
+function validateAction(p: RuntimeParameters, a: Action, receiverId: string, protocolVersion: number): ActionsValidationErrorJson | undefined {
   const limits = p.limits;
   const feature = UNSUPPORTED_FEATURE[a.type];
   if (feature !== undefined) return { UnsupportedProtocolFeature: { protocol_feature: feature, version: protocolVersion } };
@@ -112,8 +118,15 @@ function validateAction(p: RuntimeParameters, a: Action, protocolVersion: number
     case "DeleteAccount":
       if (!isValidAccountId(a.beneficiaryId)) return { InvalidAccountId: { account_id: a.beneficiaryId } };
       return undefined;
-    case "Delegate":
-      return validateActions(p, a.delegateAction.actions, protocolVersion);
+    case "Delegate": {
+      // Before FixDelegatedDeterministicStateInit nearcore checked inner actions against the
+      // outer receiver (so a delegated state init could never pass).
+      const d = a.delegateAction;
+      const inner = protocolVersion >= FIX_DELEGATED_DETERMINISTIC_STATE_INIT_VERSION ? d.receiverId : receiverId;
+      return validateActions(p, d.actions, inner, protocolVersion);
+    }
+    case "DeterministicStateInit":
+      return validateDeterministicStateInit(p, a, receiverId, protocolVersion);
     default:
       return undefined;
   }
@@ -132,5 +145,36 @@ function validateGasKey(permission: Extract<Action, { type: "AddKey" }>["accessK
     return { GasKeyInvalidNumNonces: { requested_nonces: info.numNonces, limit: MAX_NONCES_FOR_GAS_KEY } };
   }
   if (info.balance !== 0n) return { AddGasKeyWithNonZeroBalance: { balance: info.balance.toString() } };
+  return undefined;
+}
+
+/**
+ * nearcore action_validation.rs `validate_deterministic_state_init`: an account-id identifier
+ * must be valid, the receiver must be the derived id, and each entry must fit the storage key
+ * and value limits.
+ */
+function validateDeterministicStateInit(
+  p: RuntimeParameters,
+  a: Extract<Action, { type: "DeterministicStateInit" }>,
+  receiverId: string,
+  protocolVersion: number,
+): ActionsValidationErrorJson | undefined {
+  if (protocolVersion < DETERMINISTIC_ACCOUNT_IDS_VERSION) {
+    return { UnsupportedProtocolFeature: { protocol_feature: "DeterministicAccountIds", version: protocolVersion } };
+  }
+  const code = a.stateInit.code;
+  if (code.kind === "AccountId" && !isValidAccountId(code.accountId)) return { InvalidAccountId: { account_id: code.accountId } };
+  const derivedId = deriveDeterministicAccountId(a.stateInit);
+  if (derivedId !== receiverId) {
+    return { InvalidDeterministicStateInitReceiver: { receiver_id: receiverId, derived_id: derivedId } };
+  }
+  for (const [key, value] of a.stateInit.data) {
+    if (BigInt(key.length) > p.wasm.maxLengthStorageKey) {
+      return { DeterministicStateInitKeyLengthExceeded: { length: key.length, limit: Number(p.wasm.maxLengthStorageKey) } };
+    }
+    if (BigInt(value.length) > p.wasm.maxLengthStorageValue) {
+      return { DeterministicStateInitValueLengthExceeded: { length: value.length, limit: Number(p.wasm.maxLengthStorageValue) } };
+    }
+  }
   return undefined;
 }

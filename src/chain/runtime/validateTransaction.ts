@@ -26,7 +26,7 @@ export function validateTransaction(
   const tx = stx.transaction;
   if (!isValidAccountId(tx.signerId)) return { InvalidSignerId: { signer_id: tx.signerId } };
   if (!isValidAccountId(tx.receiverId)) return { InvalidReceiverId: { receiver_id: tx.receiverId } };
-  const actionsError = validateActions(p, tx.actions, protocolVersion);
+  const actionsError = validateActions(p, tx.actions, tx.receiverId, protocolVersion);
   if (actionsError !== undefined) return { ActionsValidation: actionsError };
   const size = stx.size + signatureSize(stx);
   if (size > p.limits.maxTransactionSize) {

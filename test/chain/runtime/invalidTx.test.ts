@@ -289,9 +289,9 @@ describe("InvalidTxError at submission", () => {
         { InvalidAccountId: { account_id: "Not Valid" } },
       ],
       [
-        "UnsupportedProtocolFeature (deterministic state init)",
+        "InvalidDeterministicStateInitReceiver (a state init sent to a named account)",
         [{ type: "DeterministicStateInit", stateInit: { version: "V1", code: { kind: "AccountId", accountId: BOB }, data: [] }, deposit: 0n }],
-        { UnsupportedProtocolFeature: { protocol_feature: "DeterministicAccountIds", version: 85 } },
+        { InvalidDeterministicStateInitReceiver: { receiver_id: BOB, derived_id: "0s5361295ea6e92c46eeaf095f1ea5f7a352b12648" } },
       ],
     ];
     for (const [name, actions, expected] of cases) {

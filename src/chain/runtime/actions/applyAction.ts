@@ -12,6 +12,7 @@ import { deleteAccount } from "./deleteAccount.js";
 import { deleteKey } from "./deleteKey.js";
 import { deployContract } from "./deployContract.js";
 import { deployGlobalContract } from "./deployGlobalContract.js";
+import { deterministicStateInit } from "./deterministicStateInit.js";
 import { functionCall } from "./functionCall.js";
 import { stake } from "./stake.js";
 import { transfer } from "./transfer.js";
@@ -75,6 +76,9 @@ export function applyAction(env: ActionEnv, action: Action, index: number, actio
       break;
     case "WithdrawFromGasKey":
       withdrawFromGasKey(env, action, result);
+      break;
+    case "DeterministicStateInit":
+      deterministicStateInit(env, action, result);
       break;
     default:
       // Validation refuses every other action; a stored receipt carrying one is corrupt.

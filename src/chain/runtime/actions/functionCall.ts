@@ -70,7 +70,7 @@ function firstInvalidReceipt(env: ActionEnv, receipts: readonly NewReceipt[]): R
     if (inputs > p.limits.maxNumberInputDataDependencies) {
       return { NumberInputDataDependenciesExceeded: { number_of_input_data_dependencies: inputs, limit: p.limits.maxNumberInputDataDependencies } };
     }
-    const error = validateActions(p, r.body.actions, env.ctx.protocolVersion);
+    const error = validateActions(p, r.body.actions, r.receiverId, env.ctx.protocolVersion);
     if (error !== undefined) return { ActionsValidation: error };
   }
   return undefined;
