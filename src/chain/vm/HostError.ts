@@ -20,6 +20,7 @@ export type HostError =
   | { readonly name: "InvalidPromiseResultIndex"; readonly fields: { readonly result_idx: bigint } }
   | { readonly name: "InvalidRegisterId"; readonly fields: { readonly register_id: bigint } }
   | { readonly name: "InvalidReceiptIndex"; readonly fields: { readonly receipt_index: bigint } }
+  | { readonly name: "InvalidActionIndex"; readonly fields: { readonly action_index: bigint } }
   | { readonly name: "ProhibitedInView"; readonly fields: { readonly method_name: string } }
   | { readonly name: "Deprecated"; readonly fields: { readonly method_name: string } }
   | { readonly name: "NumberOfLogsExceeded"; readonly fields: { readonly limit: bigint } }
@@ -90,6 +91,10 @@ export function hostErrorDisplay(e: HostError): string {
       return "Accessed memory outside the bounds.";
     case "InvalidReceiptIndex":
       return `VM Logic returned an invalid receipt index: ${e.fields.receipt_index}`;
+    case "InvalidActionIndex":
+      // set_state_init_data_entry with an index that names no DeterministicStateInit of the
+      // promise: variant and wording are shardkit's (nearcore's receipt manager not seen).
+      return `Action index ${e.fields.action_index} does not name a DeterministicStateInit action of the promise`;
     case "InvalidAccountId":
       return "VM Logic returned an invalid account id";
     case "InvalidMethodName":

@@ -63,8 +63,28 @@ export class ReceiptManager {
     at(this.receipts, receiptIndex).refundTo = accountId;
   }
 
-  append(receiptIndex: number, action: Action): void {
-    at(this.receipts, receiptIndex).actions.push(action);
+  /** Appends `action`; returns its index in the receipt (what promise_batch_action_state_init answers). */
+  append(receiptIndex: number, action: Action): number {
+    const actions = at(this.receipts, receiptIndex).actions;
+    actions.push(action);
+    return actions.length - 1;
+  }
+
+  /**
+   * set_state_init_data_entry: adds (or, as a BTreeMap insert, replaces) one entry of the
+   * DeterministicStateInit at `actionIndex`, keeping the entries in key order. False when that
+   * index names no such action.
+   */
+  setStateInitDataEntry(receiptIndex: number, actionIndex: bigint, key: Uint8Array, value: Uint8Array): boolean {
+    const actions = at(this.receipts, receiptIndex).actions;
+    const i = Number(actionIndex);
+    const a = actionIndex < BigInt(actions.length) ? actions[i] : undefined;
+    if (a?.type !== "DeterministicStateInit") return false;
+    const data = a.stateInit.data.filter(([k]) => Buffer.compare(k, key) !== 0);
+    data.push([key, value]);
+    data.sort(([x], [y]) => Buffer.compare(x, y));
+    actions[i] = { ...a, stateInit: { ...a.stateInit, data } };
+    return true;
   }
 
   appendFunctionCall(receiptIndex: number, methodName: string, args: Uint8Array, deposit: bigint, gas: bigint, weight: bigint): void {

@@ -119,10 +119,8 @@ describe("runContract", () => {
        (func (export "resume_id") (drop (call $resume_id (i64.const 0) (i64.const 0) (i64.const 0) (i64.const 0))))`,
     );
     expect(run(unimplemented, "ok").error).toBeUndefined();
-    expect(run(unimplemented, "call").error).toEqual({
-      kind: "HostError",
-      error: { name: "Deprecated", fields: { method_name: "promise_batch_action_state_init" } },
-    });
+    // Implemented since NEP-616 (protocol 82): an empty code hash is malformed.
+    expect(run(unimplemented, "call").error).toEqual({ kind: "HostError", error: { name: "ContractCodeHashMalformed" } });
     // Implemented since protocol 85 (YieldWithId): an empty yield id is malformed.
     expect(run(unimplemented, "resume_id").error).toEqual({ kind: "HostError", error: { name: "YieldIdMalformed" } });
   });

@@ -15,7 +15,7 @@ import { promiseImports } from "./promiseImports.js";
 import { promiseResultImports } from "./promiseResultImports.js";
 import { registerImports } from "./registerImports.js";
 import { storageImports } from "./storageImports.js";
-import { unsupportedImports } from "./unsupportedImports.js";
+import { stateInitImports } from "./stateInitImports.js";
 import { validatorImports } from "./validatorImports.js";
 import { yieldImports } from "./yieldImports.js";
 import { refundToImports } from "./refundToImports.js";
@@ -106,7 +106,7 @@ export function hostFunctions(l: VmLogic): Record<string, HostImports> {
       ...yieldImports(l),
       ...refundToImports(l),
       ...validatorImports(l),
-      ...unsupportedImports(l),
+      ...stateInitImports(l),
     }),
     // Only the instrumentation calls these, with non-negative values: no conversion on the hot path.
     internal: internalImports(l),
