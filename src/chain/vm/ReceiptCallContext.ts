@@ -1,5 +1,6 @@
 import { publicKeyToBorsh } from "@shardkit/primitives/publicKey";
 import { sha256 } from "../primitives/sha256.js";
+import type { GlobalContractRef } from "../primitives/account.js";
 import type { FunctionCallInput } from "../runtime/functionCallExecutor.js";
 import { actionHash, dataId } from "../runtime/receiptId.js";
 import type { VmContext } from "./VmContext.js";
@@ -45,6 +46,7 @@ export class ReceiptCallContext implements VmContext {
   readonly isView = false;
   readonly outputDataReceivers: readonly string[];
   readonly codeHash: Uint8Array;
+  readonly globalContract: GlobalContractRef | undefined;
   private hash: Uint8Array | undefined;
   private seed: Uint8Array | undefined;
   private signerPk: Uint8Array | undefined;
@@ -72,6 +74,7 @@ export class ReceiptCallContext implements VmContext {
     // receivers, so an earlier action's value_return pays no data-receipt bytes.
     this.outputDataReceivers = call.isLastAction && body.outputDataReceivers.length > 0 ? body.outputDataReceivers.map((r) => r.receiverId) : NO_RECEIVERS;
     this.codeHash = account.codeHash;
+    this.globalContract = account.globalContract;
   }
 
   get signerAccountPk(): Uint8Array {

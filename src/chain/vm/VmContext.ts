@@ -1,3 +1,5 @@
+import type { GlobalContractRef } from "../primitives/account.js";
+
 /**
  * nearcore `VMContext`: what a contract call sees of the receipt, the block and the account.
  * u64 values are bigint because they cross the wasm boundary as i64.
@@ -32,6 +34,8 @@ export interface VmContext {
   readonly isView: boolean;
   /** Receivers of this receipt's result (value_return charges data-receipt bytes per receiver). */
   readonly outputDataReceivers: readonly string[];
-  /** sha256 of the account's code (current_contract_code). */
+  /** sha256 of the account's local code, all zeros without one (current_contract_code). */
   readonly codeHash: Uint8Array;
+  /** The global contract the account runs instead, if any (current_contract_code). */
+  readonly globalContract?: GlobalContractRef | undefined;
 }

@@ -79,6 +79,7 @@ export function viewFunctionCall(call: ViewCall): CallFunctionOutcome {
       isView: true,
       outputDataReceivers: [],
       codeHash: account.codeHash,
+      globalContract: account.globalContract,
     },
     params: call.params,
     ext: stateExternal(state, accountId, call.block.validatorStakes),

@@ -166,6 +166,22 @@ const CONTEXT: HostCase[] = [
     units: { base: 1 },
   },
   {
+    name: "current_contract_code of a global contract by hash (NEP-616 mode 2)",
+    context: { codeHash: new Uint8Array(32), globalContract: { kind: "CodeHash", codeHash: new Uint8Array(32).fill(6) } },
+    call: (k) => k.env.current_contract_code(3n),
+    result: 2n,
+    units: merge({ base: 1 }, toRegister(32)),
+    check: (k) => expect(k.register(3n)).toEqual(new Uint8Array(32).fill(6)),
+  },
+  {
+    name: "current_contract_code of a global contract by account id (NEP-616 mode 3)",
+    context: { codeHash: new Uint8Array(32), globalContract: { kind: "AccountId", accountId: "lib.test.near" } },
+    call: (k) => k.env.current_contract_code(3n),
+    result: 3n,
+    units: merge({ base: 1 }, toRegister(13)),
+    check: (k) => expect(Buffer.from(k.register(3n)!).toString()).toBe("lib.test.near"),
+  },
+  {
     name: "signer_account_id in a view",
     context: { isView: true },
     call: (k) => k.env.signer_account_id(1n),

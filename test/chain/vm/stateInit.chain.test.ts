@@ -33,6 +33,16 @@ const SPAWNER = contract(
      (call $promise_return (local.get $p)))`,
 );
 
+/** `who`: panics unless current_contract_code says "global by account id" (3); returns the id it names. */
+const WHO = contract(
+  `(import "env" "current_contract_code" (func $code (param i64) (result i64)))
+   (import "env" "value_return" (func $value_return (param i64 i64)))
+   (import "env" "panic" (func $panic))`,
+  `(func (export "who")
+     (if (i64.ne (call $code (i64.const 1)) (i64.const 3)) (then (call $panic)))
+     (call $value_return (i64.const -1) (i64.const 1)))`,
+);
+
 describe("DeterministicStateInit from a contract", () => {
   it("a contract's state init creates the derived account on another shard; the unneeded deposit goes back to the contract", async () => {
     const chain = await openChain();
@@ -62,5 +72,20 @@ describe("DeterministicStateInit from a contract", () => {
     expect(chain.at(chain.head()).account(ALICE)!.amount).toBeLessThan(alice0);
     expect(alice0 - chain.at(chain.head()).account(ALICE)!.amount).toBeLessThan(deposit);
     expect(sumOfBalances(chain)).toBe(BigInt(chain.head().view.header.total_supply));
+  });
+
+  it("current_contract_code on a deterministic account names its global contract (mode 3 and the deployer id)", async () => {
+    const chain = await openChain();
+    settle(chain, submit(chain, CAROL, CAROL, [{ type: "DeployGlobalContract", code: WHO, deployMode: "AccountId" }]));
+    const key = globalContractCodeKey({ kind: "AccountId", accountId: CAROL });
+    while (!chain.shardLayout.shardIds.every((s) => chain.at(chain.head()).shard(s).get(key) !== undefined)) chain.produceBlock();
+    const state = { version: "V1" as const, code: { kind: "AccountId" as const, accountId: CAROL }, data: [] };
+    const id = deriveDeterministicAccountId(state);
+    const o = outcomeOf(settle(chain, submit(chain, ALICE, id, [{ type: "DeterministicStateInit", stateInit: state, deposit: 0n }])));
+    expect(o.status).toEqual({ SuccessValue: "" });
+    const got = chain.at(chain.head()).callFunction(id, "who", new Uint8Array());
+    expect(got.ok && Buffer.from(got.result).toString()).toBe(CAROL);
+    const called = outcomeOf(settle(chain, submit(chain, ALICE, id, [call("who")])));
+    expect(called.status).toEqual({ SuccessValue: Buffer.from(CAROL).toString("base64") });
   });
 });

@@ -71,8 +71,23 @@ export function contextImports(l: VmLogic): HostImports {
       l.gas.payBase("base");
       return l.storageUsage;
     },
+    /**
+     * nearcore `current_contract_code` (NEP-616), the account's `AccountContract`: 0 none,
+     * 1 local (register: its code hash), 2 global by hash (register: the hash), 3 global by
+     * account id (register: the deployer's id), as near-sdk and nearcore's sharded test
+     * contract read it.
+     */
     current_contract_code(reg: bigint): bigint {
       l.gas.payBase("base");
+      const g = l.context.globalContract;
+      if (g?.kind === "CodeHash") {
+        l.writeRegister(reg, g.codeHash);
+        return 2n;
+      }
+      if (g?.kind === "AccountId") {
+        l.writeRegister(reg, utf8(g.accountId));
+        return 3n;
+      }
       if (l.context.codeHash.every((b) => b === 0)) return 0n;
       l.writeRegister(reg, l.context.codeHash);
       return 1n;
