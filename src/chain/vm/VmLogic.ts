@@ -88,6 +88,10 @@ export class VmLogic {
   private readonly registersMemoryLimit: number;
   /** Bytes every contract-data record adds to storage usage beyond key and value (40). */
   readonly storageNumExtraBytesRecord: number;
+  /** Bytes an account itself counts in storage usage (100). */
+  readonly storageNumBytesAccount: number;
+  /** yoctoNEAR of balance each byte of storage usage needs (10^19). */
+  readonly storageAmountPerByte: bigint;
 
   constructor(
     context: VmContext,
@@ -102,6 +106,8 @@ export class VmLogic {
     this.maxRegisterSize = Number(params.wasm.maxRegisterSize);
     this.registersMemoryLimit = Number(params.wasm.registersMemoryLimit);
     this.storageNumExtraBytesRecord = params.storageNumExtraBytesRecord;
+    this.storageNumBytesAccount = params.storageNumBytesAccount;
+    this.storageAmountPerByte = params.storageAmountPerByte;
     this.begin(context, ext, newDataId, timeLimitMs, viewGasLimit);
   }
 

@@ -207,6 +207,10 @@ const ECONOMICS: HostCase[] = [
   },
   { name: "account_locked_balance", call: (k) => k.env.account_locked_balance(0n), units: merge({ base: 1 }, toMemory(16)), check: u128At(0, 7n) },
   { name: "attached_deposit", call: (k) => k.env.attached_deposit(16n), units: merge({ base: 1 }, toMemory(16)), check: u128At(16, 5n) },
+  // NEP-616 storage parameters (nearcore logic tests `test_storage_config_*`), at protocol 85's values; also in views.
+  { name: "storage_config_byte_cost", call: (k) => k.env.storage_config_byte_cost(48n), units: merge({ base: 1 }, toMemory(16)), check: u128At(48, 10n ** 19n) },
+  { name: "storage_config_num_bytes_account", context: { isView: true }, call: (k) => k.env.storage_config_num_bytes_account(), result: 100n, units: { base: 1 } },
+  { name: "storage_config_num_extra_bytes_record", call: (k) => k.env.storage_config_num_extra_bytes_record(), result: 40n, units: { base: 1 } },
   { name: "prepaid_gas", call: (k) => k.env.prepaid_gas(), result: 300n * TGAS, units: { base: 1 } },
   { name: "used_gas counts its own base fee", call: (k) => k.env.used_gas(), result: E.base, units: { base: 1 } },
   {
