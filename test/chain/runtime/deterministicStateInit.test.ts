@@ -7,6 +7,8 @@ import { globalContractCodeKey } from "../../../src/chain/runtime/runtimeTrieKey
 import { validateActions } from "../../../src/chain/runtime/validateActions.js";
 import type { Action, DeterministicAccountStateInit } from "../../../src/chain/transaction/index.js";
 import { devKeyPair } from "../../../src/chain/genesis/devKey.js";
+import { signDelegateAction } from "../../../src/chain/transaction/index.js";
+import { formatPublicKey } from "@shardkit/primitives/publicKey";
 import {
   ALICE,
   BOB,
@@ -201,5 +203,24 @@ describe("DeterministicStateInit", () => {
     expect(validateActions(P, [delegate(id)], BOB, 85)).toBeUndefined();
     expect(validateActions(P, [delegate(id)], BOB, 84)).toEqual({ InvalidDeterministicStateInitReceiver: { receiver_id: BOB, derived_id: id } });
     expect(validateActions(P, [delegate(CAROL)], BOB, 85)).toEqual({ InvalidDeterministicStateInitReceiver: { receiver_id: CAROL, derived_id: id } });
+  });
+
+  it("a meta transaction (relayed Delegate) creates the account: the relayer pays, the deposit is refunded to the sender", async () => {
+    const chain = await chainWithGlobalKv();
+    const s = stateInit([["root", "bob"]]);
+    const id = deriveDeterministicAccountId(s);
+    const key = devKeyPair(BOB);
+    const nonce = (chain.at(chain.head()).accessKey(BOB, formatPublicKey(key.publicKey))?.nonce ?? 0n) + 1n;
+    const d = signDelegateAction(
+      { senderId: BOB, receiverId: id, actions: [init(s, NEAR)], nonce, maxBlockHeight: BigInt(chain.head().height + 100), publicKey: key.publicKey },
+      key,
+    );
+    const b0 = balanceOf(chain, BOB);
+    const o = outcomeOf(settle(chain, submit(chain, CAROL, BOB, [d])));
+    expect(o.status).toEqual({ SuccessValue: "" });
+    expect(chain.at(chain.head()).account(id)).toMatchObject({ amount: 0n, storageUsage: 162, globalContractAccountId: ALICE });
+    expect(get(chain, id, "root")).toBe('"bob"');
+    // The relayer paid the deposit with the gas; the unneeded deposit goes to the sender (the inner receipt's predecessor).
+    expect(balanceOf(chain, BOB)).toBe(b0 + NEAR);
   });
 });
