@@ -5,7 +5,7 @@ import type { Chain } from "../../../src/chain/node.js";
 import { NEARCORE_RUNTIME_PARAMETERS as P } from "../../../src/chain/runtime/parameters.js";
 import { globalContractCodeKey } from "../../../src/chain/runtime/runtimeTrieKeys.js";
 import { validateActions } from "../../../src/chain/runtime/validateActions.js";
-import type { Action, DeterministicAccountStateInit } from "../../../src/chain/transaction/index.js";
+import type { Action, DeterministicAccountStateInit, DeterministicStateInitAction } from "../../../src/chain/transaction/index.js";
 import { devKeyPair } from "../../../src/chain/genesis/devKey.js";
 import { signDelegateAction } from "../../../src/chain/transaction/index.js";
 import { formatPublicKey } from "@shardkit/primitives/publicKey";
@@ -41,7 +41,7 @@ function stateInit(data: [string, Uint8Array | string][], accountId = ALICE): De
   entries.sort((a, b) => Buffer.compare(Buffer.from(a[0]), Buffer.from(b[0])));
   return { version: "V1", code: { kind: "AccountId", accountId }, data: entries };
 }
-const init = (s: DeterministicAccountStateInit, deposit: bigint): Action => ({ type: "DeterministicStateInit", stateInit: s, deposit });
+const init = (s: DeterministicAccountStateInit, deposit: bigint): DeterministicStateInitAction => ({ type: "DeterministicStateInit", stateInit: s, deposit });
 
 /** A chain where ALICE's kv contract (by account id) has reached every shard. */
 async function chainWithGlobalKv(): Promise<Chain> {
