@@ -8,6 +8,7 @@ import {
   MIN_GAS_KEY_BORSH_LENGTH,
   NONCE_VALUE_LENGTH,
 } from "./gasKeys.js";
+import { delegateBodyOf } from "./delegateBody.js";
 import { isNearImplicitAccount } from "./implicitAccount.js";
 import { sendFee, type Fee, type RuntimeFees, type RuntimeParameters } from "./parameters.js";
 
@@ -134,8 +135,9 @@ export function totalSendFees(
       case "DeleteAccount":
         total += send(f.deleteAccount);
         break;
-      case "Delegate": {
-        const d = a.delegateAction;
+      case "Delegate":
+      case "DelegateV2": {
+        const d = delegateBodyOf(a)!;
         total += send(f.delegate) + totalSendFees(p, senderIsReceiver, d.actions, d.receiverId);
         break;
       }
@@ -176,6 +178,7 @@ export function execFee(p: RuntimeParameters, a: Action, receiverId: string): bi
     case "DeleteAccount":
       return f.deleteAccount.execution;
     case "Delegate":
+    case "DelegateV2":
       return f.delegate.execution;
     case "DeployGlobalContract":
       return f.deployGlobalContractBase.execution + f.deployGlobalContractPerByte.execution * BigInt(a.code.length);
@@ -193,8 +196,8 @@ export function execFee(p: RuntimeParameters, a: Action, receiverId: string): bi
 export function totalPrepaidExecFees(p: RuntimeParameters, actions: readonly Action[], receiverId: string): bigint {
   let total = 0n;
   for (const a of actions) {
-    if (a.type === "Delegate") {
-      const d = a.delegateAction;
+    const d = delegateBodyOf(a);
+    if (d !== undefined) {
       total +=
         totalPrepaidExecFees(p, d.actions, d.receiverId) +
         execFee(p, a, d.receiverId) +
@@ -210,8 +213,8 @@ export function totalPrepaidExecFees(p: RuntimeParameters, actions: readonly Act
 export function totalPrepaidSendFees(p: RuntimeParameters, actions: readonly Action[]): bigint {
   let total = 0n;
   for (const a of actions) {
-    if (a.type !== "Delegate") continue;
-    const d = a.delegateAction;
+    const d = delegateBodyOf(a);
+    if (d === undefined) continue;
     total += totalSendFees(p, d.senderId === d.receiverId, d.actions, d.receiverId);
   }
   return total;
@@ -226,8 +229,8 @@ function depositOf(a: NonDelegateAction): bigint {
 export function totalDeposit(actions: readonly Action[]): bigint {
   let total = 0n;
   for (const a of actions) {
-    if (a.type === "Delegate") total += totalDeposit(a.delegateAction.actions);
-    else if (a.type !== "DelegateV2") total += depositOf(a);
+    const d = delegateBodyOf(a);
+    total += d === undefined ? depositOf(a as NonDelegateAction) : totalDeposit(d.actions);
   }
   return total;
 }
@@ -236,7 +239,8 @@ export function totalDeposit(actions: readonly Action[]): bigint {
 export function totalPrepaidGas(actions: readonly Action[]): bigint {
   let total = 0n;
   for (const a of actions) {
-    if (a.type === "Delegate") total += totalPrepaidGas(a.delegateAction.actions);
+    const d = delegateBodyOf(a);
+    if (d !== undefined) total += totalPrepaidGas(d.actions);
     else if (a.type === "FunctionCall") total += a.gas;
   }
   return total;

@@ -2,6 +2,7 @@ import { isValidAccountId } from "@shardkit/primitives/accountId";
 import { KeyType, formatPublicKey } from "@shardkit/primitives/publicKey";
 import { functionCallPermissionOf, gasKeyInfoOf } from "@shardkit/primitives/accessKey";
 import type { Action } from "../transaction/index.js";
+import { delegateBodyOf } from "./delegateBody.js";
 import { MAX_NONCES_FOR_GAS_KEY } from "./gasKeys.js";
 import type { ActionsValidationErrorJson } from "./invalidTxError.js";
 import { U64_MAX } from "../primitives/integerLimits.js";
@@ -11,15 +12,14 @@ import { at } from "../must.js";
 /** nearcore names of the protocol features behind the actions shardkit does not execute. */
 const UNSUPPORTED_FEATURE: Partial<Record<Action["type"], string>> = {
   DeterministicStateInit: "DeterministicAccountIds",
-  DelegateV2: "DelegateV2",
 };
 
 const utf8Length = (s: string): number => Buffer.byteLength(s, "utf8");
 
 /**
  * nearcore verifier.rs `validate_actions`: the action count, DeleteAccount last, at most one
- * Delegate, each action's own limits (in order), then the total attached gas. Actions whose
- * protocol feature shardkit does not implement (DeterministicStateInit, DelegateV2) fail as
+ * Delegate or DelegateV2, each action's own limits (in order), then the total attached gas. Actions whose
+ * protocol feature shardkit does not implement (DeterministicStateInit) fail as
  * nearcore fails them on a protocol without the feature:
  * `UnsupportedProtocolFeature{protocol_feature, version}`.
  */
@@ -37,7 +37,7 @@ export function validateActions(
     const a = at(actions, i);
     if (a.type === "DeleteAccount") {
       if (i + 1 < actions.length) return "DeleteActionMustBeFinal";
-    } else if (a.type === "Delegate") {
+    } else if (a.type === "Delegate" || a.type === "DelegateV2") {
       if (foundDelegate) return "DelegateActionMustBeOnlyOne";
       foundDelegate = true;
     }
@@ -55,7 +55,8 @@ export function validateActions(
 
 function prepaidGasOf(a: Action): bigint {
   if (a.type === "FunctionCall") return a.gas;
-  if (a.type === "Delegate") return a.delegateAction.actions.reduce((n, x) => n + prepaidGasOf(x), 0n);
+  const d = delegateBodyOf(a);
+  if (d !== undefined) return d.actions.reduce((n, x) => n + prepaidGasOf(x), 0n);
   return 0n;
 }
 
@@ -113,7 +114,8 @@ function validateAction(p: RuntimeParameters, a: Action, protocolVersion: number
       if (!isValidAccountId(a.beneficiaryId)) return { InvalidAccountId: { account_id: a.beneficiaryId } };
       return undefined;
     case "Delegate":
-      return validateActions(p, a.delegateAction.actions, protocolVersion);
+    case "DelegateV2":
+      return validateActions(p, delegateBodyOf(a)!.actions, protocolVersion);
     default:
       return undefined;
   }

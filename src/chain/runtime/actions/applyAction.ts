@@ -62,6 +62,7 @@ export function applyAction(env: ActionEnv, action: Action, index: number, actio
       deleteAccount(env, action, result);
       break;
     case "Delegate":
+    case "DelegateV2":
       delegate(env, action, result);
       break;
     case "DeployGlobalContract":
