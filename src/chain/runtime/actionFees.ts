@@ -9,7 +9,7 @@ import {
   NONCE_VALUE_LENGTH,
 } from "./gasKeys.js";
 import { delegateBodyOf } from "./delegateBody.js";
-import { isNearImplicitAccount } from "./implicitAccount.js";
+import { isEthImplicitAccount, isNearImplicitAccount } from "./implicitAccount.js";
 import { sendFee, type Fee, type RuntimeFees, type RuntimeParameters } from "./parameters.js";
 
 /*
@@ -79,18 +79,20 @@ function unsupported(a: Action): never {
 
 /**
  * nearcore config.rs `transfer_send_fee`: a transfer to a NEAR-implicit account also pays for
- * creating that account with a full-access key.
+ * creating that account with a full-access key, one to an ETH-implicit account for creating it.
  */
 export function transferSendFee(f: RuntimeFees, senderIsReceiver: boolean, receiverId: string): bigint {
   const send = (fee: Parameters<typeof sendFee>[0]): bigint => sendFee(fee, senderIsReceiver);
   const base = send(f.transfer);
-  return isNearImplicitAccount(receiverId) ? base + send(f.createAccount) + send(f.addFullAccessKey) : base;
+  if (isNearImplicitAccount(receiverId)) return base + send(f.createAccount) + send(f.addFullAccessKey);
+  return isEthImplicitAccount(receiverId) ? base + send(f.createAccount) : base;
 }
 
 /** nearcore config.rs `transfer_exec_fee`: the execution side of {@link transferSendFee}. */
 export function transferExecFee(f: RuntimeFees, receiverId: string): bigint {
   const base = f.transfer.execution;
-  return isNearImplicitAccount(receiverId) ? base + f.createAccount.execution + f.addFullAccessKey.execution : base;
+  if (isNearImplicitAccount(receiverId)) return base + f.createAccount.execution + f.addFullAccessKey.execution;
+  return isEthImplicitAccount(receiverId) ? base + f.createAccount.execution : base;
 }
 
 /** Gas burnt on the sender's side to send `actions` to `receiverId`. */

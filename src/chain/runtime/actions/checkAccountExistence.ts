@@ -1,11 +1,11 @@
 import type { Action } from "../../transaction/index.js";
 import type { ActionErrorKindJson } from "../actionError.js";
-import { isNearImplicitAccount } from "../implicitAccount.js";
+import { isImplicitAccount } from "../implicitAccount.js";
 import type { ActionEnv } from "./ActionEnv.js";
 
 /**
  * nearcore actions.rs `check_account_existence`: CreateAccount needs a free (named) id; a
- * Transfer may create a NEAR-implicit account when it is the receipt's only action and not a
+ * Transfer may create a NEAR- or ETH-implicit account when it is the receipt's only action and not a
  * refund; every other action needs the account.
  */
 export function checkAccountExistence(env: ActionEnv, action: Action, implicitCreationEligible: boolean): ActionErrorKindJson | undefined {
@@ -13,10 +13,10 @@ export function checkAccountExistence(env: ActionEnv, action: Action, implicitCr
   switch (action.type) {
     case "CreateAccount":
       if (env.account !== undefined) return { AccountAlreadyExists: { account_id: id } };
-      if (isNearImplicitAccount(id)) return { OnlyImplicitAccountCreationAllowed: { account_id: id } };
+      if (isImplicitAccount(id)) return { OnlyImplicitAccountCreationAllowed: { account_id: id } };
       return undefined;
     case "Transfer":
-      if (env.account === undefined && !(implicitCreationEligible && isNearImplicitAccount(id))) {
+      if (env.account === undefined && !(implicitCreationEligible && isImplicitAccount(id))) {
         return { AccountDoesNotExist: { account_id: id } };
       }
       return undefined;
