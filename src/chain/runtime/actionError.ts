@@ -49,6 +49,7 @@ export type ActionErrorKindJson =
   | { DelegateActionAccessKeyError: InvalidAccessKeyErrorJson }
   | { DelegateActionInvalidNonce: { delegate_nonce: number; ak_nonce: number } }
   | { DelegateActionNonceTooLarge: { delegate_nonce: number; upper_bound: number } }
+  | { DelegateActionInvalidNonceIndex: { nonce_index: number; num_nonces: number } }
   | { GlobalContractDoesNotExist: { identifier: { CodeHash: string } | { AccountId: string } } }
   | { GasKeyDoesNotExist: { account_id: string; public_key: string } }
   | { InsufficientGasKeyBalance: { account_id: string; public_key: string; balance: string; required: string } }

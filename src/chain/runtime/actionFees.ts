@@ -9,14 +9,15 @@ import {
   NONCE_VALUE_LENGTH,
 } from "./gasKeys.js";
 import { stateInitDataBytes } from "@shardkit/primitives/deterministicAccountId";
-import { isNearDeterministicAccount, isNearImplicitAccount } from "./implicitAccount.js";
+import { delegateBodyOf } from "./delegateBody.js";
+import { isEthImplicitAccount, isNearDeterministicAccount, isNearImplicitAccount } from "./implicitAccount.js";
 import { sendFee, type Fee, type RuntimeFees, type RuntimeParameters } from "./parameters.js";
 
 /*
  * Gas fees of actions, after nearcore runtime/runtime/src/config.rs (total_send_fees,
  * exec_fee, total_prepaid_exec_fees, total_prepaid_send_fees, total_deposit,
  * total_prepaid_gas). All gas is bigint so that u64 overflow can be detected by the caller.
- * Actions shardkit rejects at validation (DelegateV2) never get here; asking their fee is a bug.
+ * Every action of protocol 85 has its fee; an unknown action type here is a bug.
  */
 
 const utf8Length = (s: string): number => Buffer.byteLength(s, "utf8");
@@ -89,21 +90,21 @@ function unsupported(a: Action): never {
 
 /**
  * nearcore config.rs `transfer_send_fee`: a transfer to a NEAR-implicit account also pays for
- * creating that account with a full-access key; to a NEAR-deterministic (NEP-616) account for
- * creating it without a key (the fee nearcore charges for key-less implicit accounts).
+ * creating that account with a full-access key; one to an ETH-implicit or NEAR-deterministic
+ * (NEP-616) account for creating it without a key.
  */
 export function transferSendFee(f: RuntimeFees, senderIsReceiver: boolean, receiverId: string): bigint {
   const send = (fee: Parameters<typeof sendFee>[0]): bigint => sendFee(fee, senderIsReceiver);
   const base = send(f.transfer);
   if (isNearImplicitAccount(receiverId)) return base + send(f.createAccount) + send(f.addFullAccessKey);
-  return isNearDeterministicAccount(receiverId) ? base + send(f.createAccount) : base;
+  return isEthImplicitAccount(receiverId) || isNearDeterministicAccount(receiverId) ? base + send(f.createAccount) : base;
 }
 
 /** nearcore config.rs `transfer_exec_fee`: the execution side of {@link transferSendFee}. */
 export function transferExecFee(f: RuntimeFees, receiverId: string): bigint {
   const base = f.transfer.execution;
   if (isNearImplicitAccount(receiverId)) return base + f.createAccount.execution + f.addFullAccessKey.execution;
-  return isNearDeterministicAccount(receiverId) ? base + f.createAccount.execution : base;
+  return isEthImplicitAccount(receiverId) || isNearDeterministicAccount(receiverId) ? base + f.createAccount.execution : base;
 }
 
 /** Gas burnt on the sender's side to send `actions` to `receiverId`. */
@@ -148,8 +149,9 @@ export function totalSendFees(
       case "DeleteAccount":
         total += send(f.deleteAccount);
         break;
-      case "Delegate": {
-        const d = a.delegateAction;
+      case "Delegate":
+      case "DelegateV2": {
+        const d = delegateBodyOf(a)!;
         total += send(f.delegate) + totalSendFees(p, senderIsReceiver, d.actions, d.receiverId);
         break;
       }
@@ -193,6 +195,7 @@ export function execFee(p: RuntimeParameters, a: Action, receiverId: string): bi
     case "DeleteAccount":
       return f.deleteAccount.execution;
     case "Delegate":
+    case "DelegateV2":
       return f.delegate.execution;
     case "DeployGlobalContract":
       return f.deployGlobalContractBase.execution + f.deployGlobalContractPerByte.execution * BigInt(a.code.length);
@@ -212,8 +215,8 @@ export function execFee(p: RuntimeParameters, a: Action, receiverId: string): bi
 export function totalPrepaidExecFees(p: RuntimeParameters, actions: readonly Action[], receiverId: string): bigint {
   let total = 0n;
   for (const a of actions) {
-    if (a.type === "Delegate") {
-      const d = a.delegateAction;
+    const d = delegateBodyOf(a);
+    if (d !== undefined) {
       total +=
         totalPrepaidExecFees(p, d.actions, d.receiverId) +
         execFee(p, a, d.receiverId) +
@@ -229,8 +232,8 @@ export function totalPrepaidExecFees(p: RuntimeParameters, actions: readonly Act
 export function totalPrepaidSendFees(p: RuntimeParameters, actions: readonly Action[]): bigint {
   let total = 0n;
   for (const a of actions) {
-    if (a.type !== "Delegate") continue;
-    const d = a.delegateAction;
+    const d = delegateBodyOf(a);
+    if (d === undefined) continue;
     total += totalSendFees(p, d.senderId === d.receiverId, d.actions, d.receiverId);
   }
   return total;
@@ -247,8 +250,8 @@ function depositOf(a: NonDelegateAction): bigint {
 export function totalDeposit(actions: readonly Action[]): bigint {
   let total = 0n;
   for (const a of actions) {
-    if (a.type === "Delegate") total += totalDeposit(a.delegateAction.actions);
-    else if (a.type !== "DelegateV2") total += depositOf(a);
+    const d = delegateBodyOf(a);
+    total += d === undefined ? depositOf(a as NonDelegateAction) : totalDeposit(d.actions);
   }
   return total;
 }
@@ -257,7 +260,8 @@ export function totalDeposit(actions: readonly Action[]): bigint {
 export function totalPrepaidGas(actions: readonly Action[]): bigint {
   let total = 0n;
   for (const a of actions) {
-    if (a.type === "Delegate") total += totalPrepaidGas(a.delegateAction.actions);
+    const d = delegateBodyOf(a);
+    if (d !== undefined) total += totalPrepaidGas(d.actions);
     else if (a.type === "FunctionCall") total += a.gas;
   }
   return total;

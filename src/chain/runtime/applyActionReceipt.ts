@@ -1,4 +1,5 @@
 import type { Account } from "../primitives/account.js";
+import { accountContractOf, type AccountContract } from "./accountContract.js";
 import { latin1ToBytes } from "../primitives/latin1.js";
 import { ActionResult, type NewReceipt, type StakeProposal } from "./ActionResult.js";
 import type { ActionEnv } from "./actions/ActionEnv.js";
@@ -72,7 +73,10 @@ export function applyActionReceipt(ctx: ApplyContext, su: StateUpdate, receipt: 
     promiseResults,
   };
   const result = new ActionResult(p.fees.actionReceiptCreation.execution);
+  // ExecutionMetadata V4: the receiver's contract before each action; slots after a failure stay None.
+  const contracts: AccountContract[] = body.actions.map(() => null);
   for (let i = 0; i < body.actions.length; i++) {
+    contracts[i] = accountContractOf(env.account);
     result.merge(applyAction(env, at(body.actions, i), i, body.actions));
     if (result.error !== undefined) {
       result.error.index = i;
@@ -168,8 +172,9 @@ export function applyActionReceipt(ctx: ApplyContext, su: StateUpdate, receipt: 
       tokensBurnt,
       executorId: accountId,
       status,
-      metadataVersion: 3,
+      metadataVersion: 4,
       gasProfile: result.gasProfile,
+      contracts,
     },
     newReceipts,
     burnt,

@@ -3,6 +3,7 @@ import { base64Encode } from "../primitives/base64.js";
 import { sha256, sha256Utf8 } from "../primitives/sha256.js";
 import type { TxExecutionErrorJson } from "./actionError.js";
 import { at } from "../must.js";
+import { toAccountContractView, type AccountContract, type AccountContractView } from "./accountContract.js";
 
 /** How a transaction or receipt ended (nearcore `ExecutionStatus`). */
 export type ExecutionStatus =
@@ -10,7 +11,10 @@ export type ExecutionStatus =
   | { readonly kind: "SuccessReceiptId"; readonly receiptId: Uint8Array }
   | { readonly kind: "Failure"; readonly error: TxExecutionErrorJson };
 
-/** nearcore `ExecutionOutcome` of a transaction (metadata V1) or a receipt (metadata V3). */
+/**
+ * nearcore `ExecutionOutcome` of a transaction (metadata V1) or a receipt (metadata V4 since
+ * protocol 85, ExecutionMetadataV4; records written before that keep V3).
+ */
 export interface ExecutionOutcome {
   /** Transaction hash or receipt id. */
   readonly id: Uint8Array;
@@ -21,10 +25,17 @@ export interface ExecutionOutcome {
   readonly tokensBurnt: bigint;
   readonly executorId: string;
   readonly status: ExecutionStatus;
-  readonly metadataVersion: 1 | 3;
+  readonly metadataVersion: 1 | 3 | 4;
   /** Receipts: the VM's gas profile (empty for receipts without function calls). */
   readonly gasProfile?: readonly GasProfileEntry[];
+  /** Metadata V4: one entry per action of the receipt, the receiver's contract before it ran. */
+  readonly contracts?: readonly AccountContract[];
 }
+
+export type ExecutionMetadataView =
+  | { version: 1; gas_profile: null }
+  | { version: 3; gas_profile: GasProfileEntry[] }
+  | { version: 4; gas_profile: GasProfileEntry[]; contracts: AccountContractView[] };
 
 export type ExecutionStatusView =
   | "Unknown"
@@ -39,7 +50,7 @@ export interface ExecutionOutcomeView {
   tokens_burnt: string;
   executor_id: string;
   status: ExecutionStatusView;
-  metadata: { version: 1 | 3; gas_profile: null | GasProfileEntry[] };
+  metadata: ExecutionMetadataView;
 }
 
 /** A `gas_profile` item: gas a function call burnt on one action or host cost (nearcore ProfileDataV3). */
@@ -80,8 +91,15 @@ export function toExecutionOutcomeView(o: ExecutionOutcome): ExecutionOutcomeVie
     tokens_burnt: o.tokensBurnt.toString(),
     executor_id: o.executorId,
     status: toExecutionStatusView(o.status),
-    metadata: o.metadataVersion === 1 ? { version: 1, gas_profile: null } : { version: 3, gas_profile: [...(o.gasProfile ?? [])] },
+    metadata: toExecutionMetadataView(o),
   };
+}
+
+function toExecutionMetadataView(o: ExecutionOutcome): ExecutionMetadataView {
+  if (o.metadataVersion === 1) return { version: 1, gas_profile: null };
+  const gasProfile = [...(o.gasProfile ?? [])];
+  if (o.metadataVersion === 3) return { version: 3, gas_profile: gasProfile };
+  return { version: 4, gas_profile: gasProfile, contracts: (o.contracts ?? []).map(toAccountContractView) };
 }
 
 /**

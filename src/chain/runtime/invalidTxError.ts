@@ -12,7 +12,9 @@ export type InvalidAccessKeyErrorJson =
   | { MethodNameMismatch: { method_name: string } }
   | "RequiresFullAccess"
   | { NotEnoughAllowance: { account_id: string; public_key: string; allowance: string; cost: string } }
-  | "DepositWithFunctionCall";
+  | "DepositWithFunctionCall"
+  | "DelegateActionRequiresGasKey"
+  | "DelegateActionRequiresNonGasKey";
 
 export type ActionsValidationErrorJson =
   | "DeleteActionMustBeFinal"

@@ -3,16 +3,13 @@ import { deriveDeterministicAccountId } from "@shardkit/primitives/deterministic
 import { KeyType, formatPublicKey } from "@shardkit/primitives/publicKey";
 import { functionCallPermissionOf, gasKeyInfoOf } from "@shardkit/primitives/accessKey";
 import type { Action } from "../transaction/index.js";
+import { delegateBodyOf } from "./delegateBody.js";
 import { MAX_NONCES_FOR_GAS_KEY } from "./gasKeys.js";
 import type { ActionsValidationErrorJson } from "./invalidTxError.js";
 import { U64_MAX } from "../primitives/integerLimits.js";
 import type { RuntimeParameters } from "./parameters.js";
 import { at } from "../must.js";
 
-/** nearcore names of the protocol features behind the actions shardkit does not execute. */
-const UNSUPPORTED_FEATURE: Partial<Record<Action["type"], string>> = {
-  DelegateV2: "DelegateV2",
-};
 
 /** nearcore version.rs: NEP-616 (DeterministicAccountIds) is stable from 82, FixDelegatedDeterministicStateInit from 85. */
 const DETERMINISTIC_ACCOUNT_IDS_VERSION = 82;
@@ -22,11 +19,9 @@ const utf8Length = (s: string): number => Buffer.byteLength(s, "utf8");
 
 /**
  * nearcore verifier.rs `validate_actions`: the action count, DeleteAccount last, at most one
- * Delegate, each action's own limits (in order), then the total attached gas. `receiverId` is
- * the receiver of the transaction or receipt (a DeterministicStateInit must be sent to the id
- * its state init derives). Actions whose protocol feature shardkit does not implement
- * (DelegateV2) fail as nearcore fails them on a protocol without the feature:
- * `UnsupportedProtocolFeature{protocol_feature, version}`.
+ * Delegate or DelegateV2, each action's own limits (in order), then the total attached gas.
+ * `receiverId` is the receiver of the transaction or receipt (a DeterministicStateInit must be
+ * sent to the id its state init derives).
  */
 export function validateActions(
   p: RuntimeParameters,
@@ -43,7 +38,7 @@ export function validateActions(
     const a = at(actions, i);
     if (a.type === "DeleteAccount") {
       if (i + 1 < actions.length) return "DeleteActionMustBeFinal";
-    } else if (a.type === "Delegate") {
+    } else if (a.type === "Delegate" || a.type === "DelegateV2") {
       if (foundDelegate) return "DelegateActionMustBeOnlyOne";
       foundDelegate = true;
     }
@@ -61,14 +56,13 @@ export function validateActions(
 
 function prepaidGasOf(a: Action): bigint {
   if (a.type === "FunctionCall") return a.gas;
-  if (a.type === "Delegate") return a.delegateAction.actions.reduce((n, x) => n + prepaidGasOf(x), 0n);
+  const d = delegateBodyOf(a);
+  if (d !== undefined) return d.actions.reduce((n, x) => n + prepaidGasOf(x), 0n);
   return 0n;
 }
 
 function validateAction(p: RuntimeParameters, a: Action, receiverId: string, protocolVersion: number): ActionsValidationErrorJson | undefined {
   const limits = p.limits;
-  const feature = UNSUPPORTED_FEATURE[a.type];
-  if (feature !== undefined) return { UnsupportedProtocolFeature: { protocol_feature: feature, version: protocolVersion } };
   switch (a.type) {
     case "DeployContract":
     case "DeployGlobalContract":
@@ -118,10 +112,11 @@ function validateAction(p: RuntimeParameters, a: Action, receiverId: string, pro
     case "DeleteAccount":
       if (!isValidAccountId(a.beneficiaryId)) return { InvalidAccountId: { account_id: a.beneficiaryId } };
       return undefined;
-    case "Delegate": {
+    case "Delegate":
+    case "DelegateV2": {
       // Before FixDelegatedDeterministicStateInit nearcore checked inner actions against the
       // outer receiver (so a delegated state init could never pass).
-      const d = a.delegateAction;
+      const d = delegateBodyOf(a)!;
       const inner = protocolVersion >= FIX_DELEGATED_DETERMINISTIC_STATE_INIT_VERSION ? d.receiverId : receiverId;
       return validateActions(p, d.actions, inner, protocolVersion);
     }

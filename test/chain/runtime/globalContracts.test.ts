@@ -165,3 +165,39 @@ describe("UseGlobalContract", () => {
     expect(balanceOf(chain, CAROL)).toBeGreaterThan(0n);
   });
 });
+
+describe("DeleteAccount of an account using a global contract (FixDeleteAccountGlobalContractStorageUsage, protocol 85)", () => {
+  it("leaves the 32 bytes of the contract's code hash out of the 10,000-byte limit", async () => {
+    const chain = await openChain();
+    settle(chain, submit(chain, ALICE, ALICE, [deploy(KV, "CodeHash")]));
+    distribute(chain, byHash);
+    const id = `big.${ALICE}`;
+    const key = (await import("../../../src/chain/genesis/devKey.js")).devKeyPair(id);
+    const addKey: Action = { type: "AddKey", publicKey: key.publicKey, accessKey: { nonce: 0n, permission: "FullAccess" } };
+    settle(chain, submit(chain, ALICE, id, [{ type: "CreateAccount" }, { type: "Transfer", deposit: 10n * NEAR }, addKey, useHash(KV_HASH)]));
+    const usage = () => chain.at(chain.head()).account(id)!.storageUsage;
+    const set = (k: string, length: number) =>
+      expect(outcomeOf(settle(chain, submit(chain, id, id, [call("set", { key: k, value: "x".repeat(length) })], { key }))).status).toEqual({
+        SuccessValue: "",
+      });
+    // A record costs its key, its value and 40 bytes: measure the rest once, then fill the
+    // state up to 10,000 bytes plus the 32 of the code hash, plus one.
+    const before = usage();
+    set("a", 10);
+    const overhead = usage() - before - 10;
+    const target = 10_000 + 32 + 1;
+    const length = target - usage() - overhead;
+    set("b", length);
+    expect(usage()).toBe(target);
+    const deleteAccount: Action = { type: "DeleteAccount", beneficiaryId: BOB };
+    expect(outcomeOf(settle(chain, submit(chain, id, id, [deleteAccount], { key }))).status).toEqual(
+      failureOf(0, { DeleteAccountWithLargeState: { account_id: id } }),
+    );
+    // One byte less: 10,000 bytes without the identifier (nearcore before protocol 85 counted
+    // 10,032 and refused).
+    set("b", length - 1);
+    expect(usage()).toBe(target - 1);
+    expect(outcomeOf(settle(chain, submit(chain, id, id, [deleteAccount], { key }))).status).toEqual({ SuccessValue: "" });
+    expect(chain.at(chain.head()).account(id)).toBeUndefined();
+  });
+});

@@ -42,7 +42,7 @@ describe("transfers", () => {
       tokens_burnt: "22318256250000000000",
       executor_id: BOB,
       status: { SuccessValue: "" },
-      metadata: { version: 3, gas_profile: [] },
+      metadata: { version: 4, gas_profile: [], contracts: [null] },
     });
     expect(refund!.outcome).toMatchObject({ executor_id: ALICE, tokens_burnt: "0", status: { SuccessValue: "" } });
     expect(chain.receipt(refund!.id)?.receipt).toMatchObject({

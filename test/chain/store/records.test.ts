@@ -143,6 +143,18 @@ describe("data dir record codecs", () => {
     await chain.close();
   });
 
+  it("round-trips receipt outcomes with ExecutionMetadata V4 contracts of every kind (the V3 golden above still reads)", () => {
+    const block = goldenBlock();
+    const [v3] = block.chunkResults[0]!.receiptOutcomes;
+    const v4 = {
+      ...v3!,
+      metadataVersion: 4 as const,
+      contracts: [null, { kind: "Local" as const, codeHash: h("local") }, { kind: "Global" as const, codeHash: h("global") }, { kind: "GlobalByAccount" as const, accountId: CAROL }],
+    };
+    const withV4 = { ...block, chunkResults: [{ ...block.chunkResults[0]!, receiptOutcomes: [v4, { ...v4, contracts: [] }] }] };
+    expect(decodeRecord(storedBlockCodec, encodeRecord(storedBlockCodec, withV4), "block")).toEqual(withV4);
+  });
+
   it.each([
     ["a truncated record", (b: Buffer) => b.subarray(0, b.length - 5), /block 12: corrupt block record \(unexpected end of borsh data/],
     ["a trailing byte", (b: Buffer) => Buffer.concat([b, Buffer.from([0])]), /block 12: corrupt block record \(1 trailing bytes after borsh value\)/],

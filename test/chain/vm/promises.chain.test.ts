@@ -106,7 +106,7 @@ describe("contract promises across shards", () => {
     // The receipt's gas profile: nearcore's host and action costs, then WASM_INSTRUCTION for the rest.
     const r = o.receipts_outcome[0]!.outcome;
     const profile = r.metadata.gas_profile!;
-    expect(r.metadata.version).toBe(3);
+    expect(r.metadata.version).toBe(4);
     expect(profile.map((e) => `${e.cost_category}:${e.cost}`)).toEqual(
       [
         "BASE",

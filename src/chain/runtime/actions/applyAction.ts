@@ -63,6 +63,7 @@ export function applyAction(env: ActionEnv, action: Action, index: number, actio
       deleteAccount(env, action, result);
       break;
     case "Delegate":
+    case "DelegateV2":
       delegate(env, action, result);
       break;
     case "DeployGlobalContract":
@@ -80,9 +81,11 @@ export function applyAction(env: ActionEnv, action: Action, index: number, actio
     case "DeterministicStateInit":
       deterministicStateInit(env, action, result);
       break;
-    default:
-      // Validation refuses every other action; a stored receipt carrying one is corrupt.
-      throw new Error(`cannot execute ${action.type}`);
+    default: {
+      // Every action type is handled above: a receipt decoded into anything else is corrupt.
+      const unknown: never = action;
+      throw new Error(`cannot execute an action of an unknown type (${String(unknown)})`);
+    }
   }
   return result;
 }

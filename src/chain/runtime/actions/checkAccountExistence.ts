@@ -5,9 +5,9 @@ import type { ActionEnv } from "./ActionEnv.js";
 
 /**
  * nearcore actions.rs `check_account_existence`: CreateAccount needs a free (named) id; a
- * Transfer may create a NEAR-implicit or NEAR-deterministic account when it is the receipt's
- * only action and not a refund; a DeterministicStateInit needs nothing (it creates the account
- * or leaves an existing one be); every other action needs the account.
+ * Transfer may create a NEAR-implicit, ETH-implicit or NEAR-deterministic account when it is
+ * the receipt's only action and not a refund; a DeterministicStateInit needs nothing (it
+ * creates the account or leaves an existing one be); every other action needs the account.
  */
 export function checkAccountExistence(env: ActionEnv, action: Action, implicitCreationEligible: boolean): ActionErrorKindJson | undefined {
   const id = env.accountId;

@@ -1,7 +1,8 @@
 import { ZERO_HASH } from "../../primitives/cryptoHash.js";
 import type { TransferAction } from "../../transaction/index.js";
 import { accessKeyStorageUsage } from "../../genesis/storageUsage.js";
-import { isNearDeterministicAccount, nearImplicitPublicKey } from "../implicitAccount.js";
+import { newEthImplicitAccount } from "../ethImplicitAccount.js";
+import { isEthImplicitAccount, isNearDeterministicAccount, nearImplicitPublicKey } from "../implicitAccount.js";
 import { SYSTEM_ACCOUNT } from "../receipt.js";
 import { gasKeyInfoOf, withGasKeyBalance } from "@shardkit/primitives/accessKey";
 import { getFunctionCallAccessKey, setAccessKey } from "../stateAccess.js";
@@ -11,8 +12,10 @@ import type { ActionEnv } from "./ActionEnv.js";
  * nearcore `action_transfer_or_implicit_account_creation`: credits the receiver; a gas refund
  * (from system, signed "by" the receiver) goes to the gas key that paid, if it was one (and is
  * still there), else to the account, topping up the allowance of the function-call key that paid; a Transfer to a missing NEAR-implicit id creates it with the full-access key the
- * id names, nonce (height − 1) × 10^6; to a missing NEAR-deterministic id, without a key or
- * contract (nearcore `create_deterministic_account`: the actor stays the predecessor).
+ * id names, nonce (height − 1) × 10^6; one to a missing ETH-implicit id creates it with the
+ * ETH wallet contract as a global contract and no key; to a missing NEAR-deterministic id,
+ * without a key or contract (nearcore `create_deterministic_account`: the actor stays the
+ * predecessor).
  */
 export function transfer(env: ActionEnv, action: TransferAction): void {
   const p = env.ctx.params;
@@ -28,12 +31,16 @@ export function transfer(env: ActionEnv, action: TransferAction): void {
     env.account = { amount: action.deposit, locked: 0n, codeHash: ZERO_HASH, storageUsage: p.storageNumBytesAccount };
     return;
   }
+  env.actorId = env.accountId;
+  if (isEthImplicitAccount(env.accountId)) {
+    env.account = newEthImplicitAccount(env.ctx.chainId, action.deposit, p.storageNumBytesAccount);
+    return;
+  }
   const publicKey = nearImplicitPublicKey(env.accountId);
   const accessKey = {
     nonce: BigInt(env.ctx.blockHeight - 1) * p.accessKeyNonceRangeMultiplier,
     permission: "FullAccess" as const,
   };
-  env.actorId = env.accountId;
   env.account = {
     amount: action.deposit,
     locked: 0n,

@@ -1,6 +1,7 @@
 import type { BorshReader } from "@shardkit/primitives/borshReader";
 import type { BorshWriter } from "@shardkit/primitives/borshWriter";
 import type { ChunkResult } from "../../runtime/applyChunk.js";
+import type { AccountContract } from "../../runtime/accountContract.js";
 import type { ExecutionOutcome, ExecutionStatus, GasProfileEntry } from "../../runtime/executionOutcome.js";
 import type { InvalidTxErrorJson } from "../../runtime/invalidTxError.js";
 import { decodeReceipt, encodeReceipt } from "../../runtime/receiptCodec.js";
@@ -17,8 +18,10 @@ import { readJson, readOption, readVec, writeJson, writeOption, writeVec } from 
  *   proposals Vec<{ account_id String, public_key String, stake u128 }>   delayed_receipts u32
  * outcome: id [32] ‖ logs Vec<String> ‖ receipt_ids Vec<[32]> ‖ gas_burnt u64 ‖ tokens_burnt u128
  *   ‖ executor_id String ‖ status enum { 0 SuccessValue(Vec<u8>), 1 SuccessReceiptId([32]),
- *   2 Failure(String: TxExecutionError JSON) } ‖ metadata_version u8
+ *   2 Failure(String: TxExecutionError JSON) } ‖ metadata_version u8 (1, 3 or 4)
  *   ‖ gas_profile Option<u32>: an index into the record's profile table
+ *   ‖ (version 4 only) contracts Vec<enum { 0 None, 1 Local([32]), 2 Global([32]),
+ *   3 GlobalByAccount(String) }> (nearcore AccountContract's borsh)
  * (outgoing receipts are written as enum { 0 Created(u32 index into created), 1 Receipt(Vec<u8>) }:
  * nearly every outgoing receipt is one the chunk created; many calls share one gas profile.)
  * profile: Vec<{ category u8 (0 ACTION_COST, 1 WASM_HOST_COST), cost String, gas_used u64 }>
@@ -95,6 +98,24 @@ export function writeOutcome(w: BorshWriter, o: ExecutionOutcome, profiles: Prof
   writeStatus(w, o.status);
   w.u8(o.metadataVersion);
   writeOption(w, o.gasProfile, (w, profile) => w.u32(profiles.indexOf(profile)));
+  if (o.metadataVersion === 4) writeVec(w, o.contracts ?? [], writeAccountContract);
+}
+
+const CONTRACT = { None: 0, Local: 1, Global: 2, GlobalByAccount: 3 } as const;
+
+function writeAccountContract(w: BorshWriter, c: AccountContract): void {
+  if (c === null) w.u8(CONTRACT.None);
+  else if (c.kind === "GlobalByAccount") w.u8(CONTRACT.GlobalByAccount).string(c.accountId);
+  else w.u8(CONTRACT[c.kind]).fixed(c.codeHash);
+}
+
+function readAccountContract(r: BorshReader): AccountContract {
+  const tag = r.u8();
+  if (tag === CONTRACT.None) return null;
+  if (tag === CONTRACT.Local) return { kind: "Local", codeHash: r.fixed(32) };
+  if (tag === CONTRACT.Global) return { kind: "Global", codeHash: r.fixed(32) };
+  if (tag === CONTRACT.GlobalByAccount) return { kind: "GlobalByAccount", accountId: r.string() };
+  throw new RangeError(`unknown account contract tag ${tag}`);
 }
 
 export function readOutcome(r: BorshReader, profiles: readonly (readonly GasProfileEntry[])[]): ExecutionOutcome {
@@ -106,13 +127,27 @@ export function readOutcome(r: BorshReader, profiles: readonly (readonly GasProf
   const executorId = r.string();
   const status = readStatus(r);
   const metadataVersion = r.u8();
-  if (metadataVersion !== 1 && metadataVersion !== 3) throw new RangeError(`unknown outcome metadata version ${metadataVersion}`);
+  if (metadataVersion !== 1 && metadataVersion !== 3 && metadataVersion !== 4) {
+    throw new RangeError(`unknown outcome metadata version ${metadataVersion}`);
+  }
   const gasProfile = readOption(r, (r) => {
     const profile = profiles[r.u32()];
     if (profile === undefined) throw new RangeError("gas profile index out of range");
     return profile;
   });
-  return { id, logs, receiptIds, gasBurnt, tokensBurnt, executorId, status, metadataVersion, ...(gasProfile !== undefined && { gasProfile }) };
+  const contracts = metadataVersion === 4 ? readVec(r, readAccountContract) : undefined;
+  return {
+    id,
+    logs,
+    receiptIds,
+    gasBurnt,
+    tokensBurnt,
+    executorId,
+    status,
+    metadataVersion,
+    ...(gasProfile !== undefined && { gasProfile }),
+    ...(contracts !== undefined && { contracts }),
+  };
 }
 
 export function writeChunkResult(w: BorshWriter, c: ChunkResult, profiles: ProfileTable): void {
