@@ -1,6 +1,6 @@
 import { functionCallPermissionOf, gasKeyInfoOf } from "@shardkit/primitives/accessKey";
 import type { PublicKey } from "@shardkit/primitives/publicKey";
-import type { AccessKeyPermissionWithGasKeys, Action, NonDelegateAction } from "../transaction/index.js";
+import type { AccessKeyPermissionWithGasKeys, Action } from "../transaction/index.js";
 import {
   accessKeyTrieKeyLength,
   GAS_KEY_INFO_BORSH_LENGTH,
@@ -151,7 +151,7 @@ export function totalSendFees(
         break;
       case "Delegate":
       case "DelegateV2": {
-        const d = delegateBodyOf(a)!;
+        const d = delegateBodyOf(a);
         total += send(f.delegate) + totalSendFees(p, senderIsReceiver, d.actions, d.receiverId);
         break;
       }
@@ -239,7 +239,7 @@ export function totalPrepaidSendFees(p: RuntimeParameters, actions: readonly Act
   return total;
 }
 
-function depositOf(a: NonDelegateAction): bigint {
+function depositOf(a: Action): bigint {
   if (a.type === "Transfer" || a.type === "FunctionCall" || a.type === "TransferToGasKey" || a.type === "DeterministicStateInit") {
     return a.deposit;
   }
@@ -251,7 +251,7 @@ export function totalDeposit(actions: readonly Action[]): bigint {
   let total = 0n;
   for (const a of actions) {
     const d = delegateBodyOf(a);
-    total += d === undefined ? depositOf(a as NonDelegateAction) : totalDeposit(d.actions);
+    total += d === undefined ? depositOf(a) : totalDeposit(d.actions);
   }
   return total;
 }

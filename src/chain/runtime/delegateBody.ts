@@ -18,7 +18,11 @@ export interface DelegateBody {
   readonly signature: Signature;
 }
 
+type DelegateKind = Extract<Action, { type: "Delegate" | "DelegateV2" }>;
+
 /** The delegate body of `a`, or undefined when `a` is not a delegate action. */
+export function delegateBodyOf(a: DelegateKind): DelegateBody;
+export function delegateBodyOf(a: Action): DelegateBody | undefined;
 export function delegateBodyOf(a: Action): DelegateBody | undefined {
   if (a.type === "Delegate") {
     const d = a.delegateAction;

@@ -116,7 +116,7 @@ function validateAction(p: RuntimeParameters, a: Action, receiverId: string, pro
     case "DelegateV2": {
       // Before FixDelegatedDeterministicStateInit nearcore checked inner actions against the
       // outer receiver (so a delegated state init could never pass).
-      const d = delegateBodyOf(a)!;
+      const d = delegateBodyOf(a);
       const inner = protocolVersion >= FIX_DELEGATED_DETERMINISTIC_STATE_INIT_VERSION ? d.receiverId : receiverId;
       return validateActions(p, d.actions, inner, protocolVersion);
     }

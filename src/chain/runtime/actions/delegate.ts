@@ -18,7 +18,7 @@ import type { ActionEnv } from "./ActionEnv.js";
  * execution is reserved as used gas.
  */
 export function delegate(env: ActionEnv, action: Extract<Action, { type: "Delegate" | "DelegateV2" }>, result: ActionResult): void {
-  const d = delegateBodyOf(action)!;
+  const d = delegateBodyOf(action);
   const p = env.ctx.params;
   if (!verifySignature(d.signedHash(), d.signature, d.publicKey)) {
     result.fail("DelegateActionInvalidSignature");
