@@ -349,8 +349,11 @@ function mark(draft: TxDraft, accountId: string, ...flags: (keyof Flags)[]): voi
 function delegateOf(actions: readonly ActionView[]): TxDraft["delegate"] {
   for (const action of actions) {
     if (typeof action !== "object") continue;
-    // DelegateV2 (not yet enabled on mainnet) is not recognised as relayed yet.
     if ("Delegate" in action) return { senderId: action.Delegate.delegate_action.sender_id, receiverId: action.Delegate.delegate_action.receiver_id };
+    if ("DelegateV2" in action) {
+      const inner = action.DelegateV2.delegate_action.V2;
+      return { senderId: inner.sender_id, receiverId: inner.receiver_id };
+    }
   }
   return undefined;
 }
