@@ -70,6 +70,10 @@ describe("DelegateV2 over JSON-RPC", () => {
     expect(onAlice.outcome.metadata).toEqual({ version: 4, gas_profile: [], contracts: [null] });
     expect(onBob.outcome.metadata).toEqual({ version: 4, gas_profile: [], contracts: [null] });
     expect(r.transaction_outcome.outcome.metadata).toEqual({ version: 1, gas_profile: null });
+    // The transaction history sees a relayed transaction: ALICE signed it, BOB really received it.
+    await service.historyIndexer.whenIndexed(service.chain.head().height);
+    const [record] = await service.historyIndexer.store.transactions([r.transaction.hash]);
+    expect(record?.row).toMatchObject({ signer_id: CAROL, is_relayed: true, real_signer_id: ALICE, real_receiver_id: BOB });
   });
 
   it("EXPERIMENTAL_tx_status shows the delegate receipt and a call's V4 metadata names the contract", async () => {
