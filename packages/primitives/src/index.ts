@@ -15,6 +15,7 @@ export * from "./mlDsa65.js";
 export * from "./action.js";
 export * from "./actionCodec.js";
 export * from "./deterministicAccountId.js";
+export * from "./delegateActionMessage.js";
 export * from "./transactionNonce.js";
 export * from "./transaction.js";
 export * from "./transactionBorsh.js";

@@ -46,6 +46,7 @@ export {
   type Transaction,
   type TransactionFields,
 } from "./signTransaction.js";
+export { signDelegateAction, type DelegateActionFields } from "./signDelegateAction.js";
 export {
   transactionSender,
   type OutcomeStatus,

@@ -1,5 +1,5 @@
 import { base58Decode } from "@shardkit/primitives/base58";
-import type { Action } from "@shardkit/primitives/action";
+import type { Action, NonDelegateAction, SignedDelegateAction } from "@shardkit/primitives/action";
 import type { RpcClient } from "../generated/rpc/client.js";
 import type {
   Finality,
@@ -9,6 +9,7 @@ import type {
 } from "../generated/rpc/types.js";
 import type { Signer } from "./keys.js";
 import { isRpcError } from "./RpcResponseError.js";
+import { signDelegateAction } from "./signDelegateAction.js";
 import { signTransaction, type SignedTransactionPayload } from "./signTransaction.js";
 import { formatPublicKey } from "@shardkit/primitives/publicKey";
 
@@ -34,6 +35,12 @@ export interface TransactionSender {
   readonly signerId: string;
   /** Signs a transaction with the next nonce and a recent block hash, without sending it. */
   sign(receiverId: string, actions: readonly Action[]): Promise<SignedTransactionPayload>;
+  /**
+   * Signs a meta transaction for a relayer: a `Delegate` action with the next nonce (the same
+   * counter as transactions) valid for `blocksValid` blocks after the head (default 120). The
+   * relayer sends it in a transaction to this account.
+   */
+  signDelegate(receiverId: string, actions: readonly NonDelegateAction[], options?: { blocksValid?: number }): Promise<SignedDelegateAction>;
   /**
    * Signs, sends and waits until `waitUntil`; resolves with the outcome. A stale nonce or an
    * expired block hash (INVALID_TRANSACTION InvalidNonce / Expired) is refreshed and the
@@ -100,6 +107,16 @@ export function transactionSender(options: TransactionSenderOptions): Transactio
     );
   }
 
+  async function signDelegate(
+    receiverId: string,
+    actions: readonly NonDelegateAction[],
+    delegateOptions: { blocksValid?: number } = {},
+  ): Promise<SignedDelegateAction> {
+    const [nonce, head] = await Promise.all([nextNonce(), rpc.block({ finality: "optimistic" })]);
+    const maxBlockHeight = BigInt(head.header.height + (delegateOptions.blocksValid ?? 120));
+    return signDelegateAction({ senderId: signerId, receiverId, actions, nonce, maxBlockHeight }, signer);
+  }
+
   async function waitFor(
     payload: SignedTransactionPayload,
     waitUntil: TxExecutionStatus,
@@ -138,5 +155,5 @@ export function transactionSender(options: TransactionSenderOptions): Transactio
     }
   }
 
-  return { signerId, sign, sendAndWait: sendAndWait as TransactionSender["sendAndWait"] };
+  return { signerId, sign, signDelegate, sendAndWait: sendAndWait as TransactionSender["sendAndWait"] };
 }
