@@ -17,6 +17,7 @@ import { ALICE, BOB, CAROL, NEAR, ROOT, signedTx } from "../chain/runtime/helper
 import { rpcResult, startTestService } from "../server/harness.js";
 import { REFUNDER } from "../chain/vm/refunderContract.js";
 import { restClient } from "../../packages/client/src/rest/index.js";
+import { storyOutcome, storyReceipt } from "../support/historyStory.js";
 
 const TGAS = 10n ** 12n;
 const MIN_STORAGE = 1_250_000_000_000_000_000_000n;
@@ -164,14 +165,28 @@ describe("account rows from real execution", () => {
     // The whole story is the one `EXPERIMENTAL_tx_status` tells.
     const status = (await rpcResult(service.rpcUrl, "EXPERIMENTAL_tx_status", { tx_hash: hash, sender_account_id: ALICE, wait_until: "FINAL" })) as any;
     const story = (await v0("/v0/transactions", { tx_hashes: [hash, "11111111111111111111111111111111"] })).json.transactions;
+    const placeOf = async (id: string) => (await v0("/v0/receipt", { receipt_id: id })).json.receipt;
+    const receipts = [];
+    for (const [i, r] of status.receipts.entries()) {
+      const row = await placeOf(r.receipt_id);
+      const at = service.chain.blockByHeight(row.block_height)!;
+      receipts.push({
+        receipt: storyReceipt(r, row.appear_block_height, at.hash, at.timestampNs, row.appear_receipt_index),
+        execution_outcome: storyOutcome(status.receipts_outcome[i], row.block_height, at.timestampNs, row.receipt_index),
+      });
+    }
+    expect(receipts.map((r) => r.receipt.block_height)).toEqual([executedAt, executedAt + 1]); // bob's receipt, then alice's refund
     expect(story).toEqual([
       {
         transaction: status.transaction,
-        execution_outcome: status.transaction_outcome,
-        receipts: status.receipts.map((r: { receipt_id: string }, i: number) => ({ receipt: r, execution_outcome: status.receipts_outcome[i] })),
+        execution_outcome: storyOutcome(status.transaction_outcome, height, block.timestampNs, 0),
+        receipts,
         data_receipts: [],
       },
     ]);
+    // FastNEAR's indexer leaves out the gas profile and the proof (`tx` gives them).
+    expect(story[0].execution_outcome).not.toHaveProperty("proof");
+    expect(story[0].execution_outcome.outcome.metadata.gas_profile).toBeNull();
     expect(receipt.json.transaction).toEqual(story[0]);
   });
 
@@ -507,6 +522,7 @@ describe("shardkit_revert", () => {
     expect(await rolesOf(BOB, hash)).toEqual(["receiver", "real_receiver", "success"]);
     const receipts = (await v0("/v0/transactions", { tx_hashes: [hash] })).json.transactions[0].receipts;
     expect(receipts.map((r: any) => r.receipt.receiver_id)).toEqual([BOB, ALICE]);
+    expect(receipts[0].execution_outcome.block_height).toBe(executed);
     expect(heightOf(receipts[0].execution_outcome.block_hash)).toBe(executed);
   });
 });

@@ -13,6 +13,7 @@ import { devKeyPair } from "../../src/chain/genesis/devKey.js";
 import { base58Decode } from "@shardkit/primitives/base58";
 import { encodeSignedTransaction, signTransaction } from "../../src/chain/transaction/index.js";
 import { cliNodeArgs } from "../cli/cliProcess.js";
+import { sharedWithTx } from "../support/historyStory.js";
 
 const KILLS = 3;
 /** Each sends to the next one; bob is on another shard than alice and carol (a receipt a block later). */
@@ -109,8 +110,8 @@ async function checkStories(server: Server): Promise<void> {
   for (const [hash, sender] of finalTxs) {
     const status = await call(server.rpcUrl, "EXPERIMENTAL_tx_status", { tx_hash: hash, sender_account_id: sender, wait_until: "FINAL" });
     const story = (await v0(server, "/v0/transactions", { tx_hashes: [hash] })).transactions[0];
-    expect(story?.execution_outcome, hash).toEqual(status.transaction_outcome);
-    expect(story.receipts.map((r: { execution_outcome: unknown }) => r.execution_outcome)).toEqual(status.receipts_outcome);
+    expect(sharedWithTx(story?.execution_outcome), hash).toEqual(sharedWithTx(status.transaction_outcome));
+    expect(story.receipts.map((r: { execution_outcome: unknown }) => sharedWithTx(r.execution_outcome))).toEqual(status.receipts_outcome.map(sharedWithTx));
     const height = (await call(server.rpcUrl, "block", { block_id: status.transaction_outcome.block_hash })).header.height;
     const rows = (await v0(server, "/v0/account", { account_id: sender, from_tx_block_height: height, to_tx_block_height: height })).account_txs;
     expect(rows.find((r: { transaction_hash: string }) => r.transaction_hash === hash)).toMatchObject({ is_signer: true, is_success: true });

@@ -12,6 +12,7 @@ import type { Action } from "../../src/chain/transaction/index.js";
 import type { Service } from "../../src/server/startService.js";
 import { ALICE, BOB, CAROL, NEAR, ROOT, signedTx } from "../chain/runtime/helpers.js";
 import { rpcResult, startTestService } from "../server/harness.js";
+import { sharedWithTx } from "../support/historyStory.js";
 
 const dataDir = mkdtempSync(join(tmpdir(), "shardkit-history-restart-"));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -87,7 +88,7 @@ describe("the history index in the data dir", () => {
       await again.service.historyIndexer.whenIndexed(again.service.chain.head().height);
       const story = (await v0(again.service, "/v0/transactions", { tx_hashes: [pending.hash] })).transactions[0];
       const status = (await rpcResult(again.service.rpcUrl, "EXPERIMENTAL_tx_status", { tx_hash: pending.hash, sender_account_id: ALICE, wait_until: "FINAL" })) as any;
-      expect(story.receipts.map((r: any) => r.execution_outcome)).toEqual(status.receipts_outcome);
+      expect(story.receipts.map((r: any) => sharedWithTx(r.execution_outcome))).toEqual(status.receipts_outcome.map(sharedWithTx));
       before = await answers(again.service, hashes);
     } finally {
       await again.service.close();

@@ -3,7 +3,20 @@ import type { SignedTransactionView } from "../../chain/transaction/index.js";
 import { parseNep297Log } from "../nep297.js";
 import { accountsNamedIn, jsonArguments } from "./accountsNamedIn.js";
 import type { BlockWork } from "./historyBlockRow.js";
-import { ACCOUNT_ROLE_FLAGS, type AccountRoleFlag, type AccountTxRow, type BlockRow, type HistoryBlockUpdate, type ReceiptRow, type TransactionDetails, type TransactionRecord, type TransferRow } from "./HistoryStore.js";
+import {
+  ACCOUNT_ROLE_FLAGS,
+  historyOutcome,
+  historyReceipt,
+  type AccountRoleFlag,
+  type AccountTxRow,
+  type BlockRow,
+  type HistoryBlockUpdate,
+  type HistoryOutcome,
+  type ReceiptRow,
+  type TransactionDetails,
+  type TransactionRecord,
+  type TransferRow,
+} from "./HistoryStore.js";
 import { transferItems, transfersOf } from "./transfersOf.js";
 
 /** A transaction a block included, at its block-wide `tx_index`. */
@@ -70,7 +83,7 @@ export const NO_ROLE_FLAGS: Flags = {
 interface TxDraft {
   readonly hash: string;
   readonly transaction: SignedTransactionView;
-  readonly outcome: ExecutionOutcomeWithIdView;
+  readonly outcome: HistoryOutcome;
   readonly blockHeight: number;
   readonly blockHash: string;
   readonly timestamp: string;
@@ -181,7 +194,8 @@ export class HistoryBuilder {
       this.addReceiptRoles(draft, receipt, executed.logs);
       const succeeded = !(typeof executed.status === "object" && "Failure" in executed.status);
       draft.statuses.set(executed.id, executed.status);
-      draft.receipts.push({ receipt, execution_outcome: executed.view });
+      // Appeared where it executed: the block where a receipt joined a chunk is not tracked yet.
+      draft.receipts.push({ receipt: historyReceipt(receipt, input, receiptIndex), execution_outcome: historyOutcome(executed.view, input, receiptIndex) });
       touched.add(draft);
       receipts.push({
         receipt_id: executed.id,
@@ -208,7 +222,8 @@ export class HistoryBuilder {
 
   /** A transaction the block included: its conversion outcome and its signers' rows. */
   private startTransaction(tx: IncludedTransaction, input: HistoryBlockInput): TxDraft {
-    const { transaction, outcome } = tx;
+    const { transaction } = tx;
+    const outcome = historyOutcome(tx.outcome, input, tx.index);
     const delegate = delegateOf(transaction.actions);
     const draft: TxDraft = {
       hash: tx.hash,

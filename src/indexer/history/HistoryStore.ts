@@ -6,7 +6,8 @@
  * sees the index as of one whole block. Backends: MemoryHistoryStore (`--ephemeral`) and
  * LmdbHistoryStore (the data dir); both pass test/indexer/history/historyStores.test.ts.
  */
-import type { ExecutionOutcomeWithIdView, ReceiptView } from "../../chain/node.js";
+import type { ExecutionOutcomeView, ExecutionOutcomeWithIdView, ReceiptView } from "../../chain/node.js";
+import type { ExecutionMetadataView } from "../../chain/runtime/executionOutcome.js";
 import type { SignedTransactionView } from "../../chain/transaction/index.js";
 import type { Awaitable } from "../IndexStore.js";
 
@@ -111,12 +112,63 @@ export interface BlockRow {
   readonly tokens_burnt: string;
 }
 
-/** Everything a transaction did so far (`/v0/transactions`): FastNEAR's "raw transaction data". */
+/**
+ * An outcome as FastNEAR's indexer keeps it (`ImprovedExecutionOutcome`): where it executed and
+ * its index there (tx_index or receipt_index), without the proof and the gas profile.
+ */
+export interface HistoryOutcome {
+  readonly block_hash: string;
+  /** Unix ns as a JSON number (a u64 in FastNEAR's JSON: inexact above 2^53, as `header.timestamp`). */
+  readonly block_timestamp: number;
+  readonly block_height: number;
+  readonly index: number;
+  readonly id: string;
+  readonly outcome: Omit<ExecutionOutcomeView, "metadata"> & { readonly metadata: WithoutGasProfile<ExecutionMetadataView> };
+}
+
+/** Execution metadata with its gas profile left out (FastNEAR's indexer sets it to None), version by version. */
+type WithoutGasProfile<M> = M extends unknown ? Omit<M, "gas_profile"> & { readonly gas_profile: null } : never;
+
+/** A receipt as FastNEAR's indexer keeps it (`ImprovedReceiptView`): where it appeared, then the ReceiptView's fields. */
+export interface HistoryReceipt extends ReceiptView {
+  readonly block_height: number;
+  readonly block_hash: string;
+  /** Unix ns as a JSON number, as HistoryOutcome's. */
+  readonly block_timestamp: number;
+  readonly receipt_index: number;
+}
+
+/** Everything a transaction did so far (`/v0/transactions`): FastNEAR's "raw transaction data" (its indexer's TransactionView). */
 export interface TransactionDetails {
   readonly transaction: SignedTransactionView;
-  readonly execution_outcome: ExecutionOutcomeWithIdView;
-  readonly receipts: readonly { readonly receipt: ReceiptView; readonly execution_outcome: ExecutionOutcomeWithIdView }[];
-  readonly data_receipts: readonly ReceiptView[];
+  readonly execution_outcome: HistoryOutcome;
+  readonly receipts: readonly { readonly receipt: HistoryReceipt; readonly execution_outcome: HistoryOutcome }[];
+  readonly data_receipts: readonly HistoryReceipt[];
+}
+
+/** The block, its hash and timestamp (Unix ns, decimal), of a history outcome or receipt. */
+export interface HistoryPlace {
+  readonly height: number;
+  readonly hash: string;
+  readonly timestamp: string;
+}
+
+/** An outcome (as `tx` shows it) as FastNEAR's indexer keeps it, at `index` of `place`. */
+export function historyOutcome(view: ExecutionOutcomeWithIdView, place: HistoryPlace, index: number): HistoryOutcome {
+  const { metadata } = view.outcome;
+  return {
+    block_hash: view.block_hash,
+    block_timestamp: Number(place.timestamp),
+    block_height: place.height,
+    index,
+    id: view.id,
+    outcome: { ...view.outcome, metadata: { ...metadata, gas_profile: null } },
+  };
+}
+
+/** A receipt as FastNEAR's indexer keeps it, appeared at `index` of `place`; its own fields after the place's, in FastNEAR's order. */
+export function historyReceipt(receipt: ReceiptView, place: HistoryPlace, index: number): HistoryReceipt {
+  return { block_height: place.height, block_hash: place.hash, block_timestamp: Number(place.timestamp), receipt_index: index, ...receipt };
 }
 
 /** A transaction's whole record: its block row, its details and one row per account involved. */

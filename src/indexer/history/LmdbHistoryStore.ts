@@ -37,7 +37,7 @@ import {
 const MAX_DBS = 10;
 
 /** Bumped when the layout below changes: an index of another format is rebuilt from the blocks. */
-const FORMAT = 4;
+const FORMAT = 5;
 
 /** A block as stored: its row, the transactions it included (tx_index order) and the receipts it executed (receipt_index order). */
 interface StoredBlock {

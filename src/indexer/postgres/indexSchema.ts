@@ -1,7 +1,7 @@
 import type pg from "pg";
 
 /** The index schema's version this shardkit writes; older schemas are migrated at start. */
-export const INDEX_SCHEMA_VERSION = 2;
+export const INDEX_SCHEMA_VERSION = 3;
 
 /** Serializes concurrent migrations of several instances starting at once (advisory lock key). */
 const MIGRATION_LOCK = 0x5348_4b01;
@@ -130,6 +130,46 @@ const MIGRATIONS: readonly (readonly string[])[] = [
        PRIMARY KEY (account_id, block_timestamp, transfer_index)
      )`,
     `CREATE INDEX hist_transfers_height ON hist_transfers (block_height)`,
+  ],
+  // A transaction's details in FastNEAR's indexer shapes: outcomes with their block and index,
+  // without proof and gas profile; receipts after the block where they appeared (HistoryStore's
+  // historyOutcome / historyReceipt). Records written before are rewritten in place from their
+  // rows, so no history is lost (a follower cannot always fetch old blocks again).
+  [
+    `CREATE FUNCTION pg_temp.hist_outcome(o json, height bigint, ts numeric, idx integer) RETURNS json LANGUAGE sql IMMUTABLE AS $$
+       SELECT json_build_object(
+         'block_hash', o->'block_hash', 'block_timestamp', ts, 'block_height', height, 'index', idx, 'id', o->'id',
+         'outcome', json_build_object(
+           'logs', o->'outcome'->'logs', 'receipt_ids', o->'outcome'->'receipt_ids', 'gas_burnt', o->'outcome'->'gas_burnt',
+           'tokens_burnt', o->'outcome'->'tokens_burnt', 'executor_id', o->'outcome'->'executor_id', 'status', o->'outcome'->'status',
+           'metadata', CASE WHEN o->'outcome'->'metadata'->'contracts' IS NULL
+             THEN json_build_object('version', o->'outcome'->'metadata'->'version', 'gas_profile', NULL)
+             ELSE json_build_object('version', o->'outcome'->'metadata'->'version', 'gas_profile', NULL, 'contracts', o->'outcome'->'metadata'->'contracts')
+           END))
+     $$`,
+    `UPDATE hist_transactions t SET record = json_build_object(
+       'row', t.record->'row',
+       'details', json_build_object(
+         'transaction', t.record->'details'->'transaction',
+         'execution_outcome', pg_temp.hist_outcome(t.record->'details'->'execution_outcome', (t.record->'row'->>'tx_block_height')::bigint,
+           (t.record->'row'->>'tx_block_timestamp')::numeric, (t.record->'row'->>'tx_index')::integer),
+         'receipts', (
+           SELECT COALESCE(json_agg(json_build_object(
+             'receipt', json_build_object(
+               'block_height', appeared.block_height, 'block_hash', appeared.block_hash,
+               'block_timestamp', (appeared.row->>'block_timestamp')::numeric, 'receipt_index', (h.row->>'appear_receipt_index')::integer,
+               'predecessor_id', e.r->'receipt'->'predecessor_id', 'receiver_id', e.r->'receipt'->'receiver_id',
+               'receipt_id', e.r->'receipt'->'receipt_id', 'receipt', e.r->'receipt'->'receipt', 'priority', e.r->'receipt'->'priority'),
+             'execution_outcome', pg_temp.hist_outcome(e.r->'execution_outcome', h.block_height,
+               (h.row->>'block_timestamp')::numeric, (h.row->>'receipt_index')::integer)
+           ) ORDER BY e.ord), '[]'::json)
+           FROM json_array_elements(t.record->'details'->'receipts') WITH ORDINALITY AS e(r, ord)
+           JOIN hist_receipts h ON h.receipt_id = e.r->'receipt'->>'receipt_id'
+           JOIN hist_blocks appeared ON appeared.block_height = (h.row->>'appear_block_height')::bigint),
+         'data_receipts', t.record->'details'->'data_receipts'),
+       'accounts', t.record->'accounts')
+     WHERE t.record->'details'->'execution_outcome'->'proof' IS NOT NULL`,
+    `DROP FUNCTION pg_temp.hist_outcome(json, bigint, numeric, integer)`,
   ],
 ];
 
