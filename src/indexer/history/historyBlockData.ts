@@ -11,8 +11,8 @@ import type { BlockRow } from "./HistoryStore.js";
 /**
  * What the history index needs of one of the chain's blocks, as plain data that a worker
  * thread can be sent (structured clone: no class instances, no functions): the chain's own
- * values (decoded transactions, raw outcomes, outcome leaves), not their views, so that the
- * costly part (views, proofs, base58) runs where the index is built.
+ * values (decoded transactions, raw outcomes), not their views, so that the costly part (views,
+ * base58) runs where the index is built.
  */
 export interface HistoryBlockData {
   readonly block: OutcomeBlock;
@@ -39,7 +39,9 @@ export function historyBlockData(chain: Chain, block: Block): HistoryBlockData {
     block: {
       height: block.height,
       hash: block.hash,
-      outcomeLeaves: block.outcomeLeaves,
+      // No leaves, so no proofs: FastNEAR's history shapes carry none (HistoryStore's historyOutcome),
+      // and the leaves are thousands of small arrays to clone to the worker.
+      outcomeLeaves: [],
       view: { chunks: block.view.chunks.map(({ shard_id, height_included }) => ({ shard_id, height_included })) },
     },
     timestamp: block.timestampNs.toString(),
@@ -52,7 +54,7 @@ export function historyBlockData(chain: Chain, block: Block): HistoryBlockData {
 
 /**
  * The builder's input for a block: the transactions its new chunks included and the receipts
- * it executed, with their outcome views (one merkle tree per chunk for all its proofs).
+ * it executed, with their outcome views (without proofs: see historyBlockData).
  */
 export function historyBlockInput(data: HistoryBlockData): HistoryBlockInput {
   const transactions: IncludedTransaction[] = [];
