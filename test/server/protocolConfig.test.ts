@@ -16,6 +16,15 @@ beforeAll(async () => {
 afterAll(() => service.close());
 
 describe("EXPERIMENTAL_protocol_config", () => {
+  it("reports protocol 86, nearcore 2.13's STABLE_PROTOCOL_VERSION, as status and genesis_config do", async () => {
+    const config = await rpcResult(url, "EXPERIMENTAL_protocol_config", { finality: "final" });
+    expect(config.protocol_version).toBe(86);
+    const status = await rpcResult(url, "status", null);
+    expect([status.protocol_version, status.latest_protocol_version]).toEqual([86, 86]);
+    expect((await rpcResult(url, "genesis_config", null)).protocol_version).toBe(86);
+    expect((await rpcResult(url, "block", { finality: "final" })).header.latest_protocol_version).toBe(86);
+  });
+
   it("reports the chain's genesis settings and runtime parameters", async () => {
     const config = await rpcResult(url, "EXPERIMENTAL_protocol_config", { finality: "final" });
     expect(config).toMatchObject({
@@ -88,7 +97,9 @@ describe("EXPERIMENTAL_protocol_config", () => {
     }
   });
 
-  it("equals nearcore's protocol 85 config-store snapshot except where nearcore-differences.yaml says why", async () => {
+  // nearcore 2.13's config store has no 86.yaml: protocol 86 resolves to 85's parameters
+  // (RuntimeConfigStore::get_config takes the last diff at or below the version).
+  it("equals nearcore's protocol 85 config-store snapshot (86 has no diff of its own) except where nearcore-differences.yaml says why", async () => {
     const runtime = (await rpcResult(url, "EXPERIMENTAL_protocol_config", { finality: "final" })).runtime_config;
     const nearcore = JSON.parse(readFileSync(new URL("../compat/nearcore/runtime-config-85.json", import.meta.url), "utf8")).runtime_config;
     const flat = (value: unknown, path = "", out = new Map<string, unknown>()): Map<string, unknown> => {

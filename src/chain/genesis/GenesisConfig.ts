@@ -26,7 +26,14 @@ export interface GenesisConfig {
 }
 
 export const DEFAULT_CHAIN_ID = "localnet";
-export const DEFAULT_PROTOCOL_VERSION = 85;
+/**
+ * The protocol of nearcore's latest release, 2.13 (2.13.0 to 2.13.4): `STABLE_PROTOCOL_VERSION = 86`
+ * (near/nearcore protocol-model/spec/protocol-versioning.md, "Release: 2.13.0", commit 499283a).
+ * Its one feature beyond 85, EnforcePerReceiptStorageProofLimit, bounds the trie proof a receipt
+ * records; shardkit records none (see `protocol-86-features-missing` in specs/nearcore-differences.yaml).
+ * 2.14's 87 was a release candidate only when this was set.
+ */
+export const DEFAULT_PROTOCOL_VERSION = 86;
 export const DEFAULT_GAS_PRICE = 100_000_000n;
 export const DEFAULT_GAS_LIMIT = 1_000_000_000_000_000;
 export const DEFAULT_EPOCH_LENGTH = 43_200;

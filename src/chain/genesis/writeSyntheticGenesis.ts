@@ -1,6 +1,7 @@
 import { open } from "node:fs/promises";
 import { sha256 } from "../primitives/sha256.js";
 import { devKeyPair } from "./devKey.js";
+import { DEFAULT_PROTOCOL_VERSION } from "./GenesisConfig.js";
 
 export interface SyntheticGenesisOptions {
   /** Number of contract data entries. */
@@ -31,7 +32,7 @@ export async function writeSyntheticGenesis(path: string, options: SyntheticGene
       JSON.stringify({ AccessKey: { account_id: id, public_key: devKeyPair(id).publicKeyString, access_key: { nonce: 0, permission: "FullAccess" } } });
     await file.write(
       `{\n  "chain_id": "shardkit-bench",\n  "genesis_time": "2025-01-01T00:00:00.000000Z",\n  "genesis_height": 0,\n` +
-        `  "protocol_version": 85,\n  "min_gas_price": "100000000",\n  "records": [\n` +
+        `  "protocol_version": ${DEFAULT_PROTOCOL_VERSION},\n  "min_gas_price": "100000000",\n  "records": [\n` +
         `    ${account("test.near", "1000000000000000000000000000000000")},\n    ${key("test.near")},\n` +
         `    ${account(accountId, "1000000000000000000000000000")},\n    ${key(accountId)}`,
     );

@@ -110,7 +110,8 @@ function linkImports(contract: PreparedContract, l: VmLogic): ImportObject | str
   for (const imp of WebAssembly.Module.imports(contract.module)) {
     if (imp.kind !== "function") continue;
     const fn = all[imp.module]?.[imp.name];
-    if (fn === undefined) return `unknown import: \`${imp.module}::${imp.name}\` has not been defined`;
+    // nearcore's wasmtime runner (`into_vm_error`) replaces wasmtime's UnknownImportError text with this.
+    if (fn === undefined) return "unknown or invalid import";
     (imports[imp.module] ??= {})[imp.name] = fn;
   }
   for (const { name, type } of contract.importedFunctions) {

@@ -22,7 +22,11 @@ describe("VM errors as nearcore renders them", () => {
     ],
     [{ kind: "WasmTrap", trap: "StackOverflow" }, { ExecutionError: "WebAssembly trap: Stack overflow." }, "WasmTrap(StackOverflow)"],
     [{ kind: "WasmTrap", trap: "IllegalArithmetic" }, { ExecutionError: "WebAssembly trap: An arithmetic exception, e.g. divided by zero." }, "WasmTrap(IllegalArithmetic)"],
-    [{ kind: "LinkError", msg: "unknown import" }, { ExecutionError: "Link Error: unknown import" }, 'LinkError { msg: "unknown import" }'],
+    [
+      { kind: "LinkError", msg: "unknown or invalid import" },
+      { ExecutionError: "Link Error: unknown or invalid import" },
+      'LinkError { msg: "unknown or invalid import" }',
+    ],
     [{ kind: "MethodResolveError", error: "MethodNotFound" }, { MethodResolveError: "MethodNotFound" }, "MethodResolveError(MethodNotFound)"],
     [
       { kind: "CompilationError", error: { kind: "PrepareError", error: "Deserialization" } },
