@@ -5,6 +5,7 @@ import { UpstreamRpcError, UpstreamUnavailableError } from "../../chain/fork/Ups
 import { isJsonObject } from "@shardkit/primitives/isJsonObject";
 import { exceedsJsonDepth } from "./jsonDepth.js";
 import { normaliseParams } from "./legacyParams.js";
+import { withoutNestedUnknownField } from "./unknownParams.js";
 import { ReplyCache, type ReplyCacheOptions } from "./ReplyCache.js";
 import { validationMessage } from "./validationMessage.js";
 
@@ -149,9 +150,18 @@ function checked<M extends RpcMethodName>(id: unknown, method: M, params: unknow
  */
 function checkedParams<M extends RpcMethodName>(method: M, params: unknown): RpcParams<M> {
   const validate: Validator<RpcParams<M>> = validateParams[method];
-  if (accepts(validate, params)) return params;
-  throw new ParseError(`Failed parsing args: ${validationMessage(validate.errors)}`);
+  let value = params;
+  // Drops undeclared nested fields one at a time (methods that ignore them), bounded.
+  for (let dropped = 0; !accepts(validate, value); dropped++) {
+    const next = dropped < MAX_DROPPED_FIELDS ? withoutNestedUnknownField(method, value, validate.errors) : undefined;
+    if (next === undefined) throw new ParseError(`Failed parsing args: ${validationMessage(validate.errors)}`);
+    value = next;
+  }
+  return value;
 }
+
+/** Undeclared nested fields dropped from one request before it is refused instead. */
+const MAX_DROPPED_FIELDS = 64;
 
 function accepts<T>(validate: Validator<T>, value: unknown): value is T {
   try {

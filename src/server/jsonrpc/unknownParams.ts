@@ -1,6 +1,7 @@
 import { rpcMethodTable, type RpcMethodName } from "../../../generated/rpc/methods.js";
 import { ParseError } from "../errors.js";
 import { isJsonObject } from "@shardkit/primitives/isJsonObject";
+import type { ErrorObject } from "ajv";
 
 /**
  * Applies a method's `x-unknown-params` rule to by-name params before validation.
@@ -14,9 +15,9 @@ import { isJsonObject } from "@shardkit/primitives/isJsonObject";
  * Either way a name of a JavaScript object built-in (`constructor`, `__proto__`, `toString`,
  * ...) is never taken as a field: the generated validators track the fields they have seen in
  * plain objects, where such names always look "seen", so they would slip through
- * `unevaluatedProperties: false`. At the top level they are dropped or refused with every
- * other undeclared field; inside nested objects, which the params schemas keep closed, they
- * are refused here.
+ * `unevaluatedProperties: false`. They are dropped (`ignore`) or refused (`deny`) with every
+ * other undeclared field, at the top level here and inside nested objects too (the other
+ * nested fields of an `ignore` method are dropped by withoutNestedUnknownField).
  */
 export function applyUnknownParamsRule(method: RpcMethodName, params: unknown): unknown {
   if (!isJsonObject(params)) return params;
@@ -26,8 +27,7 @@ export function applyUnknownParamsRule(method: RpcMethodName, params: unknown): 
   for (const key of Object.keys(params)) {
     if (known.has(key)) {
       const value = params[key];
-      refuseBuiltinNames(value, `params/${key}`);
-      kept[key] = value;
+      kept[key] = info.unknownParams === "ignore" ? withoutBuiltinNames(value) : (refuseBuiltinNames(value, `params/${key}`), value);
     } else if (info.unknownParams === "deny") {
       throw new ParseError(`Failed parsing args: unknown field \`${key}\` in params`);
     }
@@ -57,4 +57,45 @@ function refuseBuiltinNames(value: unknown, path: string): void {
     if (key in Object.prototype) throw new ParseError(`Failed parsing args: unknown field \`${key}\` in ${path}`);
     refuseBuiltinNames(value[key], `${path}/${key}`);
   }
+}
+
+/** `value` with every object key that names a member of Object.prototype left out, at any depth. */
+function withoutBuiltinNames(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutBuiltinNames);
+  if (!isJsonObject(value)) return value;
+  const kept: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) if (!(key in Object.prototype)) kept[key] = withoutBuiltinNames(value[key]);
+  return kept;
+}
+
+/**
+ * For a method that ignores unknown fields (nearcore's request types and the types nested in
+ * them are not `deny_unknown_fields`): `params` without the nested field its validator's only
+ * error names as undeclared, or undefined when the error is anything else. Only a lone error
+ * outside any union is taken, so a field that another branch of a `oneOf` declares is never
+ * dropped; the caller validates again and calls this again for the next such field.
+ */
+export function withoutNestedUnknownField(method: RpcMethodName, params: unknown, errors: readonly ErrorObject[] | null | undefined): unknown {
+  if (rpcMethodTable[method].unknownParams !== "ignore" || errors?.length !== 1) return undefined;
+  const [error] = errors;
+  if (error === undefined || /oneOf|anyOf/.test(error.schemaPath)) return undefined;
+  const field = error.keyword === "additionalProperties" ? error.params.additionalProperty : error.keyword === "unevaluatedProperties" ? error.params.unevaluatedProperty : undefined;
+  if (typeof field !== "string" || error.instancePath === "") return undefined;
+  const path = error.instancePath.split("/").slice(1).map((part) => part.replaceAll("~1", "/").replaceAll("~0", "~"));
+  return withoutField(params, path, field);
+}
+
+/** A copy of `value` without `field` in the object at `path` (copies only along the path). */
+function withoutField(value: unknown, path: readonly string[], field: string): unknown {
+  const [head, ...rest] = path;
+  if (Array.isArray(value)) {
+    const index = Number(head);
+    return value.map((item, i) => (i === index ? withoutField(item, rest, field) : item));
+  }
+  if (!isJsonObject(value)) return value;
+  if (head === undefined) {
+    const { [field]: _dropped, ...kept } = value;
+    return kept;
+  }
+  return { ...value, [head]: withoutField(value[head], rest, field) };
 }
