@@ -34,7 +34,8 @@ function readGlobalContractIdentifier(r: TxReader, what: string): GlobalContract
   return r.fail(`${what}: unknown GlobalContractIdentifier tag ${tag}`, at);
 }
 
-function compareBytes(a: Uint8Array, b: Uint8Array): number {
+/** Byte-wise order (a shorter prefix first): the order of nearcore's BTreeMap<Vec<u8>, _> keys. */
+export function compareBytes(a: Uint8Array, b: Uint8Array): number {
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
   return a.length - b.length;

@@ -59,12 +59,22 @@ function refuseBuiltinNames(value: unknown, path: string): void {
   }
 }
 
-/** `value` with every object key that names a member of Object.prototype left out, at any depth. */
+/** `value` with every object key that names a member of Object.prototype left out, at any depth; `value` itself when it has none (every request passes here). */
 function withoutBuiltinNames(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutBuiltinNames);
+  return hasBuiltinName(value) ? copyWithoutBuiltinNames(value) : value;
+}
+
+function hasBuiltinName(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(hasBuiltinName);
+  if (!isJsonObject(value)) return false;
+  return Object.keys(value).some((key) => key in Object.prototype || hasBuiltinName(value[key]));
+}
+
+function copyWithoutBuiltinNames(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(copyWithoutBuiltinNames);
   if (!isJsonObject(value)) return value;
   const kept: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) if (!(key in Object.prototype)) kept[key] = withoutBuiltinNames(value[key]);
+  for (const key of Object.keys(value)) if (!(key in Object.prototype)) kept[key] = copyWithoutBuiltinNames(value[key]);
   return kept;
 }
 

@@ -17,6 +17,7 @@ import type {
   UseGlobalContractAction,
   WithdrawFromGasKeyAction,
 } from "@shardkit/primitives/action";
+import { compareBytes } from "@shardkit/primitives/actionCodec";
 import { base58Decode } from "@shardkit/primitives/base58";
 import { deriveDeterministicAccountId } from "@shardkit/primitives/deterministicAccountId";
 import { parsePublicKey, type PublicKey } from "@shardkit/primitives/publicKey";
@@ -112,11 +113,6 @@ export function useGlobalContract(ref: GlobalContractRef): UseGlobalContractActi
 }
 
 const utf8 = (value: Uint8Array | string) => (typeof value === "string" ? new TextEncoder().encode(value) : value);
-
-function compareBytes(a: Uint8Array, b: Uint8Array): number {
-  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
-  return a.length - b.length;
-}
 
 /**
  * A NEP-616 state init: a global contract and the account's initial storage (string keys and
