@@ -17,7 +17,8 @@
  *     beside them, with backpressure (the loop waits once the index is more than two rounds
  *     behind); per chain the production throughput (target >= 0.75x), the lag left at the
  *     end of a phase and its catch-up time, and the end-to-end throughput (production +
- *     catch-up). Why this measure: bench/notes/history.md.
+ *     catch-up). Run with the process on every core, as `serve` runs (the bench pins itself to
+ *     one core for its HTTP parts). Why this measure: bench/notes/history.md.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -33,7 +34,7 @@ import type { Chain } from "../src/chain/node.js";
 import { restHandlers } from "../src/server/rest/handlers.js";
 import type { RestContext } from "../src/server/rest/RestContext.js";
 import { startPostgres } from "../test/support/postgresServer.js";
-import { mainThreadCpuMicros, median } from "./measure.js";
+import { mainThreadCpuMicros, median, withAllCores } from "./measure.js";
 import { chainFor, type Kind } from "./vmCall.js";
 
 const BUSY = "busy.near";
@@ -336,6 +337,9 @@ export async function historyBench({ quick }: { quick: boolean }): Promise<void>
   console.log(
     `(s) block production throughput with the history index on vs off: rounds of ${ROUND} transactions, ${BLOCKS_PER_ROUND} blocks each, produced back to back with the index running beside them (waited for past ${MAX_LAG} blocks of lag), phases of one chain at a time ending with the index caught up`,
   );
-  await productionWithHistory("transfer", quick);
-  await productionWithHistory("ft", quick);
+  // The worker indexes beside production, so both need the cores `serve` has (the bench pins itself to one).
+  await withAllCores(async () => {
+    await productionWithHistory("transfer", quick);
+    await productionWithHistory("ft", quick);
+  });
 }
