@@ -209,6 +209,35 @@ describe("account rows from real execution", () => {
       `${FT_ACCOUNT}>${FT_ACCOUNT}`,
       `system>${ALICE}`,
     ]);
+    // ft_on_transfer's result reached ft_resolve_transfer as a data receipt: FastNEAR's
+    // data_receipts, and a Data row just before the callback's Action row in its block.
+    const callback = row.receipts[4];
+    expect(row.data_receipts).toHaveLength(1);
+    const [data] = row.data_receipts;
+    expect(data).toMatchObject({ predecessor_id: RELAY_ACCOUNT, receiver_id: FT_ACCOUNT, receipt: { Data: { data: Buffer.from('"70"').toString("base64"), is_promise_resume: false } } });
+    expect(callback.receipt.receipt.Action.input_data_ids).toEqual([data.receipt.Data.data_id]);
+    const executedAt = callback.execution_outcome.block_height;
+    const rows = (await v0("/v0/block", { block_id: executedAt, with_receipts: true })).json;
+    const at = rows.block_receipts.findIndex((r: any) => r.receipt_id === callback.receipt.receipt_id);
+    expect(rows.block_receipts[at - 1]).toMatchObject({
+      receipt_id: data.receipt_id,
+      receipt_type: "Data",
+      is_success: true,
+      receipt_index: callback.execution_outcome.index - 1,
+      appear_block_height: data.block_height,
+      appear_receipt_index: data.receipt_index,
+      transaction_hash: hash,
+    });
+    expect((await v0("/v0/receipt", { receipt_id: data.receipt_id })).json.receipt).toEqual(rows.block_receipts[at - 1]);
+    expect(rows.block.num_receipts).toBe(rows.block_receipts.length);
+    // A receipt appears where nearcore's chunks list it: in the block's new chunks, shard by shard.
+    for (const receipt of [...row.receipts.map((r: any) => r.receipt), data]) {
+      const listed = [];
+      for (const chunk of service.chain.blockByHeight(receipt.block_height)!.view.chunks) {
+        listed.push(...(await rpcResult(service.rpcUrl, "chunk", { chunk_id: chunk.chunk_hash })).receipts.map((r: any) => r.receipt_id));
+      }
+      expect({ id: receipt.receipt_id, index: listed.indexOf(receipt.receipt_id) }).toEqual({ id: receipt.receipt_id, index: receipt.receipt_index });
+    }
   });
 
   it("a failing call seen by its callback: the receipt fails, the transaction succeeds", async () => {

@@ -24,43 +24,47 @@ afterAll(() => service.close());
 const rootOf = (hashes: string[]) => formatCryptoHash(merkleRoot(hashes.map((h) => base58Decode(h))));
 
 describe("chunk", () => {
-  it("lists the transactions a chunk includes and the receipts the chunk sends on", async () => {
+  it("lists the transactions a chunk includes; the next chunk of its shard lists the receipt it sent (prev_outgoing_receipts)", async () => {
     const chain = service.chain;
     const block = chain.blockByHeight(txHeight)!;
     const aliceShard = chain.shardOf(ALICE);
-    const header = block.view.chunks[chain.shardLayout.indexOfShardId(aliceShard)!]!;
+    const aliceIndex = chain.shardLayout.indexOfShardId(aliceShard)!;
+    const header = block.view.chunks[aliceIndex]!;
     const status = await rpcResult(service.rpcUrl, "EXPERIMENTAL_tx_status", { tx_hash: txHash, sender_account_id: ALICE, wait_until: "FINAL" });
     const receiptId: string = status.transaction_outcome.outcome.receipt_ids[0];
-    const expected = {
-      author: "test.near",
-      header,
-      transactions: [status.transaction],
-      receipts: [await rpcResult(service.rpcUrl, "EXPERIMENTAL_receipt", { receipt_id: receiptId })],
-    };
-    const byHash = await rpcResult(service.rpcUrl, "chunk", { chunk_id: header.chunk_hash });
-    expect(byHash).toEqual(expected);
-    expect(byHash.receipts[0].receiver_id).toBe(BOB);
+    const expected = { author: "test.near", header, transactions: [status.transaction], receipts: [] };
+    expect(await rpcResult(service.rpcUrl, "chunk", { chunk_id: header.chunk_hash })).toEqual(expected);
     for (const params of [{ block_id: txHeight, shard_id: aliceShard }, { block_id: block.hash, shard_id: aliceShard }, [header.chunk_hash], [[txHeight, aliceShard]]]) {
       expect(await rpcResult(service.rpcUrl, "chunk", params)).toEqual(expected);
     }
-    // The body matches the header's commitments.
+    const next = chain.blockByHeight(txHeight + 1)!.view.chunks[aliceIndex]!;
+    const sent = await rpcResult(service.rpcUrl, "chunk", { chunk_id: next.chunk_hash });
+    expect(sent.receipts).toEqual([await rpcResult(service.rpcUrl, "EXPERIMENTAL_receipt", { receipt_id: receiptId })]);
+    expect(sent.receipts[0].receiver_id).toBe(BOB);
+    // The header commits to the transactions it includes and to the receipts it sends (listed by the next chunk: a difference).
     expect(rootOf([txHash])).toBe(header.tx_root);
     expect(rootOf([receiptId])).toBe(header.outgoing_receipts_root);
   });
 
-  it("answers empty lists for chunks that carried nothing; bob's chunk that ran the receipt carries its gas refund", async () => {
+  it("answers empty lists for chunks that carried nothing; the chunk after bob's that ran the receipt carries its gas refund", async () => {
     const chain = service.chain;
     const status = await rpcResult(service.rpcUrl, "EXPERIMENTAL_tx_status", { tx_hash: txHash, sender_account_id: ALICE, wait_until: "FINAL" });
     // NEP-642: the receipt's gas was bought at 10^9 and burnt at 10^8, so the surplus goes back to alice.
     const refundId: string = status.receipts_outcome[0].outcome.receipt_ids[0];
-    for (const height of [txHeight, txHeight + 1]) {
+    const sentBy = (height: number, shardId: number) =>
+      (height === txHeight + 1 && shardId === chain.shardOf(ALICE)) || (height === txHeight + 2 && shardId === chain.shardOf(BOB));
+    for (const height of [txHeight, txHeight + 1, txHeight + 2]) {
       for (const header of chain.blockByHeight(height)!.view.chunks) {
         const body = await rpcResult(service.rpcUrl, "chunk", { chunk_id: header.chunk_hash });
+        if (sentBy(height, header.shard_id)) continue;
         if (height === txHeight && header.shard_id === chain.shardOf(ALICE)) continue;
-        const receipts = height === txHeight + 1 && header.shard_id === chain.shardOf(BOB) ? [await rpcResult(service.rpcUrl, "EXPERIMENTAL_receipt", { receipt_id: refundId })] : [];
-        expect(body).toEqual({ author: "test.near", header, transactions: [], receipts });
+        expect(body).toEqual({ author: "test.near", header, transactions: [], receipts: [] });
       }
     }
+    const bobNext = chain.blockByHeight(txHeight + 2)!.view.chunks[chain.shardLayout.indexOfShardId(chain.shardOf(BOB))!]!;
+    expect((await rpcResult(service.rpcUrl, "chunk", { chunk_id: bobNext.chunk_hash })).receipts).toEqual([
+      await rpcResult(service.rpcUrl, "EXPERIMENTAL_receipt", { receipt_id: refundId }),
+    ]);
     const genesisChunk = chain.genesisBlock.view.chunks[0]!;
     expect(await rpcResult(service.archivalUrl, "chunk", { block_id: 0, shard_id: 0 })).toEqual({ author: "test.near", header: genesisChunk, transactions: [], receipts: [] });
   });
@@ -103,7 +107,8 @@ describe("@near-js/jsonrpc-client validates chunk with nearcore's schema", () =>
     const client = new NearRpcClient({ endpoint: service.archivalUrl, retries: 0 });
     const result = await chunkMethod(client, { blockId: txHeight, shardId: service.chain.shardOf(ALICE) });
     expect(result.transactions[0]?.hash).toBe(txHash);
-    expect(result.receipts[0]?.receiverId).toBe(BOB);
+    const next = await chunkMethod(client, { blockId: txHeight + 1, shardId: service.chain.shardOf(ALICE) });
+    expect(next.receipts[0]?.receiverId).toBe(BOB);
   });
 
   it("answers UNKNOWN_CHUNK, not an empty chunk, when the chain holds no body for the chunk", async () => {

@@ -12,6 +12,8 @@ import {
   type BlockRow,
   type HistoryBlockUpdate,
   type HistoryOutcome,
+  type HistoryReceipt,
+  type InFlightReceipts,
   type ReceiptRow,
   type TransactionDetails,
   type TransactionRecord,
@@ -58,6 +60,13 @@ export interface HistoryBlockInput {
   /** Block-wide count of included transactions (some may be unknown to the source: `transactions` lists the known ones). */
   readonly transactionCount: number;
   readonly transactions: readonly IncludedTransaction[];
+  /**
+   * The receipts that joined the block's new chunks, in FastNEAR's order (`appear_receipt_index`):
+   * chunk by chunk in shard order, its transactions' local receipts (signer = receiver, rebuilt
+   * as `localReceipt`), then the receipts its shard's previous chunk sent (nearcore's
+   * `prev_outgoing_receipts`, data receipts included).
+   */
+  readonly appeared: readonly ReceiptView[];
   readonly receipts: readonly ExecutedReceipt[];
 }
 
@@ -101,8 +110,17 @@ interface TxDraft {
   readonly statuses: Map<string, ExecutionStatusView>;
   /** Executed receipts with their outcomes, in execution order (kept, so a later block only adds its own). */
   readonly receipts: TransactionDetails["receipts"][number][];
+  /** The data receipts its action receipts took, in that order. */
+  readonly dataReceipts: HistoryReceipt[];
+  /** Its receipts that appeared and have not executed: receipt id → where it appeared. */
+  readonly appeared: Map<string, HistoryReceipt>;
+  /** Data receipts that appeared for its waiting action receipts: data id → where. */
+  readonly dataAppeared: Map<string, HistoryReceipt>;
   readonly accounts: Map<string, Flags>;
 }
+
+/** Data receipts kept at most while no known receipt waits for them (a transaction not followed). */
+const MAX_LOOSE_DATA = 10_000;
 
 /**
  * Turns blocks into history updates: per transaction its block row, its receipts with outcomes
@@ -115,6 +133,10 @@ export class HistoryBuilder {
   private readonly drafts = new Map<string, TxDraft>();
   /** Pending receipt id → its transaction's hash. */
   private readonly receiptTx = new Map<string, string>();
+  /** Data id → the transaction whose appeared action receipt waits for that data. */
+  private readonly dataTx = new Map<string, string>();
+  /** Data receipts that appeared before any known receipt waited for them: data id → where (oldest first). */
+  private readonly looseData = new Map<string, HistoryReceipt>();
 
   /** The transactions a block of height `height` may advance: those with receipts still pending. */
   get openTransactions(): readonly { readonly hash: string; readonly signerId: string }[] {
@@ -125,6 +147,8 @@ export class HistoryBuilder {
   clear(): void {
     this.drafts.clear();
     this.receiptTx.clear();
+    this.dataTx.clear();
+    this.looseData.clear();
   }
 
   /** A transaction a store holds as incomplete, back as a draft (its receipts still to come). */
@@ -150,27 +174,84 @@ export class HistoryBuilder {
       pending,
       statuses: new Map(details.receipts.map((r) => [r.receipt.receipt_id, r.execution_outcome.outcome.status])),
       receipts: [...details.receipts],
+      dataReceipts: [...details.data_receipts],
+      appeared: new Map(),
+      dataAppeared: new Map(),
       accounts: new Map(record.accounts.map((a) => [a.account_id, flagsOf(a)])),
     };
     this.drafts.set(draft.hash, draft);
     for (const id of pending) this.receiptTx.set(id, draft.hash);
+    for (const receipt of record.inFlight?.receipts ?? []) this.addAppeared(draft, receipt);
+    for (const data of record.inFlight?.dataReceipts ?? []) if ("Data" in data.receipt) draft.dataAppeared.set(data.receipt.Data.data_id, data);
+  }
+
+  /** An action receipt of `draft` appeared: where, and which data it will wait for. */
+  private addAppeared(draft: TxDraft, receipt: HistoryReceipt): void {
+    draft.appeared.set(receipt.receipt_id, receipt);
+    if ("Action" in receipt.receipt) for (const dataId of receipt.receipt.Action.input_data_ids) this.dataTx.set(dataId, draft.hash);
+  }
+
+  /**
+   * The block's appeared receipts, at their `appear_receipt_index`: action receipts to their
+   * transactions, then data receipts to the transactions whose receipts wait for them (a data
+   * receipt appears after the receipt that takes it). Returns the transactions that changed.
+   */
+  private appear(input: HistoryBlockInput): Set<TxDraft> {
+    const changed = new Set<TxDraft>();
+    const data: HistoryReceipt[] = [];
+    input.appeared.forEach((view, index) => {
+      const receipt = historyReceipt(view, input, index);
+      if ("Data" in view.receipt) return void data.push(receipt);
+      const hash = "Action" in view.receipt ? this.receiptTx.get(view.receipt_id) : undefined;
+      const draft = hash === undefined ? undefined : this.drafts.get(hash);
+      if (draft === undefined) return;
+      this.addAppeared(draft, receipt);
+      changed.add(draft);
+    });
+    for (const receipt of data) {
+      if (!("Data" in receipt.receipt)) continue;
+      const dataId = receipt.receipt.Data.data_id;
+      const hash = this.dataTx.get(dataId);
+      const draft = hash === undefined ? undefined : this.drafts.get(hash);
+      if (draft === undefined) {
+        this.looseData.set(dataId, receipt);
+        if (this.looseData.size > MAX_LOOSE_DATA) this.looseData.delete(this.looseData.keys().next().value!);
+        continue;
+      }
+      draft.dataAppeared.set(dataId, receipt);
+      changed.add(draft);
+    }
+    return changed;
+  }
+
+  /** The data receipt `dataId` that appeared, taken out of what waits (undefined: not seen, as for a block indexed before its data appeared). */
+  private takeData(draft: TxDraft, dataId: string): HistoryReceipt | undefined {
+    this.dataTx.delete(dataId);
+    const data = draft.dataAppeared.get(dataId) ?? this.looseData.get(dataId);
+    draft.dataAppeared.delete(dataId);
+    this.looseData.delete(dataId);
+    return data;
   }
 
   /** The block's history update; the transactions it completes are forgotten here (the store keeps them). */
   update(input: HistoryBlockInput): HistoryBlockUpdate {
-    const touched = new Set<TxDraft>();
     let gasBurnt = 0n;
     let tokensBurnt = 0n;
+    const started: TxDraft[] = [];
     for (const tx of input.transactions) {
       const draft = this.startTransaction(tx, input);
       gasBurnt += draft.gasBurnt;
       tokensBurnt += draft.tokensBurnt;
-      touched.add(draft);
+      started.push(draft);
     }
+    const touched = this.appear(input);
+    for (const draft of started) touched.add(draft);
     const receipts: ReceiptRow[] = [];
     const transfers: TransferRow[] = [];
     let itemsBefore = 0;
-    input.receipts.forEach((executed, receiptIndex) => {
+    // FastNEAR's receipt_index: over the block's executed receipts of known transactions, each action receipt after the data receipts it took.
+    let receiptIndex = 0;
+    for (const executed of input.receipts) {
       gasBurnt += executed.gasBurnt;
       tokensBurnt += executed.tokensBurnt;
       const hash = this.receiptTx.get(executed.id);
@@ -180,7 +261,7 @@ export class HistoryBuilder {
       itemsBefore += transferItems(known, executed.logs);
       if (known !== undefined) transfers.push(...transfersOf(known, executed.status, executed.logs, draft?.hash ?? null, place));
       // A receipt of a transaction is always known (`localReceipt` rebuilds the one nearcore does not keep).
-      if (draft === undefined || known === undefined) return;
+      if (draft === undefined || known === undefined) continue;
       this.receiptTx.delete(executed.id);
       draft.pending.delete(executed.id);
       for (const child of executed.receiptIds) {
@@ -194,30 +275,40 @@ export class HistoryBuilder {
       this.addReceiptRoles(draft, receipt, executed.logs);
       const succeeded = !(typeof executed.status === "object" && "Failure" in executed.status);
       draft.statuses.set(executed.id, executed.status);
-      // Appeared where it executed: the block where a receipt joined a chunk is not tracked yet.
-      draft.receipts.push({ receipt: historyReceipt(receipt, input, receiptIndex), execution_outcome: historyOutcome(executed.view, input, receiptIndex) });
       touched.add(draft);
-      receipts.push({
-        receipt_id: executed.id,
+      const row = (of: HistoryReceipt, index: number, type: ReceiptRow["receipt_type"], isSuccess: boolean): ReceiptRow => ({
+        receipt_id: of.receipt_id,
         block_height: input.height,
         block_timestamp: input.timestamp,
-        receipt_index: receiptIndex,
-        appear_block_height: input.height,
-        appear_receipt_index: receiptIndex,
+        receipt_index: index,
+        appear_block_height: of.block_height,
+        appear_receipt_index: of.receipt_index,
         transaction_hash: draft.hash,
         tx_block_height: draft.blockHeight,
         tx_block_timestamp: draft.timestamp,
         tx_index: draft.index,
-        predecessor_id: receipt.predecessor_id,
-        receiver_id: receipt.receiver_id,
-        receipt_type: "Action",
-        priority: receipt.priority,
+        predecessor_id: of.predecessor_id,
+        receiver_id: of.receiver_id,
+        receipt_type: type,
+        priority: of.priority,
         shard_id: executed.shardId,
-        is_success: succeeded,
+        is_success: isSuccess,
       });
-    });
+      for (const dataId of "Action" in receipt.receipt ? receipt.receipt.Action.input_data_ids : []) {
+        const data = this.takeData(draft, dataId);
+        if (data === undefined) continue;
+        draft.dataReceipts.push(data);
+        receipts.push(row(data, receiptIndex++, "Data", true));
+      }
+      const index = receiptIndex++;
+      // Where it appeared (unknown for a receipt that appeared before the index followed its transaction: where it executed).
+      const appeared = draft.appeared.get(executed.id) ?? historyReceipt(receipt, input, index);
+      draft.appeared.delete(executed.id);
+      draft.receipts.push({ receipt: appeared, execution_outcome: historyOutcome(executed.view, input, index) });
+      receipts.push(row(appeared, index, "Action", succeeded));
+    }
     const transactions = [...touched].map((draft) => this.record(draft));
-    return { block: input.row({ transactions: input.transactionCount, receipts: input.receipts.length, gasBurnt, tokensBurnt }), transactions, receipts, transfers };
+    return { block: input.row({ transactions: input.transactionCount, receipts: receiptIndex, gasBurnt, tokensBurnt }), transactions, receipts, transfers };
   }
 
   /** A transaction the block included: its conversion outcome and its signers' rows. */
@@ -242,6 +333,9 @@ export class HistoryBuilder {
       pending: new Set(outcome.outcome.receipt_ids),
       statuses: new Map(),
       receipts: [],
+      dataReceipts: [],
+      appeared: new Map(),
+      dataAppeared: new Map(),
       accounts: new Map(),
     };
     this.drafts.set(tx.hash, draft);
@@ -295,6 +389,8 @@ export class HistoryBuilder {
         is_success: success,
       }));
     if (completed) this.drafts.delete(draft.hash);
+    const inFlight: InFlightReceipts | undefined =
+      completed || draft.appeared.size + draft.dataAppeared.size === 0 ? undefined : { receipts: [...draft.appeared.values()], dataReceipts: [...draft.dataAppeared.values()] };
     return {
       row: {
         transaction_hash: draft.hash,
@@ -317,8 +413,9 @@ export class HistoryBuilder {
         gas_burnt: Number(draft.gasBurnt),
         tokens_burnt: draft.tokensBurnt.toString(),
       },
-      details: { transaction: tx, execution_outcome: draft.outcome, receipts: [...draft.receipts], data_receipts: [] },
+      details: { transaction: tx, execution_outcome: draft.outcome, receipts: [...draft.receipts], data_receipts: [...draft.dataReceipts] },
       accounts,
+      ...(inFlight !== undefined && { inFlight }),
     };
   }
 }

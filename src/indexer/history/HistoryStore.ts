@@ -177,6 +177,14 @@ export interface TransactionRecord {
   readonly details: TransactionDetails;
   /** By account id. */
   readonly accounts: readonly AccountTxRow[];
+  /** While incomplete, its receipts that appeared in a chunk and have not executed yet (kept so that a restart knows where they appeared). */
+  readonly inFlight?: InFlightReceipts;
+}
+
+/** Receipts of a transaction that appeared and wait: action receipts to execute, data receipts for an action receipt to take. */
+export interface InFlightReceipts {
+  readonly receipts: readonly HistoryReceipt[];
+  readonly dataReceipts: readonly HistoryReceipt[];
 }
 
 /** One transfer as one account saw it (FastNEAR's transfers-api row; see transfersOf). */

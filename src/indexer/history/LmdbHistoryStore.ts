@@ -8,6 +8,7 @@ import type {
   BlockTxRow,
   HistoryBlockUpdate,
   HistoryStore,
+  InFlightReceipts,
   ReceiptRow,
   TransactionRecord,
 } from "./HistoryStore.js";
@@ -56,10 +57,12 @@ interface StoredTransaction {
   readonly row: BlockTxRow;
   readonly details: TransactionDetails;
   readonly accounts: readonly (readonly [accountId: string, flags: number])[];
+  readonly inFlight?: InFlightReceipts;
 }
 
 function toStored(record: TransactionRecord): StoredTransaction {
-  return { row: record.row, details: record.details, accounts: record.accounts.map((row) => [row.account_id, roleBits(row)]) };
+  const stored = { row: record.row, details: record.details, accounts: record.accounts.map((row) => [row.account_id, roleBits(row)] as const) };
+  return record.inFlight === undefined ? stored : { ...stored, inFlight: record.inFlight };
 }
 
 function fromStored(stored: StoredTransaction): TransactionRecord {
@@ -67,7 +70,7 @@ function fromStored(stored: StoredTransaction): TransactionRecord {
   const accounts = stored.accounts.map(([accountId, bits]) =>
     fromStoredAccountRow(accountId, row.tx_block_height, row.tx_index, [row.transaction_hash, row.tx_block_timestamp, bits]),
   );
-  return { row, details: stored.details, accounts };
+  return stored.inFlight === undefined ? { row, details: stored.details, accounts } : { row, details: stored.details, accounts, inFlight: stored.inFlight };
 }
 
 /** The marker written with every block, in the same transaction: what the index holds. */

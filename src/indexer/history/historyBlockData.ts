@@ -1,7 +1,7 @@
 import { base58Encode } from "@shardkit/primitives/base58";
 import type { Block, Chain } from "../../chain/node.js";
 import type { ChunkResult } from "../../chain/runtime/applyChunk.js";
-import { toReceiptView, type Receipt } from "../../chain/runtime/receipt.js";
+import { toReceiptView, type Receipt, type ReceiptView } from "../../chain/runtime/receipt.js";
 import { toSignedTransactionView } from "../../chain/transaction/index.js";
 import { blockOutcomes, type OutcomeBlock } from "../../chain/views/blockOutcomes.js";
 import type { ExecutedReceipt, HistoryBlockInput, IncludedTransaction } from "./HistoryBuilder.js";
@@ -25,6 +25,10 @@ export interface HistoryBlockData {
   readonly chunks: readonly Pick<ChunkResult, "included" | "receiptOutcomes">[];
   /** Per executed receipt, in execution order over the chunks: the receipt (undefined: a transaction's local receipt, not kept) and its shard. */
   readonly receipts: readonly { readonly receipt: Receipt | undefined; readonly shardId: number }[];
+  /** Per chunk (shard index order): the receipts that join it, the ones its shard's previous chunk sent (nearcore's `prev_outgoing_receipts`). */
+  readonly incoming: readonly (readonly Receipt[])[];
+  /** Per chunk: the local receipts of its transactions to their own signer, in order (as the chain recorded them, with the price their gas was bought at). */
+  readonly local: readonly (readonly Receipt[])[];
 }
 
 /** A block of `chain` as HistoryBlockData (cheap: lookups and references, no views). */
@@ -35,6 +39,16 @@ export function historyBlockData(chain: Chain, block: Block): HistoryBlockData {
   const receipts = results.flatMap(({ receiptOutcomes }) =>
     receiptOutcomes.map((outcome) => ({ receipt: chain.receiptRecord(base58Encode(outcome.id)), shardId: chain.shardLayout.shardIdOf(outcome.executorId) })),
   );
+  // Every block has a new chunk per shard, so a chunk's receipts are what the previous block's chunk of its shard sent.
+  const previous = genesis ? undefined : chain.blockByHeight(block.height - 1);
+  const local = results.map(({ included }) =>
+    included.flatMap(({ stx, outcome }) => {
+      const id = outcome.receiptIds[0];
+      const receipt = stx.transaction.signerId === stx.transaction.receiverId && id !== undefined ? chain.receiptRecord(base58Encode(id)) : undefined;
+      return receipt === undefined ? [] : [receipt];
+    }),
+  );
+  const incoming = previous === undefined || previous.height === chain.genesisBlock.height ? [] : chain.chunkResults(previous).map(({ outgoing }) => outgoing);
   return {
     block: {
       height: block.height,
@@ -49,6 +63,8 @@ export function historyBlockData(chain: Chain, block: Block): HistoryBlockData {
     row: historyBlockRow(chain, block),
     chunks,
     receipts,
+    incoming,
+    local,
   };
 }
 
@@ -58,13 +74,15 @@ export function historyBlockData(chain: Chain, block: Block): HistoryBlockData {
  */
 export function historyBlockInput(data: HistoryBlockData): HistoryBlockInput {
   const transactions: IncludedTransaction[] = [];
+  const appeared: ReceiptView[] = [];
   const receipts: ExecutedReceipt[] = [];
   let txIndex = 0;
-  for (const chunk of blockOutcomes(data.block, data.chunks)) {
+  for (const [shardIndex, chunk] of blockOutcomes(data.block, data.chunks).entries()) {
     if (chunk.isNew) {
       for (const { hash, stx, view } of chunk.transactions) {
         transactions.push({ hash, index: txIndex++, shardId: chunk.shardId, transaction: toSignedTransactionView(stx), outcome: view });
       }
+      for (const receipt of [...(data.local[shardIndex] ?? []), ...(data.incoming[shardIndex] ?? [])]) appeared.push(toReceiptView(receipt));
     }
     for (const { outcome, view } of chunk.receipts) {
       const executed = data.receipts[receipts.length];
@@ -90,6 +108,7 @@ export function historyBlockInput(data: HistoryBlockData): HistoryBlockInput {
     row: (work) => ({ ...row, num_transactions: work.transactions, num_receipts: work.receipts, gas_burnt: work.gasBurnt.toString(), tokens_burnt: work.tokensBurnt.toString() }),
     transactionCount: txIndex,
     transactions,
+    appeared,
     receipts,
   };
 }

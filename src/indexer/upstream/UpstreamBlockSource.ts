@@ -1,5 +1,5 @@
 import { RpcResponseError } from "@shardkit/client/jsonrpc";
-import type { ActionView, BlockView, ExperimentalTxStatusResult, StateChangeWithCauseView } from "../../../generated/rpc/types.js";
+import type { ActionView, BlockView, ChunkResult, ExperimentalTxStatusResult, StateChangeWithCauseView } from "../../../generated/rpc/types.js";
 import { base64Decode } from "../../chain/primitives/base64.js";
 import type { BlockSource, FtPair, IndexBlockInput } from "../BlockSource.js";
 import { ftBalanceFromOutcome } from "../FtBalanceReader.js";
@@ -16,7 +16,12 @@ export type OpenTransactions = ReadonlyMap<string, string>;
 /** The upstream's answers a block step read: the block, its new chunks' transactions (in chunk order) and the open transactions' statuses. */
 export interface RpcBlockAnswers {
   readonly block: BlockView;
-  readonly chunks: readonly { readonly shardId: number; readonly transactions: readonly { readonly hash: string }[] }[];
+  readonly chunks: readonly {
+    readonly shardId: number;
+    readonly transactions: readonly { readonly hash: string }[];
+    /** The receipts that join the chain with this chunk (nearcore's `prev_outgoing_receipts`). */
+    readonly receipts: readonly ChunkResult["receipts"][number][];
+  }[];
   /** By transaction hash: nearcore's EXPERIMENTAL_tx_status answer. */
   readonly statuses: ReadonlyMap<string, ExperimentalTxStatusResult>;
 }
@@ -90,10 +95,10 @@ export class UpstreamBlockSource implements BlockSource<UpstreamBlockInput> {
 
     const open = new Map([...this.open, ...(this.options.alsoFollow?.() ?? [])]);
     const newChunks = block.chunks.filter((c) => c.height_included === height);
-    const chunks = await limited(this.concurrency, newChunks, async (c) => ({
-      shardId: c.shard_id,
-      transactions: (await callUpstream(this.call, "chunk", { chunk_id: c.chunk_hash })).transactions,
-    }));
+    const chunks = await limited(this.concurrency, newChunks, async (c) => {
+      const { transactions, receipts } = await callUpstream(this.call, "chunk", { chunk_id: c.chunk_hash });
+      return { shardId: c.shard_id, transactions, receipts };
+    });
     for (const chunk of chunks) for (const tx of chunk.transactions) open.set(tx.hash, tx.signer_id);
 
     const statuses = await limited(this.concurrency, [...open], async ([txHash, signerId]) => ({

@@ -4,7 +4,7 @@ import { ShardLayout } from "../../chain/shards/ShardLayout.js";
 import type { SignedTransactionView } from "../../chain/transaction/index.js";
 import type { ShardLayout as ShardLayoutView } from "../../../generated/rpc/types.js";
 import { validateResult } from "../../../generated/rpc/validators.js";
-import type { ExecutedReceipt, HistoryBlockInput, IncludedTransaction } from "../history/HistoryBuilder.js";
+import { localReceipt, type ExecutedReceipt, type HistoryBlockInput, type IncludedTransaction } from "../history/HistoryBuilder.js";
 import { blockRowOfView } from "../history/historyBlockRow.js";
 import { compareOutcomePositions } from "./outcomeOrder.js";
 import type { RpcBlockAnswers } from "./UpstreamBlockSource.js";
@@ -33,14 +33,21 @@ export function historyInputFromRpc(answers: RpcBlockAnswers, layout: ShardLayou
   const statuses = new Map<string, TxStatus>();
   for (const [txHash, status] of answers.statuses) if (isChainTxStatus(status)) statuses.set(txHash, status);
   const transactions: IncludedTransaction[] = [];
+  const appeared: ReceiptView[] = [];
+  // A local receipt (rebuilt by the builder) carries the price its gas was bought at.
+  const gasPrice = gasPurchasePrice({ minGasPurchasePrice }, BigInt(block.header.gas_price)).toString();
   let index = 0;
   for (const chunk of answers.chunks) {
     for (const { hash: txHash } of chunk.transactions) {
       const status = statuses.get(txHash);
       const i = index++;
       if (status?.transaction === undefined || status.transaction_outcome === undefined) continue;
-      transactions.push({ hash: txHash, index: i, shardId: chunk.shardId, transaction: status.transaction, outcome: status.transaction_outcome });
+      const { transaction, transaction_outcome: outcome } = status;
+      transactions.push({ hash: txHash, index: i, shardId: chunk.shardId, transaction, outcome });
+      const local = outcome.outcome.receipt_ids[0];
+      if (transaction.signer_id === transaction.receiver_id && local !== undefined) appeared.push(localReceipt(transaction, local, gasPrice));
     }
+    for (const receipt of chunk.receipts) if (isChainReceiptView(receipt)) appeared.push(receipt);
   }
   const executed: (ExecutedReceipt & { readonly order: number })[] = [];
   for (const status of statuses.values()) {
@@ -72,11 +79,11 @@ export function historyInputFromRpc(answers: RpcBlockAnswers, layout: ShardLayou
     height,
     hash,
     timestamp: block.header.timestamp_nanosec,
-    // A local receipt (rebuilt by the builder) carries the price its gas was bought at.
-    gasPrice: gasPurchasePrice({ minGasPurchasePrice }, BigInt(block.header.gas_price)).toString(),
+    gasPrice,
     row: (work) => blockRowOfView(block, genesis, work),
     transactionCount: index,
     transactions,
+    appeared,
     receipts: executed.map(({ order: _order, ...receipt }) => receipt),
   };
 }
@@ -88,6 +95,11 @@ export function historyInputFromRpc(answers: RpcBlockAnswers, layout: ShardLayou
  */
 function isChainBlockView(view: unknown): view is BlockView {
   return validateResult.block(view);
+}
+
+/** A chunk's receipt (the spec's ReceiptView, which the source validated) as the chain's view type. */
+function isChainReceiptView(view: unknown): view is ReceiptView {
+  return typeof view === "object" && view !== null && "receipt_id" in view && "receipt" in view;
 }
 
 /** A status with an outcome (not `{"final_execution_status": "NONE"}`), as the chain's view types. */

@@ -8,9 +8,11 @@ import type { RpcContext } from "./context.js";
 import { forwardToUpstream, upstreamBlockId } from "./forkForward.js";
 
 /**
- * `chunk`: a chunk's header with the transactions it includes and the receipts it sends on.
- * A chunk whose body the chain does not hold is UNKNOWN_CHUNK (as nearcore answers a chunk
- * missing from its store), never an empty chunk; genesis chunks carry nothing.
+ * `chunk`: a chunk's header with the transactions it includes and, as nearcore's
+ * `prev_outgoing_receipts`, the receipts its shard's previous chunk sent (the ones that join
+ * the chain with this chunk). A chunk whose body the chain does not hold is UNKNOWN_CHUNK (as
+ * nearcore answers a chunk missing from its store), never an empty chunk; genesis chunks carry
+ * nothing.
  */
 export function chunk(params: ChunkParams, ctx: RpcContext): ChunkResult | Promise<RelayedResult> {
   if (ctx.chain.fork !== undefined) {
@@ -22,5 +24,9 @@ export function chunk(params: ChunkParams, ctx: RpcContext): ChunkResult | Promi
   const body =
     ctx.chain.chunkBodies.get(header.chunk_hash) ?? (block.height === ctx.chain.genesisBlock.height ? GENESIS_CHUNK_BODY : undefined);
   if (body === undefined) throw new UnknownChunkError(header.chunk_hash);
-  return { author: block.view.author, ...chunkContentView(block, shardIndex, body) };
+  // Every block has a new chunk per shard: the previous one is the previous block's.
+  const previous = block.height === ctx.chain.genesisBlock.height ? undefined : ctx.chain.blockByHash(block.view.header.prev_hash);
+  const previousChunk = previous?.view.chunks[shardIndex];
+  const sent = previousChunk === undefined ? GENESIS_CHUNK_BODY : (ctx.chain.chunkBodies.get(previousChunk.chunk_hash) ?? GENESIS_CHUNK_BODY);
+  return { author: block.view.author, ...chunkContentView(block, shardIndex, { transactions: body.transactions, receipts: sent.receipts }) };
 }
