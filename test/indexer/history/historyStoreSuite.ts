@@ -7,7 +7,7 @@
 
 import { beforeAll, describe, expect, it } from "vitest";
 import { NO_ROLE_FLAGS } from "../../../src/indexer/history/HistoryBuilder.js";
-import type { AccountTxRow, BlockRow, HistoryStore, ReceiptRow, TransactionRecord, TransferRow } from "../../../src/indexer/history/HistoryStore.js";
+import type { AccountTxRow, BlockRow, HistoryStore, InFlightReceipts, ReceiptRow, TransactionRecord, TransferRow } from "../../../src/indexer/history/HistoryStore.js";
 
 /** A fresh store of one backend; `reopen` gives the same data back from a new instance. */
 export interface HistoryBackend {
@@ -53,6 +53,19 @@ export function record(height: number, index: number, accounts: Record<string, P
     accounts: Object.entries(accounts).map(([id, flags]) => row(id, flags)),
   };
 }
+
+/** An action receipt and a data receipt of a transaction that appeared at block 4 and wait to execute. */
+const appearedAt = (index: number) => ({ block_height: 4, block_hash: "hash4", block_timestamp: 4, receipt_index: index, predecessor_id: "c", receiver_id: "d", priority: 0 });
+const IN_FLIGHT: InFlightReceipts = {
+  receipts: [
+    {
+      ...appearedAt(0),
+      receipt_id: "r4.0",
+      receipt: { Action: { signer_id: "c", signer_public_key: "ed25519:1", gas_price: "1", output_data_receivers: [], input_data_ids: ["d4.1"], actions: [], is_promise_yield: false } },
+    },
+  ],
+  dataReceipts: [{ ...appearedAt(1), receipt_id: "r4.1", receipt: { Data: { data_id: "d4.1", data: null, is_promise_resume: false } } }],
+};
 
 export const positions = (rows: readonly AccountTxRow[]) => rows.map((r) => `${r.tx_block_height}.${r.tx_index}`);
 
@@ -160,9 +173,10 @@ export function historyStoreSuite(backends: readonly HistoryBackend[]): void {
       await expect(async () => await store.apply({ block: block(3), transactions: [], receipts: [] })).rejects.toThrow(/not after/);
     });
 
-    it("lists the transactions still executing, as last applied", async () => {
-      await store.apply({ block: block(4), transactions: [record(4, 0, { c: {} }, false)], receipts: [] });
+    it("lists the transactions still executing, as last applied, with the receipts that appeared and wait", async () => {
+      await store.apply({ block: block(4), transactions: [{ ...record(4, 0, { c: {} }, false), inFlight: IN_FLIGHT }], receipts: [] });
       expect((await store.incompleteTransactions()).map((r) => r.row.transaction_hash)).toEqual(["tx4.0"]);
+      expect((await store.incompleteTransactions())[0]?.inFlight).toEqual(IN_FLIGHT);
       expect(await store.status()).toEqual({ height: 4 });
     });
 
@@ -172,6 +186,7 @@ export function historyStoreSuite(backends: readonly HistoryBackend[]): void {
       expect(again.height).toBe(4);
       expect(positions((await again.accountTxs({ accountId: "a", flags: {}, desc: true, limit: 10, count: true })).rows)).toEqual(["2.0", "1.1", "1.0"]);
       expect((await again.incompleteTransactions()).map((r) => r.row.transaction_hash)).toEqual(["tx4.0"]);
+      expect((await again.incompleteTransactions())[0]?.inFlight).toEqual(IN_FLIGHT);
       await again.close();
     });
   });
