@@ -53,17 +53,22 @@ function installedDir(fromDir: string, name: string): string {
 
 /**
  * The client's runtime dependency closure as this checkout has it installed, packed into
- * `into`. Installed with the client's tarball, they satisfy its dependencies without any
- * registry metadata: the npm cache `npm ci` fills holds no full packuments, which an offline
- * `npm install` of a tarball asks for (ENOTCACHED on a fresh machine).
+ * `into`, as npm overrides that point every package of it at its tarball: installed with the
+ * client's tarball, they satisfy its dependencies without any registry metadata (the npm
+ * cache `npm ci` fills holds no full packuments, which an offline `npm install` asks for:
+ * ENOTCACHED on a fresh machine). A package the closure holds in two versions (@noble/hashes 1
+ * for the client, 2 for the primitives) is overridden to the first version met, and a package
+ * that depends on the other one overrides it for its own subtree.
  */
-function packDependencies(into: string): string[] {
+function packDependencies(into: string): Record<string, string | Record<string, string>> {
   const dirs = new Map<string, string>(); // name@version -> installed dir
+  const uses: { dependent: string; name: string; version: string }[] = [];
   const visit = (fromDir: string): void => {
-    const { dependencies = {} } = JSON.parse(readFileSync(join(fromDir, "package.json"), "utf8")) as { dependencies?: Record<string, string> };
-    for (const name of Object.keys(dependencies)) {
+    const manifest = JSON.parse(readFileSync(join(fromDir, "package.json"), "utf8")) as { name: string; version: string; dependencies?: Record<string, string> };
+    for (const name of Object.keys(manifest.dependencies ?? {})) {
       const dir = installedDir(fromDir, name);
       const { version } = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { version: string };
+      uses.push({ dependent: `${manifest.name}@${manifest.version}`, name, version });
       if (dirs.has(`${name}@${version}`)) continue;
       dirs.set(`${name}@${version}`, dir);
       visit(dir);
@@ -71,16 +76,28 @@ function packDependencies(into: string): string[] {
   };
   visit(packageDir);
   const packed = JSON.parse(run("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", into, ...dirs.values()], into)) as PackReport[];
-  return packed.map((p) => join(into, p.filename));
+  const fileOf = new Map([...dirs.keys()].map((key, i) => [key, `file:${join(into, packed[i]!.filename)}`]));
+  const top = new Map<string, string>(); // name -> the version met first
+  for (const key of dirs.keys()) {
+    const at = key.lastIndexOf("@");
+    if (!top.has(key.slice(0, at))) top.set(key.slice(0, at), key.slice(at + 1));
+  }
+  const overrides: Record<string, string | Record<string, string>> = {};
+  for (const [name, version] of top) {
+    const own = fileOf.get(`${name}@${version}`)!;
+    const nested = uses.filter((u) => u.dependent === `${name}@${version}` && top.get(u.name) !== u.version);
+    overrides[name] = nested.length === 0 ? own : { ".": own, ...Object.fromEntries(nested.map((u) => [u.name, fileOf.get(`${u.name}@${u.version}`)!])) };
+  }
+  return overrides;
 }
 
 beforeAll(() => {
   buildClientPackage();
   project = mkdtempSync(join(tmpdir(), "shardkit-client-consumer-"));
   report = (JSON.parse(run("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", project], packageDir)) as PackReport[])[0]!;
-  writeFileSync(join(project, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
-  const dependencies = packDependencies(mkdtempSync(join(project, "deps-")));
-  run("npm", ["install", "--offline", "--no-audit", "--no-fund", "--ignore-scripts", "--no-package-lock", join(project, report.filename), ...dependencies], project);
+  const overrides = packDependencies(mkdtempSync(join(project, "deps-")));
+  writeFileSync(join(project, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module", overrides }));
+  run("npm", ["install", "--offline", "--no-audit", "--no-fund", "--ignore-scripts", "--no-package-lock", join(project, report.filename)], project);
 }, 240_000);
 afterAll(() => {
   if (project) rmSync(project, { recursive: true, force: true });
