@@ -62,8 +62,8 @@ export interface HistoryBlockInput {
   readonly transactions: readonly IncludedTransaction[];
   /**
    * The receipts that joined the block's new chunks, in FastNEAR's order (`appear_receipt_index`):
-   * chunk by chunk in shard order, its transactions' local receipts (signer = receiver, rebuilt
-   * as `localReceipt`), then the receipts its shard's previous chunk sent (nearcore's
+   * chunk by chunk in shard order, its transactions' local receipts (signer = receiver: the
+   * chain's record, or rebuilt as `localReceipt`), then the receipts its shard's previous chunk sent (nearcore's
    * `prev_outgoing_receipts`, data receipts included).
    */
   readonly appeared: readonly ReceiptView[];
@@ -244,8 +244,8 @@ export class HistoryBuilder {
       tokensBurnt += draft.tokensBurnt;
       started.push(draft);
     }
-    const touched = this.appear(input);
-    for (const draft of started) touched.add(draft);
+    const touched = new Set(started);
+    for (const draft of this.appear(input)) touched.add(draft);
     const receipts: ReceiptRow[] = [];
     const transfers: TransferRow[] = [];
     let itemsBefore = 0;
