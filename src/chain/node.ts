@@ -33,7 +33,8 @@ import type { StateSnapshot, StateStore } from "./store/stateStore.js";
 import type { FunctionCallExecutor } from "./runtime/functionCallExecutor.js";
 import type { ChunkResult } from "./runtime/applyChunk.js";
 import type { InvalidTxErrorJson } from "./runtime/invalidTxError.js";
-import { NEARCORE_RUNTIME_PARAMETERS, type RuntimeParameters } from "./runtime/parameters.js";
+import { runtimeParametersFor, type RuntimeParameters } from "./runtime/parameters.js";
+import { MAX_SUPPORTED_PROTOCOL_VERSION } from "./runtime/protocolFeature.js";
 import type { Receipt, ReceiptView } from "./runtime/receipt.js";
 import { genesisStateChanges, recordedStateChanges, type BlockStateChanges } from "./views/BlockStateChanges.js";
 import type { ChunkBodies } from "./views/ChunkBodies.js";
@@ -110,6 +111,11 @@ export interface ChainOptions {
   readonly epochLength?: number;
   /** Gas limit of every chunk; overrides the genesis value (default 10^15). */
   readonly gasLimit?: number;
+  /**
+   * Protocol version the chain runs, 1 to MAX_SUPPORTED_PROTOCOL_VERSION; overrides the genesis
+   * value and a fork's upstream's (default: DEFAULT_PROTOCOL_VERSION, nearcore's latest release).
+   */
+  readonly protocolVersion?: number;
   /** Smallest stake a Stake action may ask for (default 0: any positive stake). */
   readonly minimumStake?: bigint;
   /** Runs FunctionCall actions (default: the wasm contract VM, vm/wasmExecutor.ts). */
@@ -158,8 +164,8 @@ export class Chain implements ChainReader {
   readonly resumedAtHeight: number | undefined;
   /** The single block producer (author of every block) and the key that signs blocks. */
   readonly blockProducer: { readonly accountId: string; readonly publicKey: string };
-  /** The runtime parameter table (nearcore's, see runtime/parameters.ts). */
-  readonly runtimeParameters: RuntimeParameters = NEARCORE_RUNTIME_PARAMETERS;
+  /** The runtime parameter table of the chain's protocol version (nearcore's, see runtime/parameters.ts). */
+  readonly runtimeParameters: RuntimeParameters;
   /** Blocks a transaction's block hash stays valid for. */
   readonly transactionValidityPeriod: number;
 
@@ -211,6 +217,7 @@ export class Chain implements ChainReader {
   }) {
     const { config, layout, author } = init;
     this.config = config;
+    this.runtimeParameters = runtimeParametersFor(config.protocolVersion);
     this.chainId = config.chainId;
     this.shardLayout = layout;
     this.devAccounts = init.devAccounts;
@@ -379,11 +386,16 @@ export class Chain implements ChainReader {
     for (const [name, v] of [["epochLength", opts.epochLength], ["gasLimit", opts.gasLimit]] as const) {
       if (v !== undefined && (!Number.isSafeInteger(v) || v < 1)) throw new RangeError(`${name} must be an integer >= 1, got ${v}`);
     }
+    const version = opts.protocolVersion;
+    if (version !== undefined && (!Number.isSafeInteger(version) || version < 1 || version > MAX_SUPPORTED_PROTOCOL_VERSION)) {
+      throw new RangeError(`protocolVersion must be an integer from 1 to ${MAX_SUPPORTED_PROTOCOL_VERSION}, got ${version}`);
+    }
     const override = (config: GenesisConfig): GenesisConfig => ({
       ...config,
       ...(opts.chainId === undefined ? {} : { chainId: opts.chainId }),
       ...(opts.epochLength === undefined ? {} : { epochLength: opts.epochLength }),
       ...(opts.gasLimit === undefined ? {} : { gasLimit: opts.gasLimit }),
+      ...(version === undefined ? {} : { protocolVersion: version }),
     });
     const runtime = {
       validityPeriod,
@@ -427,7 +439,13 @@ export class Chain implements ChainReader {
     const config =
       point === undefined
         ? defaultGenesisConfig(opts.genesisTimeMs ?? now(), opts.chainId)
-        : { ...defaultGenesisConfig(Number(point.timestampNs / 1_000_000n), point.chainId), genesisHeight: point.height, genesisTimeNs: point.timestampNs };
+        : {
+            ...defaultGenesisConfig(Number(point.timestampNs / 1_000_000n), point.chainId),
+            genesisHeight: point.height,
+            genesisTimeNs: point.timestampNs,
+            // The upstream's rules where shardkit knows them; a newer upstream runs the newest known.
+            ...(point.protocolVersion !== undefined && { protocolVersion: Math.min(point.protocolVersion, MAX_SUPPORTED_PROTOCOL_VERSION) }),
+          };
     const layout = pickLayout(undefined);
     const { state, devAccounts } = buildDevGenesis(layout);
     return new Chain({
@@ -486,6 +504,9 @@ export class Chain implements ChainReader {
     if (opts.chainId !== undefined && opts.chainId !== stored.config.chainId) differs("chain id", opts.chainId, stored.config.chainId);
     if (opts.epochLength !== undefined && opts.epochLength !== stored.config.epochLength) differs("epoch length", opts.epochLength, stored.config.epochLength);
     if (opts.gasLimit !== undefined && opts.gasLimit !== stored.config.gasLimit) differs("gas limit", opts.gasLimit, stored.config.gasLimit);
+    if (opts.protocolVersion !== undefined && opts.protocolVersion !== stored.config.protocolVersion) {
+      differs("protocol version", opts.protocolVersion, stored.config.protocolVersion);
+    }
     const state: GenesisState = {
       shards: stored.shards.map((s) => ({ keys: [...s.keys], values: [...s.values] })),
       totalSupply: stored.totalSupply,

@@ -1,7 +1,8 @@
 import type { ForkOptions } from "../chain/node.js";
 import type { ServiceOptions } from "../server/startService.js";
 import { isLogLevel, LOG_LEVELS, type LogLevel } from "../server/log/Logger.js";
-import { parseGenesisTime } from "../chain/genesis/GenesisConfig.js";
+import { DEFAULT_PROTOCOL_VERSION, parseGenesisTime } from "../chain/genesis/GenesisConfig.js";
+import { MAX_SUPPORTED_PROTOCOL_VERSION } from "../chain/runtime/protocolFeature.js";
 import { UsageError, type FlagSpecs, type FlagValues } from "./flags.js";
 import { trustProxyFlagSpec, trustProxyFrom, trustProxyUsage } from "./trustProxyFlag.js";
 import { usageLine } from "./usageLine.js";
@@ -30,6 +31,11 @@ export const serveFlags = {
     value: "ISO",
     default: DEV_GENESIS_TIME,
     help: "genesis time of a new dev genesis (RFC 3339); fixed, so the same flags give the same genesis hash",
+  },
+  "protocol-version": {
+    value: "N",
+    default: undefined,
+    help: `protocol version a new chain runs, 1 to ${MAX_SUPPORTED_PROTOCOL_VERSION} (default ${DEFAULT_PROTOCOL_VERSION}, the genesis file's, or a fork's upstream's)`,
   },
   fork: { value: "URL", default: undefined, help: "fork this JSON-RPC node's chain: continue from its block, reading its state lazily (an archival node for old blocks)" },
   "fork-block": { value: "HEIGHT|HASH", default: undefined, help: "block to fork at (default: the upstream's final block)" },
@@ -131,6 +137,7 @@ export function serveOptionsFrom(
       blockTimeMs: integer("block-time", 0, 3_600_000),
       // Only when asked: otherwise a genesis file's own layout (or the dev default) applies.
       ...(values.shards !== undefined && { shards: integer("shards", 1, 26) }),
+      ...(values["protocol-version"] !== undefined && { protocolVersion: integer("protocol-version", 1, MAX_SUPPORTED_PROTOCOL_VERSION) }),
       ...(genesisFile !== undefined ? { genesisFile } : fork === undefined ? { genesisTimeMs } : { fork }),
       ...(dataDir !== undefined && { dataDir }),
     },

@@ -13,4 +13,10 @@ export interface ForkPoint {
   readonly timestampNs: bigint;
   /** The upstream's chain id (the fork keeps it, so signed transactions carry the same one). */
   readonly chainId: string;
+  /**
+   * The upstream's protocol version at the fork block (its header's latest_protocol_version), which
+   * the fork runs when shardkit supports it. Only known when just resolved: a stored chain keeps
+   * the version it runs in its genesis config.
+   */
+  readonly protocolVersion?: number;
 }

@@ -48,5 +48,6 @@ export async function resolveForkPoint(options: ForkOptions): Promise<ForkPoint>
     prevHash: header["prev_hash"],
     timestampNs: BigInt(header["timestamp_nanosec"]),
     chainId,
+    ...(typeof header["latest_protocol_version"] === "number" && { protocolVersion: header["latest_protocol_version"] }),
   };
 }

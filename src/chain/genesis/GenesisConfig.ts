@@ -1,5 +1,6 @@
 import { ShardLayout } from "../shards/ShardLayout.js";
 import { GenesisError } from "./GenesisError.js";
+import { MAX_SUPPORTED_PROTOCOL_VERSION } from "../runtime/protocolFeature.js";
 import { isJsonObject } from "@shardkit/primitives/isJsonObject";
 import { errorMessage } from "@shardkit/primitives/errorMessage";
 
@@ -53,6 +54,14 @@ export function defaultGenesisConfig(nowMs: number, chainId = DEFAULT_CHAIN_ID):
   };
 }
 
+/** A genesis at a protocol newer than shardkit runs is refused: its rules are not known here. */
+function protocolVersionOf(version: number): number {
+  if (version > MAX_SUPPORTED_PROTOCOL_VERSION) {
+    throw new GenesisError(`genesis protocol_version ${version} is newer than shardkit runs (at most ${MAX_SUPPORTED_PROTOCOL_VERSION})`);
+  }
+  return version;
+}
+
 /** Parses RFC 3339 time (nearcore writes e.g. "2020-07-31T03:39:42.911378Z") to Unix ns. */
 export function parseGenesisTime(text: string): bigint {
   const m = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:\d{2})$/.exec(text);
@@ -89,7 +98,7 @@ export function parseGenesisConfig(fields: ReadonlyMap<string, unknown>, nowMs: 
     chainId,
     genesisTimeNs: time === undefined ? base.genesisTimeNs : parseGenesisTime(time),
     genesisHeight: int("genesis_height", 0, 0),
-    protocolVersion: int("protocol_version", base.protocolVersion, 1),
+    protocolVersion: protocolVersionOf(int("protocol_version", base.protocolVersion, 1)),
     gasPrice,
     gasLimit: int("gas_limit", base.gasLimit, 1),
     epochLength: int("epoch_length", base.epochLength, 1),

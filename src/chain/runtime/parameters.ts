@@ -82,6 +82,10 @@ export interface RuntimeLimits {
   readonly maxTransactionSize: number;
   readonly maxNumberInputDataDependencies: number;
   readonly maxLengthReturnedData: number;
+  /** Bytes of Borsh `ReceivedData` a receipt's resolved promise inputs may total (u32::MAX before 87). */
+  readonly maxReceiptTotalInputSize: number;
+  /** Storage entries the state-init actions of one new receipt may carry in all (u32::MAX before 87). */
+  readonly maxStateInitEntries: number;
 }
 
 /** nearcore `ExtCosts`: gas of host-function work, charged by the contract VM. */
@@ -203,6 +207,16 @@ export interface WasmConfig {
   readonly maxYieldPayloadSize: bigint;
   /** Blocks after which a yield that got no data resumes with none (PromiseResult Failed). */
   readonly yieldTimeoutLengthInBlocks: number;
+  /** A contract may declare one local per this many bytes of its code; undefined: no such limit (before 87). */
+  readonly minContractSizePerLocal: number | undefined;
+  /** The ml_dsa_verify host function is linked (87). */
+  readonly mlDsaVerifyHostFn: boolean;
+  /** The sha3_256, sha3_384 and sha3_512 host functions are linked (87). */
+  readonly sha3HostFns: boolean;
+  /** A compiled module that fails to load charges contract loading and aborts with gas (87). */
+  readonly fixContractLoadingError: boolean;
+  /** Gas-key host functions price storage on the key's trie id length (87, FixMlDsaCostCharging). */
+  readonly fixMlDsaCostCharging: boolean;
 }
 
 export interface RuntimeParameters {
@@ -235,6 +249,8 @@ export interface RuntimeParameters {
   readonly zeroBalanceAccountStorageLimit: number;
   /** nearcore `Account::MAX_ACCOUNT_DELETION_STORAGE_USAGE` (storage without code). */
   readonly maxAccountDeletionStorageUsage: number;
+  /** NEP-655: `0u` account ids are implicit, so a Transfer can create one (87). */
+  readonly universalAccounts: boolean;
 }
 
 const fee = (sendSir: bigint, sendNotSir: bigint, execution: bigint): Fee => ({ sendSir, sendNotSir, execution });
@@ -280,6 +296,8 @@ export const NEARCORE_RUNTIME_PARAMETERS: RuntimeParameters = {
     maxTransactionSize: 1_572_864,
     maxNumberInputDataDependencies: 128,
     maxLengthReturnedData: 4_194_304,
+    maxReceiptTotalInputSize: 4_294_967_295,
+    maxStateInitEntries: 4_294_967_295,
   },
   wasm: {
     extCosts: {
@@ -391,6 +409,11 @@ export const NEARCORE_RUNTIME_PARAMETERS: RuntimeParameters = {
     maxFunctionBodySize: 196_608,
     maxYieldPayloadSize: 1_024n,
     yieldTimeoutLengthInBlocks: 200,
+    minContractSizePerLocal: undefined,
+    mlDsaVerifyHostFn: false,
+    sha3HostFns: false,
+    fixContractLoadingError: false,
+    fixMlDsaCostCharging: false,
   },
   storageAmountPerByte: 10_000_000_000_000_000_000n,
   minGasPurchasePrice: 1_000_000_000n,
@@ -404,7 +427,32 @@ export const NEARCORE_RUNTIME_PARAMETERS: RuntimeParameters = {
   accessKeyNonceRangeMultiplier: 1_000_000n,
   zeroBalanceAccountStorageLimit: 770,
   maxAccountDeletionStorageUsage: 10_000,
+  universalAccounts: false,
 };
+
+/**
+ * Protocol 87 (nearcore 2.14): `core/parameters/res/runtime_configs/87.yaml` (commit 0d8e7e07)
+ * applied to the table above.
+ */
+const PROTOCOL_87_PARAMETERS: RuntimeParameters = {
+  ...NEARCORE_RUNTIME_PARAMETERS,
+  limits: { ...NEARCORE_RUNTIME_PARAMETERS.limits, maxReceiptTotalInputSize: 4_194_944, maxStateInitEntries: 1_500 },
+  wasm: {
+    ...NEARCORE_RUNTIME_PARAMETERS.wasm,
+    minContractSizePerLocal: 2,
+    mlDsaVerifyHostFn: true,
+    sha3HostFns: true,
+    fixContractLoadingError: true,
+    fixMlDsaCostCharging: true,
+  },
+  burntGasReward: { numerator: 0n, denominator: 1n },
+  universalAccounts: true,
+};
+
+/** The parameter table of a protocol version: 87's from 87, the one above (85's, kept by 86) before. */
+export function runtimeParametersFor(protocolVersion: number): RuntimeParameters {
+  return protocolVersion >= 87 ? PROTOCOL_87_PARAMETERS : NEARCORE_RUNTIME_PARAMETERS;
+}
 
 /** The send part of a fee. */
 export function sendFee(f: Fee, senderIsReceiver: boolean): bigint {

@@ -9,11 +9,7 @@ import type { ActionsValidationErrorJson } from "./invalidTxError.js";
 import { U64_MAX } from "../primitives/integerLimits.js";
 import type { RuntimeParameters } from "./parameters.js";
 import { at } from "../must.js";
-
-
-/** nearcore version.rs: NEP-616 (DeterministicAccountIds) is stable from 82, FixDelegatedDeterministicStateInit from 85. */
-const DETERMINISTIC_ACCOUNT_IDS_VERSION = 82;
-const FIX_DELEGATED_DETERMINISTIC_STATE_INIT_VERSION = 85;
+import { isEnabled } from "./protocolFeature.js";
 
 const utf8Length = (s: string): number => Buffer.byteLength(s, "utf8");
 
@@ -117,7 +113,7 @@ function validateAction(p: RuntimeParameters, a: Action, receiverId: string, pro
       // Before FixDelegatedDeterministicStateInit nearcore checked inner actions against the
       // outer receiver (so a delegated state init could never pass).
       const d = delegateBodyOf(a);
-      const inner = protocolVersion >= FIX_DELEGATED_DETERMINISTIC_STATE_INIT_VERSION ? d.receiverId : receiverId;
+      const inner = isEnabled("FixDelegatedDeterministicStateInit", protocolVersion) ? d.receiverId : receiverId;
       return validateActions(p, d.actions, inner, protocolVersion);
     }
     case "DeterministicStateInit":
@@ -154,7 +150,7 @@ function validateDeterministicStateInit(
   receiverId: string,
   protocolVersion: number,
 ): ActionsValidationErrorJson | undefined {
-  if (protocolVersion < DETERMINISTIC_ACCOUNT_IDS_VERSION) {
+  if (!isEnabled("DeterministicAccountIds", protocolVersion)) {
     return { UnsupportedProtocolFeature: { protocol_feature: "DeterministicAccountIds", version: protocolVersion } };
   }
   const code = a.stateInit.code;
