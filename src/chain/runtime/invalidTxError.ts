@@ -31,6 +31,9 @@ export type ActionsValidationErrorJson =
   | "FunctionCallZeroAttachedGas"
   | "DelegateActionMustBeOnlyOne"
   | { UnsupportedProtocolFeature: { protocol_feature: string; version: number } }
+  | { RemovedProtocolFeature: { protocol_feature: string; version: number } }
+  | "FunctionCallEmptyMethodName"
+  | "WithdrawFromGasKeyNotAllowedInDelegate"
   | { GasKeyInvalidNumNonces: { requested_nonces: number; limit: number } }
   | { AddGasKeyWithNonZeroBalance: { balance: string } }
   | "GasKeyFunctionCallAllowanceNotAllowed"

@@ -68,6 +68,7 @@ function validateAction(p: RuntimeParameters, a: Action, receiverId: string, pro
       return undefined;
     case "FunctionCall": {
       if (a.gas === 0n) return "FunctionCallZeroAttachedGas";
+      if (a.methodName === "" && isEnabled("RejectEmptyMethodName", protocolVersion)) return "FunctionCallEmptyMethodName";
       const nameLength = utf8Length(a.methodName);
       if (nameLength > limits.maxLengthMethodName) {
         return { FunctionCallMethodNameLengthExceeded: { length: nameLength, limit: limits.maxLengthMethodName } };
@@ -110,9 +111,15 @@ function validateAction(p: RuntimeParameters, a: Action, receiverId: string, pro
       return undefined;
     case "Delegate":
     case "DelegateV2": {
+      if (a.type === "DelegateV2" && isEnabled("RejectDelegateV2", protocolVersion)) {
+        return { RemovedProtocolFeature: { protocol_feature: "DelegateV2", version: protocolVersion } };
+      }
+      const d = delegateBodyOf(a);
+      if (isEnabled("RejectWithdrawFromGasKeyInDelegate", protocolVersion) && d.actions.some((x) => x.type === "WithdrawFromGasKey")) {
+        return "WithdrawFromGasKeyNotAllowedInDelegate";
+      }
       // Before FixDelegatedDeterministicStateInit nearcore checked inner actions against the
       // outer receiver (so a delegated state init could never pass).
-      const d = delegateBodyOf(a);
       const inner = isEnabled("FixDelegatedDeterministicStateInit", protocolVersion) ? d.receiverId : receiverId;
       return validateActions(p, d.actions, inner, protocolVersion);
     }

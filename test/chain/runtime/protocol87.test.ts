@@ -1,0 +1,115 @@
+import { describe, expect, it } from "vitest";
+import type { Chain } from "../../../src/chain/node.js";
+import { InvalidTransactionError } from "../../../src/chain/runtime/InvalidTransactionError.js";
+import { signDelegateAction, signDelegateActionV2, type Action } from "../../../src/chain/transaction/index.js";
+import { devKeyPair } from "../../../src/chain/genesis/devKey.js";
+import { formatPublicKey } from "@shardkit/primitives/publicKey";
+import { call, deploy } from "../vm/deploy.js";
+import { PROBE } from "../vm/probeContract.js";
+import { ALICE, BOB, CAROL, GAS_PRICE, NEAR, balanceOf, keyOf, openChain, outcomeOf, settle, submit, sumOfBalances } from "./helpers.js";
+
+const GAS = keyOf("gas key (protocol 87)");
+
+/** A chain at `version` where alice has a gas key with 2 nonce slots. */
+async function chainAt(version: number): Promise<Chain> {
+  const chain = await openChain({ protocolVersion: version });
+  const add: Action = {
+    type: "AddKey",
+    publicKey: GAS.publicKey,
+    accessKey: { nonce: 0n, permission: { GasKeyFullAccess: { balance: 0n, numNonces: 2 } } },
+  };
+  settle(chain, submit(chain, ALICE, ALICE, [add]));
+  settle(chain, submit(chain, ALICE, ALICE, [{ type: "TransferToGasKey", publicKey: GAS.publicKey, deposit: NEAR }]));
+  return chain;
+}
+
+/** The InvalidTxError a submission is refused with (undefined when it is admitted). */
+function refusal(chain: Chain, signerId: string, receiverId: string, actions: Action[]): unknown {
+  try {
+    submit(chain, signerId, receiverId, actions);
+    return undefined;
+  } catch (e) {
+    if (e instanceof InvalidTransactionError) return e.error;
+    throw e;
+  }
+}
+
+const delegateV2 = (chain: Chain) =>
+  signDelegateActionV2(
+    {
+      senderId: ALICE,
+      receiverId: BOB,
+      actions: [{ type: "Transfer", deposit: 1n }],
+      nonce: { kind: "GasKeyNonce", nonce: chain.at(chain.head()).gasKeyNonces(ALICE, formatPublicKey(GAS.publicKey))![0]! + 1n, nonceIndex: 0 },
+      maxBlockHeight: BigInt(chain.head().height + 100),
+      publicKey: GAS.publicKey,
+    },
+    GAS,
+  );
+
+const withdrawInDelegate = (chain: Chain) =>
+  signDelegateAction(
+    {
+      senderId: ALICE,
+      receiverId: ALICE,
+      actions: [{ type: "WithdrawFromGasKey", publicKey: GAS.publicKey, amount: 1n }],
+      nonce: chain.at(chain.head()).accessKey(ALICE, devKeyPair(ALICE).publicKeyString)!.nonce + 1n,
+      maxBlockHeight: BigInt(chain.head().height + 100),
+      publicKey: devKeyPair(ALICE).publicKey,
+    },
+    devKeyPair(ALICE),
+  );
+
+describe("protocol 87 (nearcore 2.14) action validation", () => {
+  it("refuses DelegateV2 as a removed protocol feature; 86 runs it", async () => {
+    const at86 = await chainAt(86);
+    expect(outcomeOf(settle(at86, submit(at86, CAROL, ALICE, [delegateV2(at86)]))).status).toEqual({ SuccessValue: "" });
+    const at87 = await chainAt(87);
+    expect(refusal(at87, CAROL, ALICE, [delegateV2(at87)])).toEqual({
+      ActionsValidation: { RemovedProtocolFeature: { protocol_feature: "DelegateV2", version: 87 } },
+    });
+  });
+
+  it("refuses a WithdrawFromGasKey inside a Delegate; 86 runs it", async () => {
+    const at86 = await chainAt(86);
+    expect(outcomeOf(settle(at86, submit(at86, CAROL, ALICE, [withdrawInDelegate(at86)]))).status).toEqual({ SuccessValue: "" });
+    const at87 = await chainAt(87);
+    expect(refusal(at87, CAROL, ALICE, [withdrawInDelegate(at87)])).toEqual({ ActionsValidation: "WithdrawFromGasKeyNotAllowedInDelegate" });
+    // Sent directly by the account, the withdrawal stays allowed.
+    expect(outcomeOf(settle(at87, submit(at87, ALICE, ALICE, [{ type: "WithdrawFromGasKey", publicKey: GAS.publicKey, amount: 1n }]))).status).toEqual({
+      SuccessValue: "",
+    });
+  });
+
+  it("refuses a FunctionCall with an empty method name; 86 admits it and the VM fails it", async () => {
+    const at86 = await openChain({ protocolVersion: 86 });
+    deploy(at86, BOB, PROBE);
+    expect(outcomeOf(settle(at86, submit(at86, ALICE, BOB, [call("")]))).status).toEqual({
+      Failure: { ActionError: { index: 0, kind: { FunctionCallError: { MethodResolveError: "MethodEmptyName" } } } },
+    });
+    const at87 = await openChain({ protocolVersion: 87 });
+    deploy(at87, BOB, PROBE);
+    expect(refusal(at87, ALICE, BOB, [call("")])).toEqual({ ActionsValidation: "FunctionCallEmptyMethodName" });
+  });
+});
+
+describe("protocol 87 RemoveGasRewards", () => {
+  it("the called contract earns no share of the gas its code burnt (86: 3/10)", async () => {
+    for (const [version, share] of [
+      [86, (vm: bigint) => (vm * 3n) / 10n],
+      [87, () => 0n],
+    ] as const) {
+      const chain = await openChain({ protocolVersion: version });
+      deploy(chain, BOB, PROBE);
+      const b0 = balanceOf(chain, BOB);
+      const o = outcomeOf(settle(chain, submit(chain, CAROL, BOB, [call("write_then_panic")])));
+      const r = o.receipts_outcome[0]!;
+      const exec = 108_059_500_000n + 780_000_000_000n + 2_235_934n * BigInt("write_then_panic".length);
+      const vmBurnt = BigInt(r.outcome.gas_burnt) - exec;
+      expect(vmBurnt).toBeGreaterThan(0n);
+      expect(balanceOf(chain, BOB)).toBe(b0 + share(vmBurnt) * GAS_PRICE);
+      // The reward is either credited or burnt: the supply accounts for it either way.
+      expect(sumOfBalances(chain)).toBe(BigInt(chain.head().view.header.total_supply));
+    }
+  });
+});
