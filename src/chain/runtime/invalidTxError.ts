@@ -32,6 +32,8 @@ export type ActionsValidationErrorJson =
   | "DelegateActionMustBeOnlyOne"
   | { UnsupportedProtocolFeature: { protocol_feature: string; version: number } }
   | { RemovedProtocolFeature: { protocol_feature: string; version: number } }
+  | { TotalNumberOfDeployActionsExceeded: { number_of_deploy_actions: number; limit: number } }
+  | { TotalNumberOfStateInitEntriesExceeded: { number_of_entries: number; limit: number } }
   | "FunctionCallEmptyMethodName"
   | "WithdrawFromGasKeyNotAllowedInDelegate"
   | { GasKeyInvalidNumNonces: { requested_nonces: number; limit: number } }

@@ -82,6 +82,8 @@ export interface RuntimeLimits {
   readonly maxTransactionSize: number;
   readonly maxNumberInputDataDependencies: number;
   readonly maxLengthReturnedData: number;
+  /** DeployContract and DeployGlobalContract actions a new receipt may carry. */
+  readonly maxDeployActionsPerReceipt: number;
   /** Bytes of Borsh `ReceivedData` a receipt's resolved promise inputs may total (u32::MAX before 87). */
   readonly maxReceiptTotalInputSize: number;
   /** Storage entries the state-init actions of one new receipt may carry in all (u32::MAX before 87). */
@@ -296,6 +298,7 @@ export const NEARCORE_RUNTIME_PARAMETERS: RuntimeParameters = {
     maxTransactionSize: 1_572_864,
     maxNumberInputDataDependencies: 128,
     maxLengthReturnedData: 4_194_304,
+    maxDeployActionsPerReceipt: 10,
     maxReceiptTotalInputSize: 4_294_967_295,
     maxStateInitEntries: 4_294_967_295,
   },

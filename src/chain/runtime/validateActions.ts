@@ -29,6 +29,15 @@ export function validateActions(
   if (actions.length > limits.maxActionsPerReceipt) {
     return { TotalNumberOfActionsExceeded: { total_number_of_actions: actions.length, limit: limits.maxActionsPerReceipt } };
   }
+  const deploys = actions.filter((a) => a.type === "DeployContract" || a.type === "DeployGlobalContract").length;
+  if (deploys > limits.maxDeployActionsPerReceipt) {
+    return { TotalNumberOfDeployActionsExceeded: { number_of_deploy_actions: deploys, limit: limits.maxDeployActionsPerReceipt } };
+  }
+  // Counted over the whole receipt (delegated actions too): a receipt may repeat one state init.
+  const entries = actions.reduce((n, a) => n + stateInitEntriesOf(a), 0);
+  if (entries > limits.maxStateInitEntries) {
+    return { TotalNumberOfStateInitEntriesExceeded: { number_of_entries: entries, limit: limits.maxStateInitEntries } };
+  }
   let foundDelegate = false;
   for (let i = 0; i < actions.length; i++) {
     const a = at(actions, i);
@@ -48,6 +57,12 @@ export function validateActions(
     return { TotalPrepaidGasExceeded: { total_prepaid_gas: Number(total), limit: Number(limits.maxTotalPrepaidGas) } };
   }
   return undefined;
+}
+
+function stateInitEntriesOf(a: Action): number {
+  if (a.type === "DeterministicStateInit") return a.stateInit.data.length;
+  const d = delegateBodyOf(a);
+  return d === undefined ? 0 : d.actions.reduce((n, x) => n + stateInitEntriesOf(x), 0);
 }
 
 function prepaidGasOf(a: Action): bigint {

@@ -118,6 +118,7 @@ function limitConfig(w: WasmConfig, p: RuntimeParameters): LimitConfig {
     max_number_bytes_method_names: p.limits.maxNumberBytesMethodNames,
     max_length_method_name: p.limits.maxLengthMethodName,
     max_arguments_length: p.limits.maxArgumentsLength,
+    max_deploy_actions_per_receipt: p.limits.maxDeployActionsPerReceipt,
     max_length_returned_data: Number(w.maxLengthReturnedData),
     max_contract_size: Number(w.maxContractSize),
     max_transaction_size: p.limits.maxTransactionSize,

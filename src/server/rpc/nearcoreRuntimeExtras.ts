@@ -44,7 +44,6 @@ export const VM_FLAGS = {
 
 /** Limits of nearcore's `LimitConfig` that the simulator does not check. */
 export const UNENFORCED_LIMITS = {
-  max_deploy_actions_per_receipt: 10,
   max_receipt_size: 4_194_304,
   max_params_per_contract: 50_000,
   max_params_per_function: 64,

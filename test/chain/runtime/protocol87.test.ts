@@ -1,7 +1,16 @@
 import { describe, expect, it } from "vitest";
 import type { Chain } from "../../../src/chain/node.js";
 import { InvalidTransactionError } from "../../../src/chain/runtime/InvalidTransactionError.js";
-import { signDelegateAction, signDelegateActionV2, type Action } from "../../../src/chain/transaction/index.js";
+import {
+  signDelegateAction,
+  signDelegateActionV2,
+  type Action,
+  type DeterministicAccountStateInit,
+  type NonDelegateAction,
+} from "../../../src/chain/transaction/index.js";
+import { validateActions } from "../../../src/chain/runtime/validateActions.js";
+import { runtimeParametersFor } from "../../../src/chain/runtime/parameters.js";
+import { deriveDeterministicAccountId } from "@shardkit/primitives/deterministicAccountId";
 import { devKeyPair } from "../../../src/chain/genesis/devKey.js";
 import { formatPublicKey } from "@shardkit/primitives/publicKey";
 import { call, deploy } from "../vm/deploy.js";
@@ -110,6 +119,46 @@ describe("protocol 87 RemoveGasRewards", () => {
       expect(balanceOf(chain, BOB)).toBe(b0 + share(vmBurnt) * GAS_PRICE);
       // The reward is either credited or burnt: the supply accounts for it either way.
       expect(sumOfBalances(chain)).toBe(BigInt(chain.head().view.header.total_supply));
+    }
+  });
+});
+
+describe("receipt-wide action caps", () => {
+  const stateInit = (entries: number): DeterministicAccountStateInit => ({
+    version: "V1",
+    code: { kind: "AccountId", accountId: ALICE },
+    data: Array.from({ length: entries }, (_, i) => [Buffer.from(`k${String(i).padStart(5, "0")}`), Buffer.from("v")] as const),
+  });
+
+  it("from 87, the state inits of one receipt carry at most 1,500 entries in all, delegated ones included", () => {
+    const s = stateInit(800);
+    const receiver = deriveDeterministicAccountId(s);
+    const twice: Action[] = [
+      { type: "DeterministicStateInit", stateInit: s, deposit: 0n },
+      { type: "DeterministicStateInit", stateInit: s, deposit: 0n },
+    ];
+    expect(validateActions(runtimeParametersFor(86), twice, receiver, 86)).toBeUndefined();
+    const error = { TotalNumberOfStateInitEntriesExceeded: { number_of_entries: 1600, limit: 1500 } };
+    expect(validateActions(runtimeParametersFor(87), twice, receiver, 87)).toEqual(error);
+    expect(validateActions(runtimeParametersFor(87), twice.slice(1), receiver, 87)).toBeUndefined();
+    const delegated = signDelegateAction(
+      { senderId: ALICE, receiverId: receiver, actions: [twice[0] as NonDelegateAction], nonce: 1n, maxBlockHeight: 10n, publicKey: devKeyPair(ALICE).publicKey },
+      devKeyPair(ALICE),
+    );
+    expect(validateActions(runtimeParametersFor(87), [delegated, twice[1]!], receiver, 87)).toEqual(error);
+  });
+
+  it("a receipt carries at most 10 deploy actions (DeployContract and DeployGlobalContract)", () => {
+    const code = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]);
+    const deploys: Action[] = [
+      ...Array.from({ length: 5 }, (): Action => ({ type: "DeployContract", code })),
+      ...Array.from({ length: 5 }, (): Action => ({ type: "DeployGlobalContract", code, deployMode: "CodeHash" })),
+    ];
+    for (const version of [86, 87]) {
+      expect(validateActions(runtimeParametersFor(version), deploys, ALICE, version)).toBeUndefined();
+      expect(validateActions(runtimeParametersFor(version), [...deploys, { type: "DeployContract", code }], ALICE, version)).toEqual({
+        TotalNumberOfDeployActionsExceeded: { number_of_deploy_actions: 11, limit: 10 },
+      });
     }
   });
 });
