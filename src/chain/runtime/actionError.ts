@@ -53,7 +53,8 @@ export type ActionErrorKindJson =
   | { GlobalContractDoesNotExist: { identifier: { CodeHash: string } | { AccountId: string } } }
   | { GasKeyDoesNotExist: { account_id: string; public_key: string } }
   | { InsufficientGasKeyBalance: { account_id: string; public_key: string; balance: string; required: string } }
-  | { GasKeyBalanceTooHigh: { account_id: string; public_key: string | null; balance: string } };
+  | { GasKeyBalanceTooHigh: { account_id: string; public_key: string | null; balance: string } }
+  | { TotalPromiseInputSizeExceeded: { size: number; limit: number } };
 
 export interface ActionErrorJson {
   index: number | null;

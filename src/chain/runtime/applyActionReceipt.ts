@@ -30,16 +30,22 @@ export interface ReceiptExecution {
   readonly proposals: StakeProposal[];
 }
 
-/** Reads and removes the data an action receipt waited for (nearcore: `ReceivedData`, Option<Vec<u8>>). */
-function takePromiseResults(su: StateUpdate, receipt: ActionReceiptOf): (Uint8Array | null)[] {
-  return receipt.body.inputDataIds.map((id) => {
+/**
+ * Reads and removes the data an action receipt waited for (nearcore: `ReceivedData`,
+ * Option<Vec<u8>>), with the bytes they take in the state (their Borsh form).
+ */
+function takePromiseResults(su: StateUpdate, receipt: ActionReceiptOf): { results: (Uint8Array | null)[]; size: number } {
+  let size = 0;
+  const results = receipt.body.inputDataIds.map((id) => {
     const key = receivedDataKey(receipt.receiverId, id);
     const raw = su.get(key);
     if (raw === undefined) throw new Error("received data should be in the state");
     su.remove(key);
+    size += raw.length;
     const bytes = latin1ToBytes(raw);
     return bytes[0] === 1 ? bytes.slice(5) : null;
   });
+  return { results, size };
 }
 
 /**
@@ -57,7 +63,9 @@ export function applyActionReceipt(ctx: ApplyContext, su: StateUpdate, receipt: 
   const body = receipt.body;
   const accountId = receipt.receiverId;
   const isRefund = receipt.predecessorId === SYSTEM_ACCOUNT;
-  const promiseResults = takePromiseResults(su, receipt);
+  const inputs = takePromiseResults(su, receipt);
+  // ReceiptPromiseInputSizeLimit (87): too much input data fails the receipt before any action.
+  const inputsTooLarge = inputs.size > p.limits.maxReceiptTotalInputSize;
   // Writes staged before the actions (received data taken, a delayed or postponed receipt
   // removed) are committed first, so that a failing action cannot roll them back.
   su.commit({ type: "action_receipt_processing_started", receiptHash: receipt.receiptId });
@@ -70,12 +78,13 @@ export function applyActionReceipt(ctx: ApplyContext, su: StateUpdate, receipt: 
     accountId,
     account: initialAccount,
     actorId: receipt.predecessorId,
-    promiseResults,
+    promiseResults: inputsTooLarge ? [] : inputs.results,
   };
   const result = new ActionResult(p.fees.actionReceiptCreation.execution);
+  if (inputsTooLarge) result.fail({ TotalPromiseInputSizeExceeded: { size: inputs.size, limit: p.limits.maxReceiptTotalInputSize } });
   // ExecutionMetadata V4: the receiver's contract before each action; slots after a failure stay None.
   const contracts: AccountContract[] = body.actions.map(() => null);
-  for (let i = 0; i < body.actions.length; i++) {
+  for (let i = 0; result.ok && i < body.actions.length; i++) {
     contracts[i] = accountContractOf(env.account);
     result.merge(applyAction(env, at(body.actions, i), i, body.actions));
     if (result.error !== undefined) {

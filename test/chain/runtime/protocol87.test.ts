@@ -15,6 +15,9 @@ import { devKeyPair } from "../../../src/chain/genesis/devKey.js";
 import { formatPublicKey } from "@shardkit/primitives/publicKey";
 import { call, deploy } from "../vm/deploy.js";
 import { PROBE } from "../vm/probeContract.js";
+import { contract } from "../vm/wat.js";
+import { receivedDataKey } from "../../../src/chain/runtime/runtimeTrieKeys.js";
+import { parseCryptoHash } from "../../../src/chain/primitives/cryptoHash.js";
 import { ALICE, BOB, CAROL, GAS_PRICE, NEAR, balanceOf, keyOf, openChain, outcomeOf, settle, submit, sumOfBalances } from "./helpers.js";
 
 const GAS = keyOf("gas key (protocol 87)");
@@ -160,5 +163,73 @@ describe("receipt-wide action caps", () => {
         TotalNumberOfDeployActionsExceeded: { number_of_deploy_actions: 11, limit: 10 },
       });
     }
+  });
+});
+
+/** `fan(n)`: two promises to its own `big(n)` (returns n zero bytes), joined, then `done` (returns "ok"). */
+const FAN = contract(
+  `(import "env" "input" (func $input (param i64)))
+   (import "env" "read_register" (func $read_register (param i64 i64)))
+   (import "env" "current_account_id" (func $current (param i64)))
+   (import "env" "register_len" (func $register_len (param i64) (result i64)))
+   (import "env" "value_return" (func $value_return (param i64 i64)))
+   (import "env" "promise_create" (func $promise_create (param i64 i64 i64 i64 i64 i64 i64 i64) (result i64)))
+   (import "env" "promise_then" (func $promise_then (param i64 i64 i64 i64 i64 i64 i64 i64 i64) (result i64)))
+   (import "env" "promise_and" (func $promise_and (param i64 i64) (result i64)))
+   (import "env" "promise_return" (func $promise_return (param i64)))`,
+  `(data (i32.const 16) "big")
+   (data (i32.const 24) "done")
+   (data (i32.const 32) "ok")
+   (func (export "big")
+     (call $input (i64.const 0))
+     (call $read_register (i64.const 0) (i64.const 0))
+     (call $value_return (i64.load (i32.const 0)) (i64.const 4096)))
+   (func (export "fan")
+     (call $input (i64.const 0))
+     (call $read_register (i64.const 0) (i64.const 0))
+     (call $current (i64.const 1))
+     (call $read_register (i64.const 1) (i64.const 64))
+     (i64.store (i32.const 600) (call $promise_create (call $register_len (i64.const 1)) (i64.const 64) (i64.const 3) (i64.const 16)
+       (i64.const 8) (i64.const 0) (i64.const 512) (i64.const 100000000000000)))
+     (i64.store (i32.const 608) (call $promise_create (call $register_len (i64.const 1)) (i64.const 64) (i64.const 3) (i64.const 16)
+       (i64.const 8) (i64.const 0) (i64.const 512) (i64.const 100000000000000)))
+     (call $promise_return (call $promise_then (call $promise_and (i64.const 600) (i64.const 2))
+       (call $register_len (i64.const 1)) (i64.const 64) (i64.const 4) (i64.const 24)
+       (i64.const 0) (i64.const 0) (i64.const 512) (i64.const 20000000000000))))
+   (func (export "done") (call $value_return (i64.const 2) (i64.const 32)))`,
+);
+
+describe("protocol 87 ReceiptPromiseInputSizeLimit", () => {
+  const fan = (chain: Chain, bytesEach: number) => {
+    const n = Buffer.alloc(8);
+    n.writeBigUInt64LE(BigInt(bytesEach));
+    return outcomeOf(settle(chain, submit(chain, CAROL, BOB, [call("fan", n, 300n * 10n ** 12n)])));
+  };
+
+  it("a callback whose promise results total more than 4,194,944 bytes fails before running; 86 runs it", async () => {
+    const at86 = await openChain({ protocolVersion: 86 });
+    deploy(at86, BOB, FAN);
+    expect(fan(at86, 2_100_000).status).toEqual({ SuccessValue: Buffer.from("ok").toString("base64") });
+
+    const at87 = await openChain({ protocolVersion: 87 });
+    deploy(at87, BOB, FAN);
+    const b0 = balanceOf(at87, BOB);
+    // Each input is its Borsh ReceivedData: 1 + 4 + 2,100,000 bytes.
+    const o = fan(at87, 2_100_000);
+    expect(o.status).toEqual({
+      Failure: { ActionError: { index: null, kind: { TotalPromiseInputSizeExceeded: { size: 4_200_010, limit: 4_194_944 } } } },
+    });
+    const callback = o.receipts_outcome.find((r) => r.outcome.status !== undefined && "Failure" in (r.outcome.status as object))!;
+    // Only the receipt's own execution fee is burnt: no action ran.
+    expect(callback.outcome.gas_burnt).toBe(108_059_500_000);
+    expect(callback.outcome.logs).toEqual([]);
+    // The data it waited for is dropped from the state all the same.
+    const waited = (at87.receipt(callback.id)!.receipt as { Action: { input_data_ids: string[] } }).Action.input_data_ids;
+    expect(waited).toHaveLength(2);
+    for (const id of waited) expect(at87.at(at87.head()).shard(at87.shardOf(BOB)).get(receivedDataKey(BOB, parseCryptoHash(id)))).toBeUndefined();
+    expect(balanceOf(at87, BOB)).toBe(b0);
+    expect(sumOfBalances(at87)).toBe(BigInt(at87.head().view.header.total_supply));
+    // Just under the limit, the callback runs.
+    expect(fan(at87, 2_000_000).status).toEqual({ SuccessValue: Buffer.from("ok").toString("base64") });
   });
 });
