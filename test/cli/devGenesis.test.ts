@@ -42,6 +42,7 @@ describe("deterministic dev genesis", () => {
     [["serve", "--genesis-time", "yesterday"], /--genesis-time must be an RFC 3339 time such as 2025-01-01T00:00:00Z, got "yesterday"/],
     [["serve", "--genesis-time", "2024-13-01T00:00:00Z"], /--genesis-time must be an RFC 3339 time/],
     [["serve", "--genesis", "g.json", "--genesis-time", "2024-01-01T00:00:00Z"], /--genesis-time sets the time of the dev genesis; a --genesis file has its own genesis_time/],
+    [["serve", "--protocol-version", "88"], /--protocol-version must be an integer from 1 to 87, got "88"/],
   ])("%j is refused", async (args, message) => {
     const r = await cli(...args);
     expect(r.code).toBe(1);

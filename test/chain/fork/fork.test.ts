@@ -47,11 +47,14 @@ describe("a fork of an upstream chain", () => {
   });
   afterAll(async () => chain?.close());
 
-  it("continues from the fork block: its height, hash, chain id", async () => {
+  it("continues from the fork block: its height, hash, chain id and protocol version", async () => {
     const forkBlock = await call(upstream.archivalUrl, "block", { block_id: forkHeight });
     expect(chain.genesisBlock.height).toBe(forkHeight);
     expect(chain.genesisBlock.hash).toBe(forkBlock.header.hash);
     expect(chain.chainId).toBe("upstream-test");
+    // The upstream's genesis runs protocol 85: the fork keeps its rules rather than shardkit's default.
+    expect(forkBlock.header.latest_protocol_version).toBe(85);
+    expect(chain.protocolVersion).toBe(85);
     const first = chain.produceBlock();
     expect(first.height).toBe(forkHeight + 1);
     expect(first.view.header.prev_hash).toBe(forkBlock.header.hash);

@@ -176,6 +176,9 @@ describe("genesis file → chain", () => {
   it("rejects bad top-level fields", async () => {
     await expect(Chain.open({ genesisFile: writeGenesis('{"genesis_time": "yesterday", "records": []}') })).rejects.toThrow(/genesis_time/);
     await expect(Chain.open({ genesisFile: writeGenesis('{"genesis_height": -1, "records": []}') })).rejects.toThrow(/genesis_height/);
+    await expect(Chain.open({ genesisFile: writeGenesis('{"protocol_version": 88, "records": []}') })).rejects.toThrow(
+      "genesis protocol_version 88 is newer than shardkit runs (at most 87)",
+    );
     await expect(Chain.open({ genesisFile: writeGenesis('{"shard_layout": {"V1": {"boundary_accounts": ["b", "a"]}}, "records": []}') })).rejects.toThrow(/strictly increasing/);
   });
 
