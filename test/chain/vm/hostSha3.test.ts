@@ -9,6 +9,8 @@ import { runtimeParametersFor } from "../../../src/chain/runtime/parameters.js";
 import { hostKit, U64_MAX } from "./hostKit.js";
 import { returned, runAt } from "./protocolRun.js";
 import { contract } from "./wat.js";
+import { ALICE, openChain } from "../runtime/helpers.js";
+import { deploy } from "./deploy.js";
 
 const P87 = runtimeParametersFor(87);
 const E = P87.wasm.extCosts;
@@ -92,5 +94,26 @@ describe("a contract importing sha3", () => {
     expect(old.error).toEqual({ kind: "LinkError", msg: "unknown or invalid import" });
     // The loading fee is charged before linking fails, as for any unknown import.
     expect(old.burntGas).toBe(runtimeParametersFor(86).wasm.extCosts.contract_loading_base + BigInt(code.length) * runtimeParametersFor(86).wasm.extCosts.contract_loading_bytes);
+  });
+});
+
+describe("sha3 on a chain (view calls take the chain's parameter table)", () => {
+  it("at protocol 87 a view call returns the digest; at 86 the contract does not link", async () => {
+    const code = hashAbc("sha3_256");
+    const at87 = await openChain({ protocolVersion: 87 });
+    deploy(at87, ALICE, code);
+    expect(at87.at(at87.head()).callFunction(ALICE, "main", new Uint8Array())).toEqual({
+      ok: true,
+      result: Uint8Array.from(Buffer.from(VECTORS.sha3_256.abc, "hex")),
+      logs: [],
+    });
+    const at86 = await openChain({ protocolVersion: 86 });
+    deploy(at86, ALICE, code);
+    expect(at86.at(at86.head()).callFunction(ALICE, "main", new Uint8Array())).toEqual({
+      ok: false,
+      error: { ExecutionError: "Link Error: unknown or invalid import" },
+      message: 'wasm execution failed with error: LinkError { msg: "unknown or invalid import" }',
+      logs: [],
+    });
   });
 });
