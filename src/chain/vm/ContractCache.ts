@@ -18,6 +18,14 @@ export const COMPILED_BYTES_PER_WASM_BYTE = 4;
 const FAILED_ENTRY_BYTES = 64;
 export const DEFAULT_CONTRACT_CACHE_BYTES = 256 * 1024 * 1024;
 
+/** A text naming limits by their values (remembered per object: calls pass the same few objects). */
+const limitsKeys = new WeakMap<WasmLimits, string>();
+function limitsKey(limits: WasmLimits): string {
+  let key = limitsKeys.get(limits);
+  if (key === undefined) limitsKeys.set(limits, (key = JSON.stringify(Object.entries(limits).sort(([a], [b]) => (a < b ? -1 : 1)))));
+  return key;
+}
+
 /** Estimated memory one cached entry holds: the prepared binary plus its compiled module. */
 export function cachedContractBytes(entry: CachedContract): number {
   if (!entry.result.ok) return FAILED_ENTRY_BYTES;
@@ -32,13 +40,18 @@ export function cachedContractBytes(entry: CachedContract): number {
  * even if it alone exceeds the bound, so a call never prepares its code twice. Given a
  * directory, a miss looks there before preparing, and files what it prepared
  * (PreparedContractFiles: shared with other processes, kept across restarts).
+ *
+ * Preparation depends on the limits of the call's parameters (protocol 87 bounds locals by the
+ * code's size), so a call may name its limits: entries prepared under other limits than the
+ * cache's own are kept apart (keyed by the limits' values and the code hash).
  */
 export class ContractCache {
   private readonly entries = new Map<string, { entry: CachedContract; bytes: number }>();
   private total = 0;
   /** The key last moved to (or added at) the end of `entries`. */
   private newest: string | undefined;
-  private readonly files: PreparedContractFiles | undefined;
+  /** Files by the limits they were prepared under (each its own directory). */
+  private readonly files = new Map<string, PreparedContractFiles>();
 
   constructor(
     private readonly limits: WasmLimits,
@@ -46,13 +59,20 @@ export class ContractCache {
     /** How contracts are metered (tests compare the instrumentation variants). */
     private readonly prepareOptions: PrepareOptions = {},
     /** Where prepared contracts are kept on disk (none when undefined). */
-    preparedDir?: string,
-  ) {
-    this.files = preparedDir === undefined ? undefined : new PreparedContractFiles(preparedDir, limits, prepareOptions);
+    private readonly preparedDir?: string,
+  ) {}
+
+  /**
+   * The contract with hash `codeHash` prepared under `limits` (the cache's own by default);
+   * `code` is read (from state) only on a miss.
+   */
+  get(codeHash: string, code: () => Uint8Array, limits: WasmLimits = this.limits): CachedContract {
+    const limitsText = limits === this.limits ? undefined : limitsKey(limits);
+    const key = limitsText === undefined || limitsText === limitsKey(this.limits) ? codeHash : `${codeHash}@${limitsText}`;
+    return this.entry(key, code, limits);
   }
 
-  /** The contract with hash `codeHash`; `code` is read (from state) only on a miss. */
-  get(codeHash: string, code: () => Uint8Array): CachedContract {
+  private entry(codeHash: string, code: () => Uint8Array, limits: WasmLimits): CachedContract {
     const hit = this.entries.get(codeHash);
     if (hit !== undefined) {
       // Least recently used first: move the hit to the end, unless it is there already.
@@ -64,7 +84,8 @@ export class ContractCache {
       return hit.entry;
     }
     const source = code();
-    const entry = this.files?.load(source) ?? this.prepare(source);
+    const files = this.filesFor(limits);
+    const entry = files?.load(source) ?? this.prepare(source, limits, files);
     const bytes = cachedContractBytes(entry);
     for (const [oldest, old] of this.entries) {
       if (this.total + bytes <= this.maxBytes) break;
@@ -77,11 +98,19 @@ export class ContractCache {
     return entry;
   }
 
-  private prepare(source: Uint8Array): CachedContract {
-    const entry = { result: prepareContract(source, this.limits, this.prepareOptions), codeLength: source.length };
+  private prepare(source: Uint8Array, limits: WasmLimits, files: PreparedContractFiles | undefined): CachedContract {
+    const entry = { result: prepareContract(source, limits, this.prepareOptions), codeLength: source.length };
     // A failure is not kept on disk: prepareContract also reports a one-off (a stack overflow, memory) as one.
-    if (entry.result.ok) this.files?.save(source, entry);
+    if (entry.result.ok) files?.save(source, entry);
     return entry;
+  }
+
+  private filesFor(limits: WasmLimits): PreparedContractFiles | undefined {
+    if (this.preparedDir === undefined) return undefined;
+    const key = limitsKey(limits);
+    let files = this.files.get(key);
+    if (files === undefined) this.files.set(key, (files = new PreparedContractFiles(this.preparedDir, limits, this.prepareOptions)));
+    return files;
   }
 
   /** Number of cached contracts. */

@@ -40,7 +40,7 @@ export type HostError =
     }
   | { readonly name: "ContractSizeExceeded"; readonly fields: { readonly size: bigint; readonly limit: bigint } }
   | {
-      readonly name: "ECRecoverError" | "AltBn128InvalidInput" | "Ed25519VerifyInvalidInput" | "BLS12381InvalidInput" | "P256VerifyInvalidInput";
+      readonly name: "ECRecoverError" | "AltBn128InvalidInput" | "Ed25519VerifyInvalidInput" | "BLS12381InvalidInput" | "P256VerifyInvalidInput" | "MlDsaVerifyInvalidInput";
       readonly fields: { readonly msg: string };
     };
 
@@ -132,6 +132,9 @@ export function hostErrorDisplay(e: HostError): string {
     case "P256VerifyInvalidInput":
       // Wording by analogy with Ed25519VerifyInvalidInput (nearcore's text not seen).
       return `P256 signature verification error: ${e.fields.msg}`;
+    case "MlDsaVerifyInvalidInput":
+      // Wording by analogy with Ed25519VerifyInvalidInput (nearcore's text not seen).
+      return `ML-DSA signature verification error: ${e.fields.msg}`;
     case "YieldPayloadLength":
       return `Yield resume payload is ${e.fields.length} bytes which exceeds the ${e.fields.limit} byte limit`;
     case "DataIdMalformed":

@@ -35,6 +35,11 @@ export class MemoryPool {
     private readonly capacity = 4,
   ) {}
 
+  /** Whether this pool's memories are the ones a call under these limits starts with. */
+  fits(initialPages: number, maxPages: number): boolean {
+    return initialPages === this.initialPages && maxPages === this.maxPages;
+  }
+
   take(): WebAssembly.Memory {
     const ready = this.clean.pop();
     if (ready !== undefined) return ready;

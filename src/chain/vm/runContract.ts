@@ -13,6 +13,7 @@ import type { VmExternal } from "./VmExternal.js";
 import { VmLogic } from "./VmLogic.js";
 import type { DataSegment, PreparedContract } from "./wasm/prepareContract.js";
 import { wasmTrapOf } from "./wasmTrapOf.js";
+import { wasmLimitsOf } from "./wasmLimitsOf.js";
 import { exportedFunction, exportedGlobal, i32Value } from "./instanceExports.js";
 
 /** One contract call: the code (by hash, read lazily), the method and everything it sees. */
@@ -167,7 +168,8 @@ function linked(contract: PreparedContract, run: ContractRun): Linked {
  */
 export function runContract(run: ContractRun): VmOutcome {
   if (run.methodName.length === 0) return nop(run, { kind: "MethodResolveError", error: "MethodEmptyName" });
-  const cached = run.cache.get(run.codeHash, run.code);
+  // Prepared under the limits of this call's parameters (protocol 87's locals-per-size bound).
+  const cached = run.cache.get(run.codeHash, run.code, wasmLimitsOf(run.params));
   const prepared = cached.result;
   if (!prepared.ok) {
     const l = new VmLogic(run.context, run.params, run.ext, run.newDataId, run.timeLimitMs, run.viewGasLimit);
@@ -204,7 +206,9 @@ function call(run: ContractRun, contract: PreparedContract, codeLength: number, 
     link.warm = undefined;
     warmLinks.delete(link);
   }
-  const memory = warm?.memory ?? run.memories?.take() ?? new WebAssembly.Memory({ initial: w.initialMemoryPages, maximum: w.maxMemoryPages });
+  // A pool made for other memory limits than this call's parameters is not used.
+  const pool = run.memories?.fits(w.initialMemoryPages, w.maxMemoryPages) === true ? run.memories : undefined;
+  const memory = warm?.memory ?? pool?.take() ?? new WebAssembly.Memory({ initial: w.initialMemoryPages, maximum: w.maxMemoryPages });
   l.attachMemory(memory);
   imports.env!.memory = memory;
   link.busy = true;
@@ -227,7 +231,7 @@ function call(run: ContractRun, contract: PreparedContract, codeLength: number, 
     imports.env!.memory = PLACEHOLDER_MEMORY;
     const written = writtenEnd(contract, instance, l);
     l.detachMemory();
-    if (!keepWarm(link, contract, instance, memory, written, w.initialMemoryPages, run.memories)) run.memories?.give(memory, written);
+    if (!keepWarm(link, contract, instance, memory, written, w.initialMemoryPages, pool)) pool?.give(memory, written);
   }
 
   if (!run.context.isView) {

@@ -44,6 +44,7 @@ export interface WasmExecutorOptions {
  * CompilationError.CodeDoesNotExist and burns no VM gas.
  */
 export function createWasmExecutor(options: WasmExecutorOptions = {}): FunctionCallExecutor {
+  // Defaults only: each call prepares under, and takes memories for, its own ctx.params (runContract).
   const cache = options.cache ?? new ContractCache(wasmLimitsOf(NEARCORE_RUNTIME_PARAMETERS));
   const w = NEARCORE_RUNTIME_PARAMETERS.wasm;
   const memories = options.memories ?? new MemoryPool(w.initialMemoryPages, w.maxMemoryPages);

@@ -1,8 +1,19 @@
 import type { RuntimeParameters } from "../runtime/parameters.js";
 import type { WasmLimits } from "./wasm/wasmLimits.js";
 
-/** The limits preparation enforces, from the runtime parameter table. */
+const limitsByParams = new WeakMap<RuntimeParameters, WasmLimits>();
+
+/**
+ * The limits preparation enforces, from the runtime parameter table; one object per table, so
+ * the contract cache can tell calls under the same limits apart cheaply.
+ */
 export function wasmLimitsOf(p: RuntimeParameters): WasmLimits {
+  let limits = limitsByParams.get(p);
+  if (limits === undefined) limitsByParams.set(p, (limits = Object.freeze(limitsFrom(p))));
+  return limits;
+}
+
+function limitsFrom(p: RuntimeParameters): WasmLimits {
   const w = p.wasm;
   return {
     initialMemoryPages: w.initialMemoryPages,
@@ -10,6 +21,7 @@ export function wasmLimitsOf(p: RuntimeParameters): WasmLimits {
     maxStackHeight: Number(w.maxStackHeight),
     maxFunctionsNumberPerContract: w.maxFunctionsNumberPerContract,
     maxLocalsPerContract: w.maxLocalsPerContract,
+    ...(w.minContractSizePerLocal !== undefined && { minContractSizePerLocal: w.minContractSizePerLocal }),
     maxTablesPerContract: w.maxTablesPerContract,
     maxElementsPerContractTable: w.maxElementsPerContractTable,
     maxFunctionBodySize: w.maxFunctionBodySize,

@@ -90,7 +90,10 @@ function runtimeConfigView(p: RuntimeParameters): RuntimeConfigView {
 }
 
 function vmConfigView(w: WasmConfig, p: RuntimeParameters): VMConfigView {
-  const charged = Object.fromEntries(Object.entries(w.extCosts).map(([name, gas]) => [name, Number(gas)]));
+  // The costs of protocol 87's host functions are named from 87 on (nearcore 2.13 has no such ExtCosts).
+  const named = (name: string) =>
+    name.startsWith("sha3_") ? w.sha3HostFns : name.startsWith("ml_dsa_verify_") ? w.mlDsaVerifyHostFn : true;
+  const charged = Object.fromEntries(Object.entries(w.extCosts).filter(([name]) => named(name)).map(([name, gas]) => [name, Number(gas)]));
   const ext_costs = { ...charged, ...UNCHARGED_EXT_COSTS } as ExtCostsConfigView;
   return {
     ext_costs,

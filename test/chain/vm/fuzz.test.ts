@@ -7,10 +7,13 @@ import { IMPORT_SIGNATURES } from "../../../src/chain/vm/imports/importSignature
 import { runContract } from "../../../src/chain/vm/runContract.js";
 import { ALICE, openChain } from "../runtime/helpers.js";
 import { deploy } from "./deploy.js";
-import { DEFAULT_CONTEXT, P } from "./hostKit.js";
+import { runtimeParametersFor } from "../../../src/chain/runtime/parameters.js";
+import { DEFAULT_CONTEXT } from "./hostKit.js";
 import { PROBE } from "./probeContract.js";
 import { wat } from "./wat.js";
 
+// The newest protocol, where every import of nearcore's table links (sha3_*, ml_dsa_verify from 87).
+const P = runtimeParametersFor(87);
 const cache = new ContractCache(wasmLimitsOf(P), 16 * 1024 * 1024);
 
 function run(code: Uint8Array, methodName: string, isView: boolean, input = new Uint8Array()) {

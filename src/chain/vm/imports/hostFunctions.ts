@@ -19,6 +19,8 @@ import { stateInitImports } from "./stateInitImports.js";
 import { validatorImports } from "./validatorImports.js";
 import { yieldImports } from "./yieldImports.js";
 import { refundToImports } from "./refundToImports.js";
+import { sha3Imports } from "./sha3Imports.js";
+import { mlDsaImports } from "./mlDsaImports.js";
 
 /** An i64 argument as nearcore's host sees it (u64); i32 arguments and in-range values pass as they are. */
 function u64(a: unknown): unknown {
@@ -87,8 +89,13 @@ function unsigned(l: VmLogic, imports: HostImports): HostImports {
   return out;
 }
 
-/** Every host function for `l`, by module; each group lives in its own file. */
+/**
+ * Every host function for `l`, by module; each group lives in its own file. Functions behind a
+ * VM flag of the call's parameters are left out when it is off, so importing them fails to
+ * link as any unknown import does (nearcore imports.rs registers them only under the flag).
+ */
 export function hostFunctions(l: VmLogic): Record<string, HostImports> {
+  const w = l.config;
   return {
     env: unsigned(l, {
       ...registerImports(l),
@@ -107,6 +114,8 @@ export function hostFunctions(l: VmLogic): Record<string, HostImports> {
       ...refundToImports(l),
       ...validatorImports(l),
       ...stateInitImports(l),
+      ...(w.sha3HostFns ? sha3Imports(l) : {}),
+      ...(w.mlDsaVerifyHostFn ? mlDsaImports(l) : {}),
     }),
     // Only the instrumentation calls these, with non-negative values: no conversion on the hot path.
     internal: internalImports(l),

@@ -61,7 +61,7 @@ export function prepareContract(
   options: PrepareOptions = {},
 ): PrepareResult {
   try {
-    const module = decodeModule(code, limitChecker(limits));
+    const module = decodeModule(code, limitChecker(limits, code.length));
     validateSemantics(code);
     const prepared = normalise(module, limits);
     const instrumented = instrumentModule(prepared, limits, options);
@@ -82,9 +82,12 @@ export function prepareContract(
 }
 
 /** The limit checks nearcore makes while streaming the sections, in the same order. */
-function limitChecker(limits: WasmLimits): DecodeObserver {
+function limitChecker(limits: WasmLimits, codeLength: number): DecodeObserver {
   let functionsLeft = limits.maxFunctionsNumberPerContract;
-  let localsLeft = limits.maxLocalsPerContract;
+  // From 87 the locals budget is also ⌊code length / min_contract_size_per_local⌋ (87.yaml; nearcore's
+  // test `locals_limit_depends_on_contract_size`: 100 locals need 200 bytes of code, custom sections count).
+  const perSize = limits.minContractSizePerLocal;
+  let localsLeft = perSize === undefined ? limits.maxLocalsPerContract : Math.min(limits.maxLocalsPerContract, Math.floor(codeLength / perSize));
   return {
     beforeTypes(count: number): void {
       if (limits.maxTypesPerContract !== undefined && count > limits.maxTypesPerContract) {

@@ -17,6 +17,11 @@ export interface WasmLimits {
   readonly maxFunctionsNumberPerContract: number;
   /** Declared locals over all functions (parameters not counted). */
   readonly maxLocalsPerContract: number;
+  /**
+   * Protocol 87 (`min_contract_size_per_local`: 2): besides the absolute limit, at most
+   * ⌊code bytes / this⌋ declared locals (PrepareError TooManyLocals). Absent before 87.
+   */
+  readonly minContractSizePerLocal?: number;
   readonly maxTablesPerContract: number;
   /** Bound on each table's initial size. */
   readonly maxElementsPerContractTable: number;
