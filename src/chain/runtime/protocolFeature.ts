@@ -22,7 +22,8 @@ export type ProtocolFeature = keyof typeof PROTOCOL_FEATURE_VERSION;
 
 /**
  * The newest protocol shardkit runs: nearcore 2.14's STABLE_PROTOCOL_VERSION (87, its release
- * candidates). A genesis or an upstream at a later version is refused, since its rules are unknown here.
+ * candidates). A genesis at a later version is refused, since its rules are unknown here; a fork
+ * of a later upstream runs this one.
  */
 export const MAX_SUPPORTED_PROTOCOL_VERSION = 87;
 
